@@ -1,0 +1,123 @@
+// qjt dump: every record of every file, one line each (text or JSON Lines).
+#include <algorithm>
+#include <cctype>
+#include <optional>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "commands.h"
+#include "journal_json.h"
+#include "journal_reader.h"
+#include "kestrel_input.h"
+#include "output.h"
+
+namespace qjt::app {
+namespace {
+
+struct DumpOptions {
+  std::vector<std::string> paths;
+  std::string queue;
+  bool json = false;
+  std::string data;
+  std::vector<std::string> ops;
+  std::optional<std::int32_t> xid;
+  std::uint64_t from_offset = 0;
+  std::optional<std::uint64_t> limit;
+};
+
+struct RecordFilter {
+  std::set<kestrel::RecordType> types;  // empty: all
+  std::optional<std::int32_t> xid;
+  std::uint64_t from_offset = 0;
+
+  bool accepts(const kestrel::JournalRecord& r) const {
+    if (r.offset < from_offset) return false;
+    if (!types.empty() && types.count(r.type) == 0) return false;
+    return !xid || (kestrel::carries_xid(r.type) && r.xid == *xid);
+  }
+};
+
+std::optional<RecordFilter> make_filter(const DumpOptions& o) {
+  RecordFilter filter{{}, o.xid, o.from_offset};
+  for (std::string name : o.ops) {
+    std::transform(name.begin(), name.end(), name.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+    const auto type = kestrel::parse_record_type(name);
+    if (!type) {
+      fmt::print(stderr, "qjt dump: unknown --op {}: expected one of ADD, REMOVE, ADDX, "
+                         "REMOVE_TENTATIVE, SAVE_XID, UNREMOVE, CONFIRM_REMOVE, ADD_XID, CONTINUE, "
+                         "REMOVE_TENTATIVE_XID, END_OF_FILE, BROKEN\n", name);
+      return std::nullopt;
+    }
+    filter.types.insert(*type);
+  }
+  return filter;
+}
+
+ExitCode run_dump(const DumpOptions& o) {
+  const auto filter = make_filter(o);
+  if (!filter) return ExitCode::kUsage;
+  // Text output shows payloads only when asked; JSON shows them by default.
+  const DataMode mode = *parse_data_mode(o.data.empty() ? (o.json ? "text" : "none") : o.data);
+
+  StderrReporter reporter;
+  JournalSelection selection = open_journals(o.paths, o.queue, &reporter);
+  std::size_t file_count = 0;
+  for (const auto& j : selection.journals) file_count += j.files.size();
+
+  Output out;
+  bool broken = false;
+  std::uint64_t printed = 0;
+  for (const auto& journal : selection.journals) {
+    for (std::size_t i = 0; i < journal.files.size(); ++i) {
+      const InputFile* input = journal.inputs[i].get();
+      if (input == nullptr) continue;
+      const std::string& file = journal.files[i].path;
+      if (!o.json && file_count > 1) out.write(fmt::format("# {}\n", file));
+      kestrel::JournalReader reader(input->bytes());
+      kestrel::JournalRecord record;
+      while (reader.next(&record)) {
+        if (record.type == kestrel::RecordType::kBroken) {
+          broken = true;
+          reporter.report(Finding{Severity::kError, "broken_record", file, record.offset, record.error});
+        }
+        if (!filter->accepts(record)) continue;
+        if (o.limit && printed == *o.limit) break;
+        ++printed;
+        if (o.json) {
+          kestrel::append_record_json(out.buffer(), file, record, mode);
+        } else {
+          kestrel::append_record_text(out.buffer(), record, mode);
+        }
+        out.commit();
+      }
+    }
+  }
+  out.flush();
+  ExitCode status = worse(selection.status, broken ? ExitCode::kProblems : ExitCode::kOk);
+  if (out.failed()) {
+    fmt::print(stderr, "qjt dump: cannot write to standard output\n");
+    status = worse(status, ExitCode::kIoError);
+  }
+  return status;
+}
+
+}  // namespace
+
+void add_dump_command(CLI::App* app, ExitCode* status) {
+  auto o = std::make_shared<DumpOptions>();
+  auto* command = app->add_subcommand("dump", "Decode every record, one line each");
+  command->add_option("path", o->paths, "Journal file(s), a queue directory, or - for stdin")
+      ->required();
+  command->add_option("--queue", o->queue, "In a directory, only this queue");
+  command->add_flag("--json", o->json, "JSON Lines, one object per record");
+  add_data_option(command, &o->data);
+  command->add_option("--op", o->ops, "Only records of this type (repeatable)")->delimiter(',');
+  command->add_option("--xid", o->xid, "Only records carrying this xid");
+  command->add_option("--from-offset", o->from_offset, "Only records at or after this byte offset");
+  command->add_option("--limit", o->limit, "Print at most this many records");
+  command->callback([o, status] { *status = run_dump(*o); });
+}
+
+}  // namespace qjt::app

@@ -1,0 +1,35 @@
+// qjt help [COMMAND]: the help of qjt or of one subcommand.
+#include <fmt/format.h>
+
+#include "commands.h"
+
+namespace qjt::app {
+
+void add_help_command(CLI::App* app, ExitCode* status) {
+  auto* command = app->add_subcommand("help", "Show the help of qjt or of one command");
+  auto name = std::make_shared<std::string>();
+  command->add_option("command", *name, "A qjt command");
+  command->callback([app, name, status] {
+    if (name->empty()) {
+      fmt::print("{}", app->help());
+      return;
+    }
+    for (const CLI::App* sub : app->get_subcommands({})) {
+      if (sub->get_name() == *name) {
+        fmt::print("{}", sub->help());
+        return;
+      }
+    }
+    fmt::print(stderr, "qjt: no such command: {} (see qjt --help)\n", *name);
+    *status = ExitCode::kUsage;
+  });
+}
+
+CLI::Option* add_data_option(CLI::App* command, std::string* mode_name) {
+  return command
+      ->add_option("--data", *mode_name,
+                   "Payload rendering: text (UTF-8 as data, else data_b64), base64, hex, none")
+      ->check(CLI::IsMember({"text", "base64", "hex", "none"}));
+}
+
+}  // namespace qjt::app

@@ -1,0 +1,73 @@
+// qjt verify: decode and replay everything, report every finding, and exit
+// 0 (clean), 1 (errors; warnings too with --strict) or 3 (unreadable).
+#include <fmt/format.h>
+
+#include "commands.h"
+#include "json_line.h"
+#include "kestrel_input.h"
+#include "output.h"
+
+namespace qjt::app {
+namespace {
+
+struct VerifyOptions {
+  std::vector<std::string> paths;
+  std::string queue;
+  bool json = false;
+  bool strict = false;
+  bool quiet = false;
+  bool legacy_xids = false;
+};
+
+ExitCode run_verify(const VerifyOptions& o) {
+  FindingList findings;
+  JournalSelection selection = open_journals(o.paths, o.queue, &findings);
+  std::uint64_t files = 0, records = 0;
+  for (const auto& journal : selection.journals) {
+    kestrel::ReplayState state(kestrel::ReplayOptions{o.legacy_xids}, &findings);
+    for (std::uint64_t n : replay_journal(journal, &state)) records += n;
+    files += journal.files.size();
+  }
+  const std::size_t errors = findings.count(Severity::kError);
+  const std::size_t warnings = findings.count(Severity::kWarning);
+  const bool ok = errors == 0 && (!o.strict || warnings == 0);
+
+  Output out;
+  if (o.json) {
+    JsonLine line(out.buffer());
+    line.boolean("ok", ok).unsigned_num("files", files).unsigned_num("records", records);
+    line.unsigned_num("errors", errors).unsigned_num("warnings", warnings);
+    std::string array;
+    append_findings_json(&array, findings.findings());
+    line.raw("findings", array);
+    line.finish();
+  } else {
+    for (const Finding& f : findings.findings()) out.write(format_finding(f) + "\n");
+    if (!o.quiet || !ok) {
+      out.write(fmt::format("{}: {} error(s), {} warning(s) in {} file(s), {} record(s)\n",
+                            ok ? "OK" : "FAILED", errors, warnings, files, records));
+    }
+  }
+  out.flush();
+  ExitCode status = worse(selection.status, ok ? ExitCode::kOk : ExitCode::kProblems);
+  if (out.failed()) status = worse(status, ExitCode::kIoError);
+  return status;
+}
+
+}  // namespace
+
+void add_verify_command(CLI::App* app, ExitCode* status) {
+  auto o = std::make_shared<VerifyOptions>();
+  auto* command = app->add_subcommand("verify", "Find every problem; the exit status tells CI");
+  command->add_option("path", o->paths, "Journal file(s), a queue directory, or - for stdin")
+      ->required();
+  command->add_option("--queue", o->queue, "In a directory, only this queue");
+  command->add_flag("--json", o->json, "One JSON report object");
+  command->add_flag("--strict", o->strict, "Warnings fail too");
+  command->add_flag("-q,--quiet", o->quiet, "No summary line when everything is clean");
+  command->add_flag("--legacy-xids", o->legacy_xids,
+                    "Replay legacy REMOVE_TENTATIVE by Kestrel 1.x rules");
+  command->callback([o, status] { *status = run_verify(*o); });
+}
+
+}  // namespace qjt::app

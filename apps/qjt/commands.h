@@ -1,0 +1,20 @@
+// The subcommands of qjt. Each lives in its own cmd_<name>.cc, registers
+// its options on the CLI11 app and stores its exit status in *status when
+// it runs. The work itself is done by lib/ and formats/.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include "exit_code.h"
+
+namespace qjt::app {
+
+void add_dump_command(CLI::App* app, ExitCode* status);
+void add_verify_command(CLI::App* app, ExitCode* status);
+void add_replay_command(CLI::App* app, ExitCode* status);
+void add_help_command(CLI::App* app, ExitCode* status);
+
+// Adds --data=text|base64|hex|none bound to *mode_name.
+CLI::Option* add_data_option(CLI::App* command, std::string* mode_name);
+
+}  // namespace qjt::app

@@ -1,0 +1,92 @@
+#include "kestrel_input.h"
+
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "journal_reader.h"
+
+namespace qjt::app {
+namespace {
+
+void io_error(Reporter* reporter, JournalSelection* selection, const std::string& path,
+              std::string message) {
+  reporter->report(Finding{Severity::kError, "io_error", path, std::nullopt, std::move(message)});
+  selection->status = ExitCode::kIoError;
+}
+
+void open_files(OpenJournal* journal, Reporter* reporter, JournalSelection* selection) {
+  for (auto& file : journal->files) {
+    std::string error;
+    auto input = InputFile::open(file.path, &error);
+    if (!input) {
+      io_error(reporter, selection, file.path, error);
+    } else {
+      file.size = input->bytes().size();
+    }
+    journal->inputs.push_back(std::move(input));
+  }
+}
+
+void add_directory(const std::string& dir, const std::string& queue, Reporter* reporter,
+                   JournalSelection* selection) {
+  std::vector<kestrel::QueueJournal> queues;
+  std::string error;
+  if (!kestrel::discover_queues(dir, reporter, &queues, &error)) {
+    io_error(reporter, selection, dir, error);
+    return;
+  }
+  bool found = false;
+  for (auto& q : queues) {
+    if (!queue.empty() && q.name != queue) continue;
+    found = true;
+    selection->journals.push_back(OpenJournal{q.name, std::move(q.files), {}});
+  }
+  if (!queue.empty() && !found) {
+    io_error(reporter, selection, dir,
+             fmt::format("expected a queue named {} in this directory, found none", queue));
+  }
+}
+
+}  // namespace
+
+JournalSelection open_journals(const std::vector<std::string>& paths, const std::string& queue,
+                               Reporter* reporter) {
+  JournalSelection selection;
+  OpenJournal given;
+  for (const std::string& path : paths) {
+    std::error_code ec;
+    if (path != "-" && std::filesystem::is_directory(path, ec)) {
+      add_directory(path, queue, reporter, &selection);
+    } else {
+      const auto name = std::filesystem::path(path).filename().string();
+      given.files.push_back(kestrel::JournalFile{path, name, kestrel::FileRole::kGiven, 0});
+    }
+  }
+  if (!given.files.empty()) selection.journals.insert(selection.journals.begin(), std::move(given));
+  for (auto& journal : selection.journals) open_files(&journal, reporter, &selection);
+  return selection;
+}
+
+std::vector<std::uint64_t> replay_journal(const OpenJournal& journal, kestrel::ReplayState* state) {
+  std::vector<std::uint64_t> counts(journal.files.size(), 0);
+  for (std::size_t i = 0; i < journal.files.size(); ++i) {
+    if (!journal.inputs[i]) continue;
+    const auto& file = journal.files[i];
+    // A broken record truncates the file Kestrel appends to: the live one,
+    // or a lone file named like a live journal (no dot).
+    const bool live = file.role == kestrel::FileRole::kLive ||
+                      (file.role == kestrel::FileRole::kGiven && file.name.find('.') == std::string::npos);
+    state->begin_file(static_cast<std::uint32_t>(i), file.path, live);
+    kestrel::JournalReader reader(journal.inputs[i]->bytes());
+    kestrel::JournalRecord record;
+    while (reader.next(&record)) {
+      state->apply(record);
+      if (record.type != kestrel::RecordType::kEndOfFile && record.type != kestrel::RecordType::kBroken)
+        ++counts[i];
+    }
+  }
+  return counts;
+}
+
+}  // namespace qjt::app

@@ -1,0 +1,39 @@
+// Turns the PATH arguments of dump, verify and replay into Kestrel
+// journals: a directory contributes its queues (or the one --queue names),
+// and the files named directly form one more journal, replayed as one stream
+// in the order given, as Kestrel's qpack does.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "exit_code.h"
+#include "finding.h"
+#include "input_file.h"
+#include "queue_directory.h"
+#include "replay_state.h"
+
+namespace qjt::app {
+
+struct OpenJournal {
+  std::string queue;  // empty for files named directly
+  std::vector<kestrel::JournalFile> files;
+  std::vector<std::unique_ptr<InputFile>> inputs;  // parallel to files; null if unreadable
+};
+
+struct JournalSelection {
+  std::vector<OpenJournal> journals;
+  ExitCode status = ExitCode::kOk;  // kIoError when something could not be opened
+};
+
+// Problems with names and files go to `reporter`; a missing path or queue,
+// or a file that cannot be read, is an "io_error" finding and sets status.
+JournalSelection open_journals(const std::vector<std::string>& paths, const std::string& queue,
+                               Reporter* reporter);
+
+// Feeds every readable file of `journal` through `state`, in order, and
+// returns the number of records (terminal records excluded) of each file.
+std::vector<std::uint64_t> replay_journal(const OpenJournal& journal, kestrel::ReplayState* state);
+
+}  // namespace qjt::app

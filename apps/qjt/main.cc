@@ -1,0 +1,30 @@
+// qjt: inspect and repair the journals and checkpoints of message queues.
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "commands.h"
+
+#ifndef QJT_VERSION
+#define QJT_VERSION "unknown"
+#endif
+
+int main(int argc, char** argv) {
+  CLI::App app{"qjt: inspect, verify and replay message-queue journals and checkpoints", "qjt"};
+  app.set_version_flag("--version", "qjt " QJT_VERSION);
+  app.require_subcommand(1);
+  app.fallthrough(false);
+
+  qjt::ExitCode status = qjt::ExitCode::kOk;
+  qjt::app::add_dump_command(&app, &status);
+  qjt::app::add_verify_command(&app, &status);
+  qjt::app::add_replay_command(&app, &status);
+  qjt::app::add_help_command(&app, &status);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);  // prints help, version or the error
+    return code == 0 ? 0 : qjt::to_int(qjt::ExitCode::kUsage);
+  }
+  return qjt::to_int(status);
+}

@@ -1,0 +1,29 @@
+// How Kestrel records and queued items are rendered: the JSON Lines schema
+// of `qjt dump --json` and the item objects of `qjt replay --json`
+// (documented in man/qjt-dump.1 and man/qjt-replay.1), and the qdump-style
+// text line.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "journal_record.h"
+#include "payload.h"
+#include "replay_state.h"
+
+namespace qjt::kestrel {
+
+// {"file":..,"offset":..,"op":..,[xid],[add_time_ms,expiry_ms,size,data],[error]}
+void append_record_json(std::string* out, std::string_view file, const JournalRecord& record,
+                        DataMode mode);
+
+// "%08x  OP [size] [xid=N] [add=MS] [exp=MS]", then the payload on its own
+// indented line unless `mode` is none.
+void append_record_text(std::string* out, const JournalRecord& record, DataMode mode);
+
+// {"file":..,"offset":..,"add_time_ms":..,"expiry_ms":..,"size":..,data} and
+// "xid" when `with_xid`. `file` names the file holding the item's record.
+void append_item_json(std::string* out, std::string_view file, const QueuedItem& item,
+                      DataMode mode, bool with_xid);
+
+}  // namespace qjt::kestrel

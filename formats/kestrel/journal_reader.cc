@@ -1,0 +1,111 @@
+#include "journal_reader.h"
+
+#include <fmt/format.h>
+
+namespace qjt::kestrel {
+
+bool JournalReader::next(JournalRecord* record) {
+  if (done_) return false;
+  *record = JournalRecord{};
+  record->offset = position_;
+  if (position_ == journal_.size()) {
+    record->type = RecordType::kEndOfFile;
+    done_ = true;
+    return true;
+  }
+  ByteReader in(journal_, position_);
+  if (!decode(&in, record)) {
+    record->type = RecordType::kBroken;
+    record->length = journal_.size() - position_;
+    done_ = true;
+    return true;
+  }
+  record->length = in.position() - position_;
+  position_ = in.position();
+  return true;
+}
+
+bool JournalReader::decode(ByteReader* in, JournalRecord* record) {
+  std::uint8_t opcode = 0;
+  in->read_u8(&opcode);
+  if (opcode > kMaxOpcode) {
+    return broken(record, fmt::format("invalid opcode 0x{:02x} (Kestrel reports {}): expected 0x00 "
+                                      "to 0x09",
+                                      opcode, static_cast<std::int8_t>(opcode)));
+  }
+  record->type = static_cast<RecordType>(opcode);
+  switch (record->type) {
+    case RecordType::kAdd: return read_legacy_block(in, record);
+    case RecordType::kAddX: return read_item_block(in, record);
+    case RecordType::kAddXid:
+    case RecordType::kContinue: return read_xid(in, record) && read_item_block(in, record);
+    case RecordType::kSaveXid:
+    case RecordType::kUnremove:
+    case RecordType::kConfirmRemove:
+    case RecordType::kRemoveTentativeXid: return read_xid(in, record);
+    default: return true;  // REMOVE and the legacy REMOVE_TENTATIVE are one byte
+  }
+}
+
+bool JournalReader::read_xid(ByteReader* in, JournalRecord* record) {
+  if (in->read_i32_le(&record->xid)) return true;
+  return broken(record, fmt::format("truncated {} record: expected a 4-byte xid at offset {}, "
+                                    "found {} byte(s) before end of file",
+                                    record_type_name(record->type), in->position(),
+                                    in->remaining()));
+}
+
+bool JournalReader::read_block_size(ByteReader* in, std::int32_t minimum, std::int32_t* size,
+                                    JournalRecord* record) {
+  const auto name = record_type_name(record->type);
+  const std::size_t at = in->position();
+  if (!in->read_i32_le(size)) {
+    return broken(record, fmt::format("truncated {} record: expected a 4-byte size at offset {}, "
+                                      "found {} byte(s) before end of file",
+                                      name, at, in->remaining()));
+  }
+  if (*size < 0) {
+    return broken(record, fmt::format("{} record has a negative size {} at offset {}: expected a "
+                                      "block of at least {} bytes (Kestrel fails to start here "
+                                      "rather than truncate)",
+                                      name, *size, at, minimum));
+  }
+  if (static_cast<std::size_t>(*size) > in->remaining()) {
+    return broken(record, fmt::format("truncated {} record: size field at offset {} says {} "
+                                      "bytes follow, found {} before end of file",
+                                      name, at, *size, in->remaining()));
+  }
+  if (*size < minimum) {
+    return broken(record, fmt::format("{} record's block is {} bytes (size field at offset {}): "
+                                      "expected at least {}",
+                                      name, *size, at, minimum));
+  }
+  return true;
+}
+
+bool JournalReader::read_item_block(ByteReader* in, JournalRecord* record) {
+  std::int32_t size = 0;
+  if (!read_block_size(in, kItemBlockHeader, &size, record)) return false;
+  in->read_i64_le(&record->add_time_ms);
+  in->read_i64_le(&record->expiry_ms);
+  in->read_span(static_cast<std::size_t>(size - kItemBlockHeader), &record->payload);
+  record->has_add_time = true;
+  return true;
+}
+
+bool JournalReader::read_legacy_block(ByteReader* in, JournalRecord* record) {
+  std::int32_t size = 0;
+  if (!read_block_size(in, kLegacyBlockHeader, &size, record)) return false;
+  std::int32_t expiry_seconds = 0;
+  in->read_i32_le(&expiry_seconds);
+  record->expiry_ms = std::int64_t{expiry_seconds} * 1000;
+  in->read_span(static_cast<std::size_t>(size - kLegacyBlockHeader), &record->payload);
+  return true;
+}
+
+bool JournalReader::broken(JournalRecord* record, std::string message) {
+  record->error = std::move(message);
+  return false;
+}
+
+}  // namespace qjt::kestrel

@@ -1,0 +1,171 @@
+#include "queue_directory.h"
+
+#include <algorithm>
+#include <charconv>
+#include <filesystem>
+#include <set>
+#include <optional>
+#include <system_error>
+
+#include <fmt/format.h>
+
+namespace qjt::kestrel {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Entry {
+  std::string name;
+  std::uint64_t size = 0;
+};
+
+struct Segment {
+  Entry entry;
+  std::int64_t timestamp = 0;
+  bool pack = false;
+};
+
+// Kestrel takes the text between the first and second dot as a Long
+// (`name.split('.')(1).toLong`); Java's parseLong accepts a leading sign.
+std::optional<std::int64_t> segment_timestamp(std::string_view name) {
+  const auto first = name.find('.');
+  auto text = name.substr(first + 1);
+  text = text.substr(0, text.find('.'));
+  if (!text.empty() && text[0] == '+') text.remove_prefix(1);
+  std::int64_t value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || text.empty()) return std::nullopt;
+  return value;
+}
+
+bool ends_with(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+void warn(Reporter* reporter, const std::string& path, std::string code, std::string message,
+          Severity severity = Severity::kWarning) {
+  reporter->report(Finding{severity, std::move(code), path, std::nullopt, std::move(message)});
+}
+
+// Applies startup's pack clean-up (spec 2.1 step 3) to the sorted segments,
+// lowest pack first, as Kestrel's tail-recursive loop does.
+void apply_packs(const std::string& dir, std::vector<Segment>* segments, Reporter* reporter) {
+  for (;;) {
+    auto pack = std::find_if(segments->begin(), segments->end(),
+                             [](const Segment& s) { return s.pack; });
+    if (pack == segments->end()) return;
+    const Segment installed = *pack;
+    std::size_t superseded = 0;
+    std::vector<Segment> kept;
+    for (const Segment& s : *segments) {
+      if (!s.pack && s.timestamp <= installed.timestamp) {
+        ++superseded;
+        warn(reporter, (fs::path(dir) / s.entry.name).string(), "superseded_segment",
+             fmt::format("covered by the leftover pack {}: Kestrel's startup deletes this segment "
+                         "and qjt leaves it out of the replay",
+                         installed.entry.name));
+      } else {
+        kept.push_back(s);
+      }
+    }
+    warn(reporter, (fs::path(dir) / installed.entry.name).string(), "leftover_pack",
+         fmt::format("unfinished compaction: Kestrel's startup installs it as {} in place of {} "
+                     "older segment(s); qjt replays it in that place",
+                     installed.entry.name.substr(0, installed.entry.name.size() - 5), superseded));
+    for (Segment& s : kept)
+      if (s.entry.name == installed.entry.name) s.pack = false;
+    *segments = std::move(kept);
+  }
+}
+
+QueueJournal build_queue(const std::string& dir, const std::string& queue,
+                         const std::vector<Entry>& entries, Reporter* reporter) {
+  QueueJournal journal{queue, {}};
+  std::vector<Segment> segments;
+  std::optional<Entry> live;
+  for (const Entry& e : entries) {
+    if (e.name == queue) {
+      live = e;
+      continue;
+    }
+    if (e.name.rfind(queue + ".", 0) != 0) continue;
+    const auto ts = segment_timestamp(e.name);
+    if (!ts) {
+      warn(reporter, (fs::path(dir) / e.name).string(), "bad_segment_name",
+           fmt::format("expected {}.<timestamp>[.pack]: Kestrel's startup cannot parse this name "
+                       "and fails; qjt leaves the file out of the replay",
+                       queue),
+           Severity::kError);
+      continue;
+    }
+    segments.push_back(Segment{e, *ts, ends_with(e.name, ".pack")});
+  }
+  std::stable_sort(segments.begin(), segments.end(), [](const Segment& a, const Segment& b) {
+    return a.timestamp != b.timestamp ? a.timestamp < b.timestamp : a.entry.name < b.entry.name;
+  });
+  apply_packs(dir, &segments, reporter);
+  for (const Segment& s : segments) {
+    journal.files.push_back(JournalFile{(fs::path(dir) / s.entry.name).string(), s.entry.name,
+                                        ends_with(s.entry.name, ".pack") ? FileRole::kPack
+                                                                         : FileRole::kArchived,
+                                        s.entry.size});
+  }
+  if (live) {
+    journal.files.push_back(
+        JournalFile{(fs::path(dir) / live->name).string(), live->name, FileRole::kLive, live->size});
+  }
+  return journal;
+}
+
+}  // namespace
+
+const char* file_role_name(FileRole role) {
+  switch (role) {
+    case FileRole::kArchived: return "archived";
+    case FileRole::kPack: return "pack";
+    case FileRole::kLive: return "live";
+    case FileRole::kGiven: return "given";
+  }
+  return "given";
+}
+
+bool discover_queues(const std::string& dir, Reporter* reporter, std::vector<QueueJournal>* queues,
+                     std::string* error) {
+  std::error_code ec;
+  std::vector<Entry> entries;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    std::error_code type_ec;
+    if (!it->is_regular_file(type_ec)) continue;  // Kestrel ignores directories
+    std::error_code size_ec;
+    const auto size = it->file_size(size_ec);
+    entries.push_back(Entry{it->path().filename().string(), size_ec ? 0 : size});
+  }
+  if (ec) {
+    *error = fmt::format("cannot list {}: {}", dir, ec.message());
+    return false;
+  }
+  std::sort(entries.begin(), entries.end(),
+            [](const Entry& a, const Entry& b) { return a.name < b.name; });
+  std::set<std::string> names;
+  for (const Entry& e : entries) {
+    const std::string path = (fs::path(dir) / e.name).string();
+    if (e.name.find("~~") != std::string::npos) {
+      warn(reporter, path, "temp_file",
+           "stray temporary file from an interrupted rewrite: Kestrel's startup deletes it; qjt "
+           "ignores it");
+      continue;
+    }
+    const std::string queue = e.name.substr(0, e.name.find('.'));
+    if (queue.empty()) {
+      warn(reporter, path, "not_a_queue_file",
+           "expected <queue>[.<timestamp>[.pack]]: the name has no queue part; qjt ignores it");
+      continue;
+    }
+    names.insert(queue);
+  }
+  for (const std::string& queue : names)
+    queues->push_back(build_queue(dir, queue, entries, reporter));
+  return true;
+}
+
+}  // namespace qjt::kestrel

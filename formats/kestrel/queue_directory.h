@@ -1,0 +1,43 @@
+// QueueDirectory: which queues a Kestrel queue directory holds and which
+// files make up each queue's journal, in the order Kestrel 2.x replays them
+// (spec 2.1). It reads names only and never changes a file: where Kestrel's
+// startup would delete or rename something, qjt reports what it would do
+// and replays the result as if it had.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "finding.h"
+
+namespace qjt::kestrel {
+
+enum class FileRole {
+  kArchived,  // Q.<ts>, a rotated segment
+  kPack,      // Q.<ts>.pack, an unfinished compaction that startup installs as Q.<ts>
+  kLive,      // Q, appended to
+  kGiven,     // a file named on the command line, outside any directory
+};
+
+const char* file_role_name(FileRole role);
+
+struct JournalFile {
+  std::string path;  // as the user can open it
+  std::string name;  // base name
+  FileRole role = FileRole::kGiven;
+  std::uint64_t size = 0;
+};
+
+struct QueueJournal {
+  std::string name;
+  std::vector<JournalFile> files;  // replay order
+};
+
+// Lists `dir`'s queues sorted by name. Temp files, segments a pack
+// supersedes, leftover packs and names Kestrel cannot parse are reported to
+// `reporter`. Returns false and sets *error when `dir` cannot be listed.
+bool discover_queues(const std::string& dir, Reporter* reporter, std::vector<QueueJournal>* queues,
+                     std::string* error);
+
+}  // namespace qjt::kestrel

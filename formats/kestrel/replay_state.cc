@@ -1,0 +1,156 @@
+#include "replay_state.h"
+
+#include <fmt/format.h>
+
+namespace qjt::kestrel {
+
+void ReplayState::begin_file(std::uint32_t file_index, std::string file_name, bool live) {
+  if (file_names_.size() <= file_index) file_names_.resize(file_index + 1);
+  file_names_[file_index] = std::move(file_name);
+  file_index_ = file_index;
+  file_is_live_ = live;
+}
+
+std::uint64_t ReplayState::record_count(RecordType type) const {
+  const auto op = static_cast<std::size_t>(type);
+  return op < counts_.size() ? counts_[op] : 0;
+}
+
+std::uint64_t ReplayState::total_records() const {
+  std::uint64_t total = 0;
+  for (auto c : counts_) total += c;
+  return total;
+}
+
+void ReplayState::apply(const JournalRecord& record) {
+  if (record.type == RecordType::kEndOfFile) return;
+  if (record.type == RecordType::kBroken) return broken(record);
+  ++counts_[static_cast<std::size_t>(record.type)];
+  switch (record.type) {
+    case RecordType::kAdd:
+    case RecordType::kAddX: return add(record, 0);
+    case RecordType::kAddXid: return add(record, record.xid);
+    case RecordType::kRemove: return remove(record);
+    case RecordType::kRemoveTentative:
+      return remove_tentative(record, options_.legacy_xids ? next_legacy_xid() : 0);
+    case RecordType::kRemoveTentativeXid: return remove_tentative(record, record.xid);
+    case RecordType::kSaveXid: xid_counter_ = record.xid; return;
+    case RecordType::kUnremove: return close_transaction(record, true);
+    case RecordType::kConfirmRemove: return close_transaction(record, false);
+    case RecordType::kContinue:
+      close_transaction(record, false);
+      return add(record, 0);
+    default: return;
+  }
+}
+
+void ReplayState::add(const JournalRecord& record, std::int32_t inert_xid) {
+  queue_.push_back(QueuedItem{file_index_, record.offset, record.type, record.payload,
+                              record.add_time_ms, record.has_add_time, record.expiry_ms,
+                              inert_xid});
+}
+
+void ReplayState::remove(const JournalRecord& record) {
+  if (queue_.empty()) {
+    warn(record, "remove_on_empty_queue",
+         "REMOVE with an empty queue: expected an item to remove, found none; Kestrel ignores it");
+    return;
+  }
+  queue_.pop_front();
+}
+
+void ReplayState::remove_tentative(const JournalRecord& record, std::int32_t xid) {
+  const auto name = record_type_name(record.type);
+  if (queue_.empty()) {
+    warn(record, "remove_on_empty_queue",
+         fmt::format("{} (xid {}) with an empty queue: expected an item to reserve, found none; "
+                     "Kestrel ignores it but still sets the xid counter to {}",
+                     name, xid, xid));
+  } else {
+    QueuedItem item = queue_.front();
+    queue_.pop_front();
+    item.xid = xid;
+    const auto previous = open_.find(xid);
+    const bool legacy_2x = record.type == RecordType::kRemoveTentative && !options_.legacy_xids;
+    if (previous != open_.end()) {
+      warn(record, legacy_2x ? "legacy_xid_collision" : "xid_reopened",
+           fmt::format("{} opens xid {} while it is already open: expected a free xid; Kestrel "
+                       "{}replaces the open item, and {} is lost",
+                       name, xid, legacy_2x ? "2.x files every legacy tentative remove under 0, "
+                                              "so it "
+                                            : "",
+                       describe(previous->second)));
+    } else if (legacy_2x) {
+      warn(record, "legacy_remove_tentative",
+           fmt::format("legacy REMOVE_TENTATIVE (opcode 3): Kestrel 2.x files {} under xid 0, "
+                       "not the xid 1.x assigned, so a later UNREMOVE or CONFIRM_REMOVE naming "
+                       "that xid misses it (use --legacy-xids for 1.x rules)",
+                       describe(item)));
+    }
+    open_[xid] = item;
+  }
+  xid_counter_ = xid;
+}
+
+void ReplayState::close_transaction(const JournalRecord& record, bool push_back) {
+  const auto it = open_.find(record.xid);
+  if (it == open_.end()) {
+    warn(record, "unknown_xid",
+         fmt::format("{} of xid {}: expected an open transaction, found none; Kestrel ignores it",
+                     record_type_name(record.type), record.xid));
+    return;
+  }
+  if (push_back) queue_.push_front(it->second);
+  open_.erase(it);
+}
+
+void ReplayState::broken(const JournalRecord& record) {
+  ++broken_records_;
+  const std::string& file = file_names_[file_index_];
+  const std::string consequence =
+      file_is_live_
+          ? fmt::format("Kestrel stops replaying this file and truncates it to {} bytes, dropping "
+                        "{} byte(s)",
+                        record.offset, record.length)
+          : fmt::format("Kestrel stops replaying this file and then truncates the live journal, "
+                        "not this file, to {} bytes (a Kestrel 2.x bug)",
+                        record.offset);
+  reporter_->report(Finding{Severity::kError, "broken_record", file, record.offset,
+                            fmt::format("{}; {}", record.error, consequence)});
+}
+
+std::int32_t ReplayState::next_legacy_xid() {
+  auto counter = static_cast<std::uint32_t>(xid_counter_);
+  do {
+    ++counter;
+  } while (counter == 0 || open_.count(static_cast<std::int32_t>(counter)) != 0);
+  return static_cast<std::int32_t>(counter);
+}
+
+std::string ReplayState::describe(const QueuedItem& item) const {
+  return fmt::format("the {}-byte item added by {} at {}:{}", item.payload.size(),
+                     record_type_name(item.added_by), file_names_[item.file_index],
+                     item.record_offset);
+}
+
+void ReplayState::warn(const JournalRecord& record, std::string code, std::string message) {
+  reporter_->report(Finding{Severity::kWarning, std::move(code), file_names_[file_index_],
+                            record.offset, std::move(message)});
+}
+
+std::vector<QueuedItem> ReplayState::after_restart() const {
+  std::vector<QueuedItem> items;
+  items.reserve(open_.size() + queue_.size());
+  for (const auto& [xid, item] : open_) items.push_back(item);
+  items.insert(items.end(), queue_.begin(), queue_.end());
+  return items;
+}
+
+std::uint64_t ReplayState::live_bytes() const {
+  std::uint64_t total = 0;
+  for (const auto& [xid, item] : open_) total += addx_record_size(item.payload.size()) + kXidRecordSize;
+  for (const auto& item : queue_) total += addx_record_size(item.payload.size());
+  return total;
+}
+
+}  // namespace qjt::kestrel

@@ -1,0 +1,87 @@
+// ReplayState: the queue Kestrel 2.x rebuilds at startup from a journal
+// (spec 2.2 to 2.4), fed one record at a time, across files.
+//
+// It keeps positions, not payloads: a QueuedItem is a view into the mapped
+// journal plus the record that added it, so memory grows with the number of
+// live items, never with journal bytes. What Kestrel silently accepts but an
+// operator must know (removes on an empty queue, unknown or reused xids,
+// legacy tentative removes filed under xid 0, truncation of a broken file)
+// is told to the Reporter as a warning; broken records as errors.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "finding.h"
+#include "journal_record.h"
+
+namespace qjt::kestrel {
+
+struct QueuedItem {
+  std::uint32_t file_index = 0;  // into the files given to begin_file
+  std::uint64_t record_offset = 0;  // of the record that added the item
+  RecordType added_by = RecordType::kAddX;
+  ByteSpan payload;
+  std::int64_t add_time_ms = 0;
+  bool has_add_time = true;
+  std::int64_t expiry_ms = 0;
+  std::int32_t xid = 0;  // the open transaction holding it, if any
+};
+
+struct ReplayOptions {
+  // Kestrel 1.x rules: each legacy REMOVE_TENTATIVE gets the next xid
+  // instead of 2.x's xid 0.
+  bool legacy_xids = false;
+};
+
+class ReplayState {
+ public:
+  ReplayState(ReplayOptions options, Reporter* reporter) : options_(options), reporter_(reporter) {}
+
+  // Starts the next file of the stream; `live` says whether Kestrel appends
+  // to it (and so whether a broken record truncates this very file).
+  void begin_file(std::uint32_t file_index, std::string file_name, bool live);
+  void apply(const JournalRecord& record);
+
+  const std::deque<QueuedItem>& queue() const { return queue_; }
+  const std::map<std::int32_t, QueuedItem>& open_transactions() const { return open_; }
+  std::int32_t xid_counter() const { return xid_counter_; }
+  bool saw_broken_record() const { return broken_records_ > 0; }
+  std::uint64_t record_count(RecordType type) const;
+  std::uint64_t total_records() const;
+
+  // The queue after a restart: open transactions rolled back onto the head
+  // in ascending xid order, ahead of the queued items (spec 2.3).
+  std::vector<QueuedItem> after_restart() const;
+  // Bytes of the minimal equivalent journal: ADDX + REMOVE_TENTATIVE_XID
+  // per open transaction, ADDX per queued item (spec 3.2).
+  std::uint64_t live_bytes() const;
+
+ private:
+  void add(const JournalRecord& record, std::int32_t inert_xid);
+  void remove(const JournalRecord& record);
+  void remove_tentative(const JournalRecord& record, std::int32_t xid);
+  void close_transaction(const JournalRecord& record, bool push_back);
+  void broken(const JournalRecord& record);
+  std::int32_t next_legacy_xid();
+  std::string describe(const QueuedItem& item) const;
+  void warn(const JournalRecord& record, std::string code, std::string message);
+
+  ReplayOptions options_;
+  Reporter* reporter_;
+  std::vector<std::string> file_names_;
+  std::uint32_t file_index_ = 0;
+  bool file_is_live_ = false;
+
+  std::deque<QueuedItem> queue_;
+  std::map<std::int32_t, QueuedItem> open_;
+  std::int32_t xid_counter_ = 0;
+  std::array<std::uint64_t, 10> counts_{};
+  std::uint64_t broken_records_ = 0;
+};
+
+}  // namespace qjt::kestrel

@@ -1,0 +1,64 @@
+// Finding: one problem found in the input, and Reporter: the sink decoders
+// and replay state machines tell them to.
+//
+// Decoders never throw on bad input. They report a Finding (file, byte
+// offset, a stable snake_case code, and a sentence saying what was expected
+// and what was found) and carry on where the format allows it.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace qjt {
+
+enum class Severity { kError, kWarning };
+
+const char* severity_name(Severity severity);  // "error" or "warning"
+
+struct Finding {
+  Severity severity = Severity::kError;
+  std::string code;                // stable identifier, e.g. "broken_record"
+  std::string file;                // path as the user named it
+  std::optional<std::uint64_t> offset;  // byte offset in `file`, when one applies
+  std::string message;             // one sentence: expected ..., found ...
+};
+
+class Reporter {
+ public:
+  virtual ~Reporter() = default;
+  virtual void report(Finding finding) = 0;
+};
+
+// Keeps every finding, in the order reported.
+class FindingList : public Reporter {
+ public:
+  void report(Finding finding) override { findings_.push_back(std::move(finding)); }
+
+  const std::vector<Finding>& findings() const { return findings_; }
+  std::size_t count(Severity severity) const;
+
+ private:
+  std::vector<Finding> findings_;
+};
+
+// Prints each finding to standard error as it arrives, prefixed "qjt: ".
+class StderrReporter : public Reporter {
+ public:
+  void report(Finding finding) override;
+  std::size_t errors() const { return errors_; }
+
+ private:
+  std::size_t errors_ = 0;
+};
+
+// "file:offset: severity[code]: message", the one-line human form.
+std::string format_finding(const Finding& finding);
+
+// {"severity":..,"code":..,"file":..,"offset":N|null,"message":..}
+void append_finding_json(std::string* out, const Finding& finding);
+// A JSON array of findings.
+void append_findings_json(std::string* out, const std::vector<Finding>& findings);
+
+}  // namespace qjt

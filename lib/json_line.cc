@@ -1,0 +1,139 @@
+#include "json_line.h"
+
+#include <fmt/format.h>
+
+namespace qjt {
+namespace {
+
+// Length of the well-formed UTF-8 sequence starting at s[i], or 0.
+std::size_t utf8_sequence_length(std::string_view s, std::size_t i) {
+  const auto b0 = static_cast<unsigned char>(s[i]);
+  if (b0 < 0x80) return 1;
+  std::size_t n;
+  unsigned char lo = 0x80, hi = 0xBF;
+  if (b0 >= 0xC2 && b0 <= 0xDF) {
+    n = 2;
+  } else if (b0 >= 0xE0 && b0 <= 0xEF) {
+    n = 3;
+    if (b0 == 0xE0) lo = 0xA0;
+    if (b0 == 0xED) hi = 0x9F;  // no UTF-16 surrogates
+  } else if (b0 >= 0xF0 && b0 <= 0xF4) {
+    n = 4;
+    if (b0 == 0xF0) lo = 0x90;
+    if (b0 == 0xF4) hi = 0x8F;
+  } else {
+    return 0;
+  }
+  if (s.size() - i < n) return 0;
+  for (std::size_t k = 1; k < n; ++k) {
+    const auto b = static_cast<unsigned char>(s[i + k]);
+    if (b < (k == 1 ? lo : 0x80) || b > (k == 1 ? hi : 0xBF)) return 0;
+  }
+  return n;
+}
+
+}  // namespace
+
+bool is_valid_utf8(std::string_view bytes) {
+  for (std::size_t i = 0; i < bytes.size();) {
+    // Fast path for ASCII runs, the common case for payloads.
+    if (static_cast<unsigned char>(bytes[i]) < 0x80) {
+      ++i;
+      continue;
+    }
+    const std::size_t n = utf8_sequence_length(bytes, i);
+    if (n == 0) return false;
+    i += n;
+  }
+  return true;
+}
+
+void append_json_string(std::string* out, std::string_view value) {
+  out->push_back('"');
+  std::size_t run_start = 0;
+  auto flush_run = [&](std::size_t end) { out->append(value.data() + run_start, end - run_start); };
+  for (std::size_t i = 0; i < value.size();) {
+    const auto c = static_cast<unsigned char>(value[i]);
+    if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
+      ++i;
+      continue;
+    }
+    if (c >= 0x80) {
+      const std::size_t n = utf8_sequence_length(value, i);
+      if (n != 0) {
+        i += n;
+        continue;
+      }
+      flush_run(i);
+      out->append("\xEF\xBF\xBD");
+      run_start = ++i;
+      continue;
+    }
+    flush_run(i);
+    switch (c) {
+      case '"': out->append("\\\""); break;
+      case '\\': out->append("\\\\"); break;
+      case '\n': out->append("\\n"); break;
+      case '\r': out->append("\\r"); break;
+      case '\t': out->append("\\t"); break;
+      case '\b': out->append("\\b"); break;
+      case '\f': out->append("\\f"); break;
+      default: fmt::format_to(std::back_inserter(*out), "\\u{:04x}", c);
+    }
+    run_start = ++i;
+  }
+  flush_run(value.size());
+  out->push_back('"');
+}
+
+JsonLine::JsonLine(std::string* out) : out_(out) { out_->push_back('{'); }
+
+void JsonLine::key(std::string_view name) {
+  if (!first_) out_->push_back(',');
+  first_ = false;
+  out_->push_back('"');
+  out_->append(name);
+  out_->append("\":");
+}
+
+JsonLine& JsonLine::str(std::string_view name, std::string_view value) {
+  key(name);
+  append_json_string(out_, value);
+  return *this;
+}
+
+JsonLine& JsonLine::num(std::string_view name, std::int64_t value) {
+  key(name);
+  fmt::format_to(std::back_inserter(*out_), "{}", value);
+  return *this;
+}
+
+JsonLine& JsonLine::unsigned_num(std::string_view name, std::uint64_t value) {
+  key(name);
+  fmt::format_to(std::back_inserter(*out_), "{}", value);
+  return *this;
+}
+
+JsonLine& JsonLine::boolean(std::string_view name, bool value) {
+  key(name);
+  out_->append(value ? "true" : "false");
+  return *this;
+}
+
+JsonLine& JsonLine::null(std::string_view name) {
+  key(name);
+  out_->append("null");
+  return *this;
+}
+
+JsonLine& JsonLine::raw(std::string_view name, std::string_view json) {
+  key(name);
+  out_->append(json);
+  return *this;
+}
+
+void JsonLine::finish() { out_->append("}\n"); }
+
+void JsonLine::close() { out_->push_back('}'); }
+
+}  // namespace qjt

@@ -1,0 +1,27 @@
+#include "output.h"
+
+#include <unistd.h>
+
+#include <cerrno>
+
+namespace qjt {
+
+void Output::flush() {
+  const char* p = buffer_.data();
+  std::size_t left = buffer_.size();
+  while (left > 0 && !failed_) {
+    const ssize_t n = ::write(STDOUT_FILENO, p, left);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      failed_ = true;
+      break;
+    }
+    p += n;
+    left -= static_cast<std::size_t>(n);
+  }
+  buffer_.clear();
+}
+
+bool stdout_is_terminal() { return ::isatty(STDOUT_FILENO) == 1; }
+
+}  // namespace qjt

@@ -1,0 +1,37 @@
+// Payload rendering: how message bodies appear in JSON, the same for every
+// format and command.
+//
+//   text    valid UTF-8 as "data", anything else as "data_b64" (the default)
+//   base64  always "data_b64"
+//   hex     always "data_hex" (lowercase, no separators)
+//   none    no payload field at all
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "byte_span.h"
+
+namespace qjt {
+
+enum class DataMode { kText, kBase64, kHex, kNone };
+
+std::optional<DataMode> parse_data_mode(std::string_view name);
+
+struct RenderedPayload {
+  std::string_view key;  // "data", "data_b64", "data_hex"; empty for none
+  std::string value;     // the JSON string's content, unescaped
+};
+
+RenderedPayload render_payload(ByteSpan payload, DataMode mode);
+
+class JsonLine;
+// Adds the payload field to a record line; text mode escapes straight from
+// the mapped bytes without an intermediate copy.
+void add_payload(JsonLine* line, ByteSpan payload, DataMode mode);
+
+std::string base64_encode(ByteSpan bytes);
+std::string hex_encode(ByteSpan bytes);
+
+}  // namespace qjt
