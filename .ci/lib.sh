@@ -1,0 +1,27 @@
+# Shared by .ci/demo and .ci/test: install what is missing, then build.
+# Sourced, not run. Needs Debian 12 (or newer) with apt-get.
+set -euo pipefail
+
+QJT_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+QJT_PACKAGES=(cmake g++ make libcli11-dev libfmt-dev nlohmann-json3-dev doctest-dev groff-base man-db)
+
+qjt_bootstrap() {
+  local missing=()
+  for p in "${QJT_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  local sudo=()
+  [ "$(id -u)" -ne 0 ] && sudo=(sudo)
+  echo "qjt: installing ${missing[*]}" >&2
+  "${sudo[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+# qjt_build DIR [cmake args...]: configure and build into DIR.
+qjt_build() {
+  local dir=$1
+  shift
+  cmake -S "$QJT_ROOT" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
+  cmake --build "$dir" -j "$(nproc)"
+}
