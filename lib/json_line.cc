@@ -104,13 +104,15 @@ JsonLine& JsonLine::str(std::string_view name, std::string_view value) {
 
 JsonLine& JsonLine::num(std::string_view name, std::int64_t value) {
   key(name);
-  fmt::format_to(std::back_inserter(*out_), "{}", value);
+  const fmt::format_int digits(value);
+  out_->append(digits.data(), digits.size());
   return *this;
 }
 
 JsonLine& JsonLine::unsigned_num(std::string_view name, std::uint64_t value) {
   key(name);
-  fmt::format_to(std::back_inserter(*out_), "{}", value);
+  const fmt::format_int digits(value);
+  out_->append(digits.data(), digits.size());
   return *this;
 }
 
