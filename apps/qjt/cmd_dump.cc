@@ -94,13 +94,7 @@ ExitCode run_dump(const DumpOptions& o) {
       }
     }
   }
-  out.flush();
-  ExitCode status = worse(selection.status, broken ? ExitCode::kProblems : ExitCode::kOk);
-  if (out.failed()) {
-    fmt::print(stderr, "qjt dump: cannot write to standard output\n");
-    status = worse(status, ExitCode::kIoError);
-  }
-  return status;
+  return finish_output(&out, worse(selection.status, broken ? ExitCode::kProblems : ExitCode::kOk));
 }
 
 }  // namespace
@@ -108,9 +102,7 @@ ExitCode run_dump(const DumpOptions& o) {
 void add_dump_command(CLI::App* app, ExitCode* status) {
   auto o = std::make_shared<DumpOptions>();
   auto* command = app->add_subcommand("dump", "Decode every record, one line each");
-  command->add_option("path", o->paths, "Journal file(s), a queue directory, or - for stdin")
-      ->required();
-  command->add_option("--queue", o->queue, "In a directory, only this queue");
+  add_journal_selection(command, &o->paths, &o->queue);
   command->add_flag("--json", o->json, "JSON Lines, one object per record");
   add_data_option(command, &o->data);
   command->add_option("--op", o->ops, "Only records of this type (repeatable)")->delimiter(',');

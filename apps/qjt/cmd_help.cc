@@ -25,11 +25,4 @@ void add_help_command(CLI::App* app, ExitCode* status) {
   });
 }
 
-CLI::Option* add_data_option(CLI::App* command, std::string* mode_name) {
-  return command
-      ->add_option("--data", *mode_name,
-                   "Payload rendering: text (UTF-8 as data, else data_b64), base64, hex, none")
-      ->check(CLI::IsMember({"text", "base64", "hex", "none"}));
-}
-
 }  // namespace qjt::app

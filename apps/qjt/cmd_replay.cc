@@ -116,10 +116,7 @@ ExitCode run_replay(const ReplayCommandOptions& o) {
       append_text(&out, result, state);
     }
   }
-  out.flush();
-  ExitCode status = worse(selection.status, broken ? ExitCode::kProblems : ExitCode::kOk);
-  if (out.failed()) status = worse(status, ExitCode::kIoError);
-  return status;
+  return finish_output(&out, worse(selection.status, broken ? ExitCode::kProblems : ExitCode::kOk));
 }
 
 }  // namespace
@@ -127,9 +124,7 @@ ExitCode run_replay(const ReplayCommandOptions& o) {
 void add_replay_command(CLI::App* app, ExitCode* status) {
   auto o = std::make_shared<ReplayCommandOptions>();
   auto* command = app->add_subcommand("replay", "Rebuild the queue as Kestrel's startup would");
-  command->add_option("path", o->paths, "Journal file(s) (one stream), or a queue directory")
-      ->required();
-  command->add_option("--queue", o->queue, "In a directory, only this queue");
+  add_journal_selection(command, &o->paths, &o->queue);
   command->add_flag("--json", o->json, "One JSON object per queue");
   add_data_option(command, &o->data);
   command->add_flag("--legacy-xids", o->legacy_xids,

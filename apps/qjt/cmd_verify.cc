@@ -48,10 +48,7 @@ ExitCode run_verify(const VerifyOptions& o) {
                             ok ? "OK" : "FAILED", errors, warnings, files, records));
     }
   }
-  out.flush();
-  ExitCode status = worse(selection.status, ok ? ExitCode::kOk : ExitCode::kProblems);
-  if (out.failed()) status = worse(status, ExitCode::kIoError);
-  return status;
+  return finish_output(&out, worse(selection.status, ok ? ExitCode::kOk : ExitCode::kProblems));
 }
 
 }  // namespace
@@ -59,9 +56,7 @@ ExitCode run_verify(const VerifyOptions& o) {
 void add_verify_command(CLI::App* app, ExitCode* status) {
   auto o = std::make_shared<VerifyOptions>();
   auto* command = app->add_subcommand("verify", "Find every problem; the exit status tells CI");
-  command->add_option("path", o->paths, "Journal file(s), a queue directory, or - for stdin")
-      ->required();
-  command->add_option("--queue", o->queue, "In a directory, only this queue");
+  add_journal_selection(command, &o->paths, &o->queue);
   command->add_flag("--json", o->json, "One JSON report object");
   command->add_flag("--strict", o->strict, "Warnings fail too");
   command->add_flag("-q,--quiet", o->quiet, "No summary line when everything is clean");

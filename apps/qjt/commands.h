@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include "exit_code.h"
+#include "output.h"
 
 namespace qjt::app {
 
@@ -16,5 +17,11 @@ void add_help_command(CLI::App* app, ExitCode* status);
 
 // Adds --data=text|base64|hex|none bound to *mode_name.
 CLI::Option* add_data_option(CLI::App* command, std::string* mode_name);
+
+// Adds the PATH... arguments and --queue that select journals.
+void add_journal_selection(CLI::App* command, std::vector<std::string>* paths, std::string* queue);
+
+// Flushes `out`; a failed write to stdout makes the status an I/O error.
+ExitCode finish_output(Output* out, ExitCode status);
 
 }  // namespace qjt::app

@@ -5,6 +5,22 @@
 #include "json_line.h"
 
 namespace qjt::kestrel {
+namespace {
+
+// add_time_ms (null for the legacy ADD, which stores none), expiry_ms, size
+// and the payload: the fields every item carries.
+void add_item_fields(JsonLine* line, bool has_add_time, std::int64_t add_time_ms,
+                     std::int64_t expiry_ms, ByteSpan payload, DataMode mode) {
+  if (has_add_time) {
+    line->num("add_time_ms", add_time_ms);
+  } else {
+    line->null("add_time_ms");
+  }
+  line->num("expiry_ms", expiry_ms).unsigned_num("size", payload.size());
+  add_payload(line, payload, mode);
+}
+
+}  // namespace
 
 void append_record_json(std::string* out, std::string_view file, const JournalRecord& record,
                         DataMode mode) {
@@ -12,13 +28,8 @@ void append_record_json(std::string* out, std::string_view file, const JournalRe
   line.str("file", file).unsigned_num("offset", record.offset).str("op", record_type_name(record.type));
   if (carries_xid(record.type)) line.num("xid", record.xid);
   if (carries_item(record.type)) {
-    if (record.has_add_time) {
-      line.num("add_time_ms", record.add_time_ms);
-    } else {
-      line.null("add_time_ms");
-    }
-    line.num("expiry_ms", record.expiry_ms).unsigned_num("size", record.payload.size());
-    add_payload(&line, record.payload, mode);
+    add_item_fields(&line, record.has_add_time, record.add_time_ms, record.expiry_ms,
+                    record.payload, mode);
   }
   if (record.type == RecordType::kBroken) {
     line.unsigned_num("tail_bytes", record.length).str("error", record.error);
@@ -47,13 +58,7 @@ void append_item_json(std::string* out, std::string_view file, const QueuedItem&
   JsonLine line(out);
   if (with_xid) line.num("xid", item.xid);
   line.str("file", file).unsigned_num("offset", item.record_offset);
-  if (item.has_add_time) {
-    line.num("add_time_ms", item.add_time_ms);
-  } else {
-    line.null("add_time_ms");
-  }
-  line.num("expiry_ms", item.expiry_ms).unsigned_num("size", item.payload.size());
-  add_payload(&line, item.payload, mode);
+  add_item_fields(&line, item.has_add_time, item.add_time_ms, item.expiry_ms, item.payload, mode);
   line.close();
 }
 
