@@ -13,6 +13,10 @@ namespace qjt::app {
 void add_dump_command(CLI::App* app, ExitCode* status);
 void add_verify_command(CLI::App* app, ExitCode* status);
 void add_replay_command(CLI::App* app, ExitCode* status);
+void add_compact_command(CLI::App* app, ExitCode* status);
+void add_convert_command(CLI::App* app, ExitCode* status);
+void add_repair_command(CLI::App* app, ExitCode* status);
+void add_gen_command(CLI::App* app, ExitCode* status);
 void add_help_command(CLI::App* app, ExitCode* status);
 
 // Adds --data=text|base64|hex|none bound to *mode_name.

@@ -18,6 +18,10 @@ int main(int argc, char** argv) {
   qjt::app::add_dump_command(&app, &status);
   qjt::app::add_verify_command(&app, &status);
   qjt::app::add_replay_command(&app, &status);
+  qjt::app::add_compact_command(&app, &status);
+  qjt::app::add_convert_command(&app, &status);
+  qjt::app::add_repair_command(&app, &status);
+  qjt::app::add_gen_command(&app, &status);
   qjt::app::add_help_command(&app, &status);
 
   try {

@@ -17,6 +17,7 @@ bool JournalReader::next(JournalRecord* record) {
   if (!decode(&in, record)) {
     record->type = RecordType::kBroken;
     record->length = journal_.size() - position_;
+    record->payload = journal_.subspan(position_);
     done_ = true;
     return true;
   }

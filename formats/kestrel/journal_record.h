@@ -20,7 +20,7 @@ struct JournalRecord {
   std::int64_t add_time_ms = 0;  // valid when has_add_time
   bool has_add_time = false;  // false for the legacy ADD, which stores none
   std::int64_t expiry_ms = 0;  // 0 = never; legacy ADD: its seconds * 1000
-  ByteSpan payload;           // item data
+  ByteSpan payload;           // item data; BROKEN: the raw bytes from offset to end of file
 
   std::string error;  // BROKEN only: what was expected and what was found
 };

@@ -1,0 +1,106 @@
+#include "durable_file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "input_file.h"
+
+namespace qjt {
+namespace {
+
+bool fail(std::string* error, const std::string& what, const std::string& path) {
+  *error = fmt::format("cannot {} {}: {}", what, path, std::strerror(errno));
+  return false;
+}
+
+std::string parent_of(const std::string& path) {
+  const auto parent = std::filesystem::path(path).parent_path();
+  return parent.empty() ? "." : parent.string();
+}
+
+bool write_all(int fd, const char* data, std::size_t size) {
+  while (size > 0) {
+    const ssize_t n = ::write(fd, data, size);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    data += n;
+    size -= static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+}  // namespace
+
+std::unique_ptr<FileWriter> FileWriter::create(const std::string& path, std::string* error) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    fail(error, "create", path);
+    return nullptr;
+  }
+  return std::unique_ptr<FileWriter>(new FileWriter(path, fd));
+}
+
+FileWriter::~FileWriter() { ::close(fd_); }
+
+bool FileWriter::append(ByteSpan bytes, std::string* error) {
+  buffer_.append(bytes.as_chars());
+  return buffer_.size() < (1 << 20) || flush(error);
+}
+
+bool FileWriter::flush(std::string* error) {
+  if (!write_all(fd_, buffer_.data(), buffer_.size())) return fail(error, "write", path_);
+  written_ += buffer_.size();
+  buffer_.clear();
+  return true;
+}
+
+bool FileWriter::sync(std::string* error) {
+  if (!flush(error)) return false;
+  if (::fsync(fd_) != 0) return fail(error, "fsync", path_);
+  return true;
+}
+
+bool sync_directory(const std::string& dir, std::string* error) {
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return fail(error, "open directory", dir);
+  const bool ok = ::fsync(fd) == 0;
+  if (!ok) fail(error, "fsync directory", dir);
+  ::close(fd);
+  return ok;
+}
+
+bool durable_rename(const std::string& from, const std::string& to, std::string* error) {
+  if (::rename(from.c_str(), to.c_str()) != 0) {
+    return fail(error, fmt::format("rename {} to", from), to);
+  }
+  const std::string from_dir = parent_of(from), to_dir = parent_of(to);
+  return sync_directory(to_dir, error) && (from_dir == to_dir || sync_directory(from_dir, error));
+}
+
+bool durable_remove(const std::string& path, std::string* error) {
+  if (::unlink(path.c_str()) != 0) return fail(error, "remove", path);
+  return sync_directory(parent_of(path), error);
+}
+
+bool durable_copy(const std::string& from, const std::string& to, std::string* error) {
+  if (::link(from.c_str(), to.c_str()) == 0) return sync_directory(parent_of(to), error);
+  if (errno != EXDEV && errno != EPERM && errno != EMLINK) {
+    return fail(error, fmt::format("link {} to", from), to);
+  }
+  auto input = InputFile::open(from, error);
+  if (!input) return false;
+  auto writer = FileWriter::create(to, error);
+  return writer && writer->append(input->bytes(), error) && writer->sync(error) &&
+         sync_directory(parent_of(to), error);
+}
+
+}  // namespace qjt
