@@ -1,0 +1,43 @@
+#!/bin/sh
+# check_page.sh PAGE: a manual page renders without a single warning, both
+# through groff directly and through man(1) as `man -l` shows it, and has
+# the sections every qjt page must have. Exit 77 (skipped) when groff or
+# man is not installed (.ci/lib.sh installs groff-base and man-db).
+set -u
+page=$1
+name=$(basename "$page")
+command -v groff >/dev/null 2>&1 || { echo "groff not installed: skipped"; exit 77; }
+command -v man >/dev/null 2>&1 || { echo "man not installed: skipped"; exit 77; }
+[ -f "$page" ] || { echo "$page: no such page"; exit 1; }
+
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+status=0
+
+# 1. groff with every warning enabled.
+if ! groff -man -Tutf8 -ww -z "$page" 2>"$tmp/groff.err" || [ -s "$tmp/groff.err" ]; then
+  echo "$name: groff -man -ww reports:"
+  cat "$tmp/groff.err"
+  status=1
+fi
+
+# 2. man -l, the way a reader sees the page, with warnings on.
+if ! LC_ALL=C.UTF-8 MANROFFSEQ='' MANWIDTH=80 MANPAGER=cat PAGER=cat \
+    man -l --warnings=w "$page" >"$tmp/page.txt" 2>"$tmp/man.err" || [ -s "$tmp/man.err" ]; then
+  echo "$name: man -l --warnings=w reports:"
+  cat "$tmp/man.err"
+  status=1
+fi
+
+# 3. The sections every page has.
+for section in NAME SYNOPSIS DESCRIPTION OPTIONS "EXIT STATUS" "SEE ALSO"; do
+  grep -q "^$section\$" "$tmp/page.txt" || { echo "$name: no $section section"; status=1; }
+done
+
+# 4. .TH names the page as its file does: qjt-dump.1 -> .TH QJT\-DUMP 1.
+expected=$(echo "${name%.*}" | tr 'a-z' 'A-Z' | sed 's/-/\\\\-/g')
+grep -q "^\.TH $expected ${name##*.} " "$page" || {
+  echo "$name: expected '.TH $expected ${name##*.} ...'"
+  status=1
+}
+exit $status
