@@ -16,7 +16,7 @@ void add_help_command(CLI::App* app, ExitCode* status) {
     }
     for (const CLI::App* sub : app->get_subcommands({})) {
       if (sub->get_name() == *name) {
-        fmt::print("{}", sub->help());
+        fmt::print("{}", sub->help(app->get_name()));  // "Usage: qjt dump", as dump --help
         return;
       }
     }

@@ -232,6 +232,38 @@ void make_legacy() {
   journal("files/legacy-1x", j);
 }
 
+// Records Kestrel's replay accepts but ignores (spec 2.2): REMOVE and
+// REMOVE_TENTATIVE_XID on an empty queue (the latter still sets the xid
+// counter), UNREMOVE / CONFIRM_REMOVE / CONTINUE of unknown xids (CONTINUE
+// still appends), and an xid counter that goes backwards.
+void make_ignored_records() {
+  JournalBuilder j;
+  j.remove()                              // @0  empty: ignored
+      .remove_tentative_xid(7)            // @1  empty: ignored, xid counter 7
+      .unremove(99)                       // @6  unknown xid
+      .confirm_remove(98)                 // @11 unknown xid
+      .continue_(42, T + 10, 0, "late")   // @16 unknown xid, still appends: [late]
+      .addx(T + 20, 0, "x")               // @45 [late x]
+      .remove_tentative_xid(3);           // @67 open {3:late}, [x], counter back to 3
+  journal("files/ignored-records", j);
+}
+
+// Legacy REMOVE_TENTATIVE after SAVE_XID: 1.x rules skip open xids and 0
+// (spec 2.4); 2.x files both under xid 0.
+void make_legacy_xid_skip() {
+  JournalBuilder j;
+  j.addx(T + 1, 0, "a")          // @0
+      .addx(T + 2, 0, "b")       // @22
+      .addx(T + 3, 0, "c")       // @44
+      .addx(T + 4, 0, "d")       // @66
+      .remove_tentative_xid(2)   // @88  open {2:a}
+      .save_xid(1)               // @93  counter 1
+      .remove_tentative()        // @98  1.x: 2 is open, so xid 3 (b); 2.x: xid 0
+      .save_xid(-1)              // @99  counter -1
+      .remove_tentative();       // @104 1.x: 0 is skipped, so xid 1 (c); 2.x: xid 0 again
+  journal("files/legacy-xid-skip", j);
+}
+
 void make_broken() {
   JournalBuilder empty;
   journal("files/empty", empty);
@@ -353,9 +385,9 @@ void make_dirs() {
   }
   {
     // A broken record in an archived segment. Kestrel 2.x stops replaying
-    // q.100 at the broken record (offset 52) and truncates the LIVE file q
-    // to 52 bytes instead of q.100; then it replays q.200 and q. The live
-    // file is kept shorter than 52 bytes, so that truncation changes
+    // q.100 at the broken record (offset 46) and truncates the LIVE file q
+    // to 46 bytes instead of q.100; then it replays q.200 and q. The live
+    // file is kept shorter than 46 bytes, so that truncation changes
     // nothing here and the replayed queue is unambiguous: [b1 b2 b3 b4].
     JournalBuilder q100, q200, live;
     q100.addx(T + 100, 0, "b1").addx(T + 110, 0, "b2").bad_block(op::kAddX, 16 + 30, 16 + 3);
@@ -384,6 +416,8 @@ int main(int argc, char** argv) {
     make_sample();
     make_every_opcode();
     make_legacy();
+    make_ignored_records();
+    make_legacy_xid_skip();
     make_broken();
     make_dirs();
   } catch (const std::exception& e) {
