@@ -1,0 +1,460 @@
+// Unit tests for lib/: ByteReader, JsonLine, UTF-8 validation, payload
+// rendering, InputFile, exit codes and findings. Expected values come from
+// the relevant standards (RFC 4648, RFC 8259, Unicode) and the headers'
+// documented contracts.
+#include <doctest/doctest.h>
+
+#include <array>
+#include <climits>
+#include <cstdint>
+#include <string>
+
+#include "byte_span.h"
+#include "exit_code.h"
+#include "finding.h"
+#include "input_file.h"
+#include "json_line.h"
+#include "payload.h"
+#include "unit_helpers.h"
+
+using namespace qjt;
+using qjt_test::Bytes;
+using qjt_test::span;
+
+namespace {
+
+const std::string kReplacement = "\xEF\xBF\xBD";  // U+FFFD in UTF-8
+
+std::string json_string(std::string_view value) {
+  std::string out;
+  append_json_string(&out, value);
+  return out;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- ByteReader
+
+TEST_CASE("ByteReader: little-endian reads") {
+  const Bytes b = {0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b, 0x0c};
+  ByteReader r(span(b));
+  std::int32_t i32 = 0;
+  REQUIRE(r.read_i32_le(&i32));
+  CHECK(i32 == 0x04030201);
+  CHECK(r.position() == 4);
+  std::int64_t i64 = 0;
+  REQUIRE(r.read_i64_le(&i64));
+  CHECK(i64 == 0x0c0b0a0908070605LL);
+  CHECK(r.position() == 12);
+  CHECK(r.remaining() == 0);
+}
+
+TEST_CASE("ByteReader: big-endian reads") {
+  const Bytes b = {0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b, 0x0c};
+  ByteReader r(span(b));
+  std::int32_t i32 = 0;
+  REQUIRE(r.read_i32_be(&i32));
+  CHECK(i32 == 0x01020304);
+  std::int64_t i64 = 0;
+  REQUIRE(r.read_i64_be(&i64));
+  CHECK(i64 == 0x05060708090a0b0cLL);
+  CHECK(r.remaining() == 0);
+}
+
+TEST_CASE("ByteReader: sign and high-bit values") {
+  const Bytes b = {0xff, 0xff, 0xff, 0xff, 0x00, 0x00, 0x00, 0x80, 0x80, 0x00, 0x00, 0x00,
+                   0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+  ByteReader r(span(b));
+  std::int32_t i32 = 0;
+  REQUIRE(r.read_i32_le(&i32));
+  CHECK(i32 == -1);
+  REQUIRE(r.read_i32_le(&i32));
+  CHECK(i32 == INT32_MIN);
+  REQUIRE(r.read_i32_be(&i32));
+  CHECK(i32 == INT32_MIN);
+  std::int64_t i64 = 0;
+  REQUIRE(r.read_i64_le(&i64));
+  CHECK(i64 == -2);
+
+  ByteReader u(span(b));
+  std::uint32_t u32 = 0;
+  REQUIRE(u.read_u32_le(&u32));
+  CHECK(u32 == 0xffffffffu);
+  REQUIRE(u.read_u32_be(&u32));
+  CHECK(u32 == 0x00000080u);
+  std::uint8_t u8 = 0;
+  REQUIRE(u.read_u8(&u8));
+  CHECK(u8 == 0x80);
+}
+
+TEST_CASE("ByteReader: a failed read leaves the position unchanged") {
+  const Bytes b = {0xaa, 0xbb, 0xcc};
+  ByteReader r(span(b));
+  std::int32_t i32 = 12345;
+  CHECK_FALSE(r.read_i32_le(&i32));
+  CHECK(r.position() == 0);
+  CHECK(i32 == 12345);  // output untouched on failure
+  CHECK_FALSE(r.read_i32_be(&i32));
+  CHECK(r.position() == 0);
+
+  std::uint8_t u8 = 0;
+  REQUIRE(r.read_u8(&u8));
+  CHECK(u8 == 0xaa);
+  CHECK(r.position() == 1);
+
+  std::int64_t i64 = 0;
+  CHECK_FALSE(r.read_i64_le(&i64));
+  CHECK_FALSE(r.read_i64_be(&i64));
+  std::uint32_t u32 = 0;
+  CHECK_FALSE(r.read_u32_le(&u32));
+  CHECK(r.position() == 1);
+
+  ByteSpan s;
+  CHECK_FALSE(r.read_span(3, &s));
+  CHECK(r.position() == 1);
+  REQUIRE(r.read_span(2, &s));
+  CHECK(s.size() == 2);
+  CHECK(s[0] == 0xbb);
+  CHECK(s[1] == 0xcc);
+  CHECK(r.position() == 3);
+  CHECK(r.remaining() == 0);
+
+  CHECK_FALSE(r.read_u8(&u8));
+  CHECK(r.position() == 3);
+  REQUIRE(r.read_span(0, &s));  // an empty span always fits
+  CHECK(s.size() == 0);
+}
+
+TEST_CASE("ByteReader: starting position is clamped to the span") {
+  const Bytes b = {0x01, 0x02, 0x03, 0x04, 0x05};
+  ByteReader mid(span(b), 1);
+  std::int32_t i32 = 0;
+  REQUIRE(mid.read_i32_le(&i32));
+  CHECK(i32 == 0x05040302);
+
+  ByteReader past(span(b), 99);
+  CHECK(past.position() == 5);
+  CHECK(past.remaining() == 0);
+  std::uint8_t u8 = 0;
+  CHECK_FALSE(past.read_u8(&u8));
+}
+
+TEST_CASE("ByteSpan: subspan clamps to the span") {
+  const Bytes b = {1, 2, 3, 4};
+  const ByteSpan s = span(b);
+  CHECK(s.subspan(1, 2).size() == 2);
+  CHECK(s.subspan(1, 2)[0] == 2);
+  CHECK(s.subspan(3, 10).size() == 1);
+  CHECK(s.subspan(10, 1).size() == 0);
+  CHECK(s.subspan(2).size() == 2);
+  CHECK(ByteSpan(std::string_view("xyz")).as_chars() == "xyz");
+}
+
+// ---------------------------------------------------------------- JSON
+
+TEST_CASE("JsonLine: fields in order and one line") {
+  std::string out = "prefix:";
+  JsonLine line(&out);
+  line.str("s", "text")
+      .num("n", -5)
+      .num("big", INT64_MIN)
+      .unsigned_num("u", UINT64_MAX)
+      .boolean("t", true)
+      .boolean("f", false)
+      .null("z")
+      .raw("r", "[1,{\"a\":2}]");
+  line.finish();
+  CHECK(out ==
+        "prefix:{\"s\":\"text\",\"n\":-5,\"big\":-9223372036854775808,"
+        "\"u\":18446744073709551615,\"t\":true,\"f\":false,\"z\":null,\"r\":[1,{\"a\":2}]}\n");
+}
+
+TEST_CASE("JsonLine: empty object and close without newline") {
+  std::string a;
+  JsonLine(&a).finish();
+  CHECK(a == "{}\n");
+  std::string b;
+  JsonLine inner(&b);
+  inner.num("x", 1);
+  inner.close();
+  CHECK(b == "{\"x\":1}");
+}
+
+TEST_CASE("JSON strings: quotes and backslashes are escaped") {
+  CHECK(json_string("") == "\"\"");
+  CHECK(json_string("plain") == "\"plain\"");
+  CHECK(json_string("a\"b") == "\"a\\\"b\"");
+  CHECK(json_string("a\\b") == "\"a\\\\b\"");
+  CHECK(json_string("/") == "\"/\"");
+}
+
+TEST_CASE("JSON strings: control characters are escaped") {
+  CHECK(json_string("\n\r\t\b\f") == "\"\\n\\r\\t\\b\\f\"");
+  CHECK(json_string(std::string_view("\0", 1)) == "\"\\u0000\"");
+  CHECK(json_string("\x01") == "\"\\u0001\"");
+  CHECK(json_string("x\x1fy") == "\"x\\u001fy\"");
+  // Every byte below 0x20 must be escaped somehow (RFC 8259 section 7).
+  for (int c = 0; c < 0x20; ++c) {
+    const std::string in(1, static_cast<char>(c));
+    const std::string out = json_string(in);
+    CHECK(out.size() > 3);
+    CHECK(out[1] == '\\');
+  }
+}
+
+TEST_CASE("JSON strings: invalid UTF-8 becomes U+FFFD") {
+  CHECK(json_string("a\xff" "b") == "\"a" + kReplacement + "b\"");
+  CHECK(json_string("\x80") == "\"" + kReplacement + "\"");
+  // A bad lead byte must not swallow the ASCII that follows it.
+  CHECK(json_string("\xE2(\xA1") == "\"" + kReplacement + "(" + kReplacement + "\"");
+  // Overlong "/" and an encoded surrogate: every byte is ill-formed.
+  CHECK(json_string("\xC0\xAF") == "\"" + kReplacement + kReplacement + "\"");
+  CHECK(json_string("\xED\xA0\x80") == "\"" + kReplacement + kReplacement + kReplacement + "\"");
+  // A sequence truncated by the end of the value.
+  const std::string truncated = json_string("ab\xE2\x82");
+  CHECK(truncated.rfind("\"ab" + kReplacement, 0) == 0);
+  CHECK(is_valid_utf8(truncated));
+  CHECK(truncated.back() == '"');
+}
+
+TEST_CASE("JSON strings: valid multibyte UTF-8 is kept as is") {
+  for (std::string_view s : {"\xC3\xA9", "\xE2\x82\xAC", "\xF0\x9F\x98\x80", "\xF4\x8F\xBF\xBF",
+                             "\xEF\xBF\xBD", "caf\xC3\xA9 \xE2\x82\xAC" "5"}) {
+    CHECK(json_string(s) == "\"" + std::string(s) + "\"");
+  }
+}
+
+TEST_CASE("is_valid_utf8: accepts well-formed text") {
+  CHECK(is_valid_utf8(""));
+  CHECK(is_valid_utf8("hello"));
+  CHECK(is_valid_utf8(std::string_view("\0\x7f", 2)));
+  CHECK(is_valid_utf8("\xC2\x80"));          // U+0080, smallest 2-byte
+  CHECK(is_valid_utf8("\xDF\xBF"));          // U+07FF
+  CHECK(is_valid_utf8("\xE0\xA0\x80"));      // U+0800, smallest 3-byte
+  CHECK(is_valid_utf8("\xED\x9F\xBF"));      // U+D7FF, just below the surrogates
+  CHECK(is_valid_utf8("\xEE\x80\x80"));      // U+E000, just above them
+  CHECK(is_valid_utf8("\xEF\xBF\xBF"));      // U+FFFF
+  CHECK(is_valid_utf8("\xF0\x90\x80\x80"));  // U+10000, smallest 4-byte
+  CHECK(is_valid_utf8("\xF4\x8F\xBF\xBF"));  // U+10FFFF, the last code point
+}
+
+TEST_CASE("is_valid_utf8: rejects overlongs surrogates and bad bytes") {
+  CHECK_FALSE(is_valid_utf8("\xC0\x80"));          // overlong U+0000
+  CHECK_FALSE(is_valid_utf8("\xC1\xBF"));          // overlong U+007F
+  CHECK_FALSE(is_valid_utf8("\xE0\x80\x80"));      // overlong 3-byte
+  CHECK_FALSE(is_valid_utf8("\xE0\x9F\xBF"));      // overlong U+07FF
+  CHECK_FALSE(is_valid_utf8("\xF0\x80\x80\x80"));  // overlong 4-byte
+  CHECK_FALSE(is_valid_utf8("\xF0\x8F\xBF\xBF"));  // overlong U+FFFF
+  CHECK_FALSE(is_valid_utf8("\xED\xA0\x80"));      // U+D800
+  CHECK_FALSE(is_valid_utf8("\xED\xBF\xBF"));      // U+DFFF
+  CHECK_FALSE(is_valid_utf8("\xF4\x90\x80\x80"));  // U+110000
+  CHECK_FALSE(is_valid_utf8("\xF5\x80\x80\x80"));
+  CHECK_FALSE(is_valid_utf8("\xFE"));
+  CHECK_FALSE(is_valid_utf8("\xFF"));
+  CHECK_FALSE(is_valid_utf8("\x80"));              // lone continuation
+  CHECK_FALSE(is_valid_utf8("ok\xBF"));
+  CHECK_FALSE(is_valid_utf8("\xC3\xA9\xA9"));      // one continuation too many
+}
+
+TEST_CASE("is_valid_utf8: rejects truncated sequences") {
+  CHECK_FALSE(is_valid_utf8("\xC3"));
+  CHECK_FALSE(is_valid_utf8("\xE2\x82"));
+  CHECK_FALSE(is_valid_utf8("\xF0\x9F\x98"));
+  CHECK_FALSE(is_valid_utf8("a\xE2\x82" "b"));  // truncated then ASCII
+  CHECK_FALSE(is_valid_utf8("\xF0\x9F\x98" "\xF0\x9F\x98\x80"));
+}
+
+// ---------------------------------------------------------------- payloads
+
+TEST_CASE("base64: RFC 4648 section 10 test vectors") {
+  const std::array<std::pair<std::string_view, std::string_view>, 7> vectors = {{
+      {"", ""},
+      {"f", "Zg=="},
+      {"fo", "Zm8="},
+      {"foo", "Zm9v"},
+      {"foob", "Zm9vYg=="},
+      {"fooba", "Zm9vYmE="},
+      {"foobar", "Zm9vYmFy"},
+  }};
+  for (const auto& [in, expected] : vectors) {
+    CAPTURE(in);
+    CHECK(base64_encode(ByteSpan(in)) == expected);
+  }
+}
+
+TEST_CASE("base64: the last two alphabet characters and high bytes") {
+  CHECK(base64_encode(span(Bytes{0xfb, 0xff})) == "+/8=");
+  CHECK(base64_encode(span(Bytes{0xff, 0xff, 0xff})) == "////");
+  CHECK(base64_encode(span(Bytes{0x00, 0x00, 0x00})) == "AAAA");
+  CHECK(base64_encode(span(Bytes{0xff})) == "/w==");
+}
+
+TEST_CASE("hex: lowercase two digits per byte") {
+  CHECK(hex_encode(ByteSpan()) == "");
+  CHECK(hex_encode(span(Bytes{0x00, 0x0f, 0xa5, 0xff, 0x10})) == "000fa5ff10");
+  CHECK(hex_encode(ByteSpan(std::string_view("hi"))) == "6869");
+}
+
+TEST_CASE("parse_data_mode: the four names") {
+  CHECK(parse_data_mode("text") == DataMode::kText);
+  CHECK(parse_data_mode("base64") == DataMode::kBase64);
+  CHECK(parse_data_mode("hex") == DataMode::kHex);
+  CHECK(parse_data_mode("none") == DataMode::kNone);
+  CHECK_FALSE(parse_data_mode("TEXT").has_value());
+  CHECK_FALSE(parse_data_mode("").has_value());
+}
+
+TEST_CASE("render_payload: text mode uses data for UTF-8 and data_b64 otherwise") {
+  const RenderedPayload utf8 = render_payload(ByteSpan(std::string_view("caf\xC3\xA9")), DataMode::kText);
+  CHECK(utf8.key == "data");
+  CHECK(utf8.value == "caf\xC3\xA9");
+
+  const RenderedPayload empty = render_payload(ByteSpan(), DataMode::kText);
+  CHECK(empty.key == "data");
+  CHECK(empty.value == "");
+
+  const RenderedPayload binary = render_payload(span(Bytes{0x66, 0x6f, 0xff}), DataMode::kText);
+  CHECK(binary.key == "data_b64");
+  CHECK(binary.value == "Zm//");
+
+  const RenderedPayload surrogate = render_payload(ByteSpan(std::string_view("\xED\xA0\x80")), DataMode::kText);
+  CHECK(surrogate.key == "data_b64");
+  CHECK(surrogate.value == "7aCA");
+}
+
+TEST_CASE("render_payload: base64 hex and none modes") {
+  const ByteSpan hi(std::string_view("hi"));
+  const RenderedPayload b64 = render_payload(hi, DataMode::kBase64);
+  CHECK(b64.key == "data_b64");
+  CHECK(b64.value == "aGk=");
+  const RenderedPayload hex = render_payload(hi, DataMode::kHex);
+  CHECK(hex.key == "data_hex");
+  CHECK(hex.value == "6869");
+  const RenderedPayload none = render_payload(hi, DataMode::kNone);
+  CHECK(none.key.empty());
+  CHECK(none.value.empty());
+}
+
+TEST_CASE("add_payload: the field a record line gets in each mode") {
+  auto line_for = [](ByteSpan payload, DataMode mode) {
+    std::string out;
+    JsonLine line(&out);
+    line.num("n", 1);
+    add_payload(&line, payload, mode);
+    line.close();
+    return out;
+  };
+  CHECK(line_for(ByteSpan(std::string_view("a\"b\n")), DataMode::kText) ==
+        "{\"n\":1,\"data\":\"a\\\"b\\n\"}");
+  CHECK(line_for(span(Bytes{0xff}), DataMode::kText) == "{\"n\":1,\"data_b64\":\"/w==\"}");
+  CHECK(line_for(ByteSpan(std::string_view("hi")), DataMode::kBase64) ==
+        "{\"n\":1,\"data_b64\":\"aGk=\"}");
+  CHECK(line_for(ByteSpan(std::string_view("hi")), DataMode::kHex) ==
+        "{\"n\":1,\"data_hex\":\"6869\"}");
+  CHECK(line_for(ByteSpan(std::string_view("hi")), DataMode::kNone) == "{\"n\":1}");
+}
+
+// ---------------------------------------------------------------- InputFile
+
+TEST_CASE("InputFile: a regular file is read whole") {
+  qjt_test::TempDir dir("input");
+  const auto path = (dir.path() / "journal").string();
+  const Bytes content = {0x02, 0x00, 0xff, 'x', 0x00};
+  qjt_test::write_file(path, content);
+  std::string error;
+  auto file = InputFile::open(path, &error);
+  REQUIRE(file != nullptr);
+  CHECK(error.empty());
+  CHECK(file->name() == path);
+  REQUIRE(file->bytes().size() == content.size());
+  CHECK(Bytes(file->bytes().data(), file->bytes().data() + file->bytes().size()) == content);
+}
+
+TEST_CASE("InputFile: an empty file has no bytes") {
+  qjt_test::TempDir dir("input");
+  const auto path = (dir.path() / "empty").string();
+  qjt_test::write_file(path, {});
+  std::string error;
+  auto file = InputFile::open(path, &error);
+  REQUIRE(file != nullptr);
+  CHECK(file->bytes().size() == 0);
+  CHECK(file->bytes().empty());
+}
+
+TEST_CASE("InputFile: a missing file is an error naming the path") {
+  qjt_test::TempDir dir("input");
+  const auto path = (dir.path() / "no-such-journal").string();
+  std::string error;
+  auto file = InputFile::open(path, &error);
+  CHECK(file == nullptr);
+  CHECK(qjt_test::contains(error, path));
+}
+
+TEST_CASE("InputFile: a directory is an error naming the path") {
+  qjt_test::TempDir dir("input");
+  const auto path = dir.path().string();
+  std::string error;
+  auto file = InputFile::open(path, &error);
+  CHECK(file == nullptr);
+  CHECK(qjt_test::contains(error, path));
+  CHECK(qjt_test::contains(error, "directory"));
+}
+
+// ---------------------------------------------------------------- exit codes, findings
+
+TEST_CASE("ExitCode: documented values") {
+  CHECK(to_int(ExitCode::kOk) == 0);
+  CHECK(to_int(ExitCode::kProblems) == 1);
+  CHECK(to_int(ExitCode::kUsage) == 2);
+  CHECK(to_int(ExitCode::kIoError) == 3);
+  CHECK(to_int(ExitCode::kInUse) == 4);
+}
+
+TEST_CASE("ExitCode: worse orders in-use over io over usage over problems over ok") {
+  const std::array<ExitCode, 5> ascending = {ExitCode::kOk, ExitCode::kProblems, ExitCode::kUsage,
+                                             ExitCode::kIoError, ExitCode::kInUse};
+  for (std::size_t i = 0; i < ascending.size(); ++i) {
+    for (std::size_t j = 0; j < ascending.size(); ++j) {
+      CAPTURE(i);
+      CAPTURE(j);
+      CHECK(worse(ascending[i], ascending[j]) == ascending[i > j ? i : j]);
+    }
+  }
+}
+
+TEST_CASE("format_finding: file offset severity code and message") {
+  Finding with_offset{Severity::kError, "broken_record", "q/journal", 17, "expected x, found y"};
+  CHECK(format_finding(with_offset) == "q/journal:17: error[broken_record]: expected x, found y");
+  Finding without{Severity::kWarning, "temp_file", "q/j~~1", std::nullopt, "ignored"};
+  CHECK(format_finding(without) == "q/j~~1: warning[temp_file]: ignored");
+  Finding at_zero{Severity::kWarning, "w", "f", 0, "m"};
+  CHECK(format_finding(at_zero) == "f:0: warning[w]: m");
+}
+
+TEST_CASE("findings as JSON and FindingList counts") {
+  FindingList list;
+  list.report(Finding{Severity::kError, "broken_record", "q", 17, "bad \"x\""});
+  list.report(Finding{Severity::kWarning, "temp_file", "q~~1", std::nullopt, "m"});
+  list.report(Finding{Severity::kWarning, "unknown_xid", "q", 3, "m2"});
+  CHECK(list.findings().size() == 3);
+  CHECK(list.count(Severity::kError) == 1);
+  CHECK(list.count(Severity::kWarning) == 2);
+  CHECK(list.findings()[1].code == "temp_file");
+
+  std::string one;
+  append_finding_json(&one, list.findings()[0]);
+  CHECK(one ==
+        "{\"severity\":\"error\",\"code\":\"broken_record\",\"file\":\"q\",\"offset\":17,"
+        "\"message\":\"bad \\\"x\\\"\"}");
+  std::string all;
+  append_findings_json(&all, {list.findings()[1], list.findings()[2]});
+  CHECK(all ==
+        "[{\"severity\":\"warning\",\"code\":\"temp_file\",\"file\":\"q~~1\",\"offset\":null,"
+        "\"message\":\"m\"},{\"severity\":\"warning\",\"code\":\"unknown_xid\",\"file\":\"q\","
+        "\"offset\":3,\"message\":\"m2\"}]");
+  std::string none;
+  append_findings_json(&none, {});
+  CHECK(none == "[]");
+  CHECK(std::string(severity_name(Severity::kError)) == "error");
+  CHECK(std::string(severity_name(Severity::kWarning)) == "warning");
+}

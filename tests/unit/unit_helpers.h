@@ -1,0 +1,54 @@
+// Small helpers shared by the unit tests. Byte vectors in the tests are
+// written out by hand from the spec; these only make them readable.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <initializer_list>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "byte_span.h"
+
+namespace qjt_test {
+
+using Bytes = std::vector<std::uint8_t>;
+
+inline qjt::ByteSpan span(const Bytes& b) { return qjt::ByteSpan(b.data(), b.size()); }
+
+// Concatenates byte groups: cat({0x02}, le32(...), ...).
+inline Bytes cat(std::initializer_list<Bytes> parts) {
+  Bytes out;
+  for (const Bytes& p : parts) out.insert(out.end(), p.begin(), p.end());
+  return out;
+}
+
+inline Bytes text(std::string_view s) { return Bytes(s.begin(), s.end()); }
+
+inline std::string as_string(qjt::ByteSpan s) { return std::string(s.as_chars()); }
+
+inline bool contains(std::string_view haystack, std::string_view needle) {
+  return haystack.find(needle) != std::string_view::npos;
+}
+
+inline void write_file(const std::filesystem::path& path, const Bytes& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+}
+
+// A fresh directory under the system temp dir, removed on destruction.
+class TempDir {
+ public:
+  explicit TempDir(std::string_view tag);
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+}  // namespace qjt_test
