@@ -7,9 +7,9 @@
 // renders the lines `qjt dump` must print, so expected dump outputs come
 // from the encoder's own inputs, never from the decoder under test.
 //
-// Payloads are either ASCII (rendered as "data") or deliberately invalid
-// UTF-8 (contain a byte >= 0x80 that cannot start a valid sequence here, so
-// they are rendered as "data_b64"); keep fixtures to those two kinds.
+// Payloads, and the raw tails of broken records, are either ASCII (rendered
+// as "data") or deliberately invalid UTF-8 (rendered as "data_b64"); keep
+// fixtures to those two kinds.
 #pragma once
 
 #include <cstdint>
@@ -77,6 +77,8 @@ inline std::string json_string(std::string_view s) {
       case '\n': out += "\\n"; break;
       case '\r': out += "\\r"; break;
       case '\t': out += "\\t"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
       default:
         if (c < 0x20) {
           out += format("\\u%04x", static_cast<unsigned>(c));
@@ -124,10 +126,29 @@ inline std::string hex(std::string_view s) {
   return out;
 }
 
-inline bool is_ascii(std::string_view s) {
-  for (char ch : s)
-    if (static_cast<unsigned char>(ch) >= 0x80) return false;
+// Loose UTF-8 check (lead byte plus the right number of continuation
+// bytes); only used to refuse fixtures that are non-ASCII yet plausibly
+// valid UTF-8, whose text rendering would need a real validator.
+inline bool looks_like_utf8(std::string_view s) {
+  for (std::size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    const std::size_t n = c < 0x80 ? 1 : c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3
+                          : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+    if (n == 0 || s.size() - i < n) return false;
+    for (std::size_t k = 1; k < n; ++k)
+      if ((static_cast<unsigned char>(s[i + k]) & 0xC0u) != 0x80u) return false;
+    i += n;
+  }
   return true;
+}
+
+inline bool is_ascii(std::string_view s) {
+  bool ascii = true;
+  for (char ch : s)
+    if (static_cast<unsigned char>(ch) >= 0x80) ascii = false;
+  if (!ascii && looks_like_utf8(s))
+    throw std::logic_error("fixture payloads must be ASCII or clearly invalid UTF-8");
+  return ascii;
 }
 
 // ---- what a record is expected to decode to ---------------------------------
@@ -141,10 +162,24 @@ struct ExpectedRecord {
   bool item = false;              // ADD, ADDX, ADD_XID, CONTINUE
   std::optional<std::int64_t> add_time_ms;  // none for the legacy ADD
   std::int64_t expiry_ms = 0;
-  std::string data;
+  std::string data;               // item payload; BROKEN: the raw bytes to the end of the file
   std::uint64_t tail_bytes = 0;  // BROKEN
   std::string error;             // BROKEN
 };
+
+// The payload field of a dump line: text mode shows ASCII as "data" and
+// anything else (always invalid UTF-8 in these fixtures) as "data_b64".
+inline std::string payload_field(std::string_view data, DataMode mode) {
+  switch (mode) {
+    case DataMode::kText:
+      return is_ascii(data) ? ",\"data\":" + json_string(data)
+                            : ",\"data_b64\":\"" + base64(data) + "\"";
+    case DataMode::kBase64: return ",\"data_b64\":\"" + base64(data) + "\"";
+    case DataMode::kHex: return ",\"data_hex\":\"" + hex(data) + "\"";
+    case DataMode::kNone: break;
+  }
+  return "";
+}
 
 // One line of `qjt dump --json`.
 inline std::string dump_json_line(std::string_view file, const ExpectedRecord& r, DataMode mode) {
@@ -155,18 +190,12 @@ inline std::string dump_json_line(std::string_view file, const ExpectedRecord& r
     out += ",\"add_time_ms\":" + (r.add_time_ms ? std::to_string(*r.add_time_ms) : std::string("null"));
     out += ",\"expiry_ms\":" + std::to_string(r.expiry_ms);
     out += ",\"size\":" + std::to_string(r.data.size());
-    switch (mode) {
-      case DataMode::kText:
-        out += is_ascii(r.data) ? ",\"data\":" + json_string(r.data)
-                                : ",\"data_b64\":\"" + base64(r.data) + "\"";
-        break;
-      case DataMode::kBase64: out += ",\"data_b64\":\"" + base64(r.data) + "\""; break;
-      case DataMode::kHex: out += ",\"data_hex\":\"" + hex(r.data) + "\""; break;
-      case DataMode::kNone: break;
-    }
+    out += payload_field(r.data, mode);
   }
   if (r.op == "BROKEN") {
-    out += ",\"tail_bytes\":" + std::to_string(r.tail_bytes) + ",\"error\":" + json_string(r.error);
+    // The raw bytes from the broken record to the end of the file.
+    out += ",\"tail_bytes\":" + std::to_string(r.tail_bytes) + payload_field(r.data, mode) +
+           ",\"error\":" + json_string(r.error);
   }
   out += "}\n";
   return out;
@@ -347,6 +376,7 @@ class JournalBuilder {
     r.offset = at;
     r.op = "BROKEN";
     r.tail_bytes = bytes_.size() - at;
+    r.data = bytes_.substr(at);
     r.error = std::move(error);
     records_.push_back(r);
     broken_ = true;
