@@ -235,3 +235,18 @@ TEST_CASE("discover: an unlistable directory returns false with an error") {
   CHECK(contains(not_dir.error, file.string()));
   CHECK(not_dir.queues.empty());
 }
+
+TEST_CASE("discover: timestamps parse like Java's Long") {
+  // name.split('.')(1).toLong: a sign is accepted, an empty or out-of-range
+  // number is not.
+  qjt_test::TempDir tmp("discover");
+  const fs::path d = tmp.path();
+  for (const char* name : {"q", "q.+7", "q.-3", "q.5", "q.", "q.99999999999999999999"}) touch(d, name);
+  Discovery found(d);
+  REQUIRE(found.ok);
+  REQUIRE(found.queues.size() == 1);
+  CHECK(file_names(found.queues[0]) == Names{"q.-3", "q.5", "q.+7", "q"});
+  CHECK(found.count("bad_segment_name") == 2);
+  CHECK(has(found.finding_keys(), "bad_segment_name:q."));
+  CHECK(has(found.finding_keys(), "bad_segment_name:q.99999999999999999999"));
+}

@@ -457,3 +457,11 @@ TEST_CASE("replay: state carries across files and items remember their file") {
   CHECK(findings.findings()[0].offset == 5);
   CHECK(state.total_records() == 5);  // END_OF_FILE is not a record
 }
+
+TEST_CASE("replay: after_restart orders xids as signed integers") {
+  Replay r;
+  r.apply_all({addx("pos"), addx("neg"), addx("tail"), rtx(3), rtx(-5)});
+  std::vector<std::string> payloads;
+  for (const QueuedItem& item : r.state.after_restart()) payloads.emplace_back(item.payload.as_chars());
+  CHECK(payloads == std::vector<std::string>{"neg", "pos", "tail"});
+}

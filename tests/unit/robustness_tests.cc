@@ -289,6 +289,10 @@ TEST_CASE("robustness: prefixes and mutations of testdata journals") {
   // or the layout is wrong, not that there is nothing to test.
   REQUIRE(fs::is_directory(fs::path(QJT_TESTDATA_DIR) / "kestrel"));
   REQUIRE(files.size() > 0);
+  for (const fs::path& file : files) {
+    CAPTURE(file.string());
+    REQUIRE(file.string().find("/kestrel/expected/") == std::string::npos);
+  }
   std::uint64_t seed = 1000;
   for (const fs::path& file : files) check_journal(file.string(), read_bytes(file), seed++);
 }
