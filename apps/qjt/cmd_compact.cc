@@ -1,8 +1,282 @@
-// qjt compact: being written (issue 3); registers nothing yet.
+// qjt compact (alias roll): rewrite a queue's journal into its minimal
+// equivalent, in place with a crash-safe protocol and a backup, or to -o.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "byte_size.h"
 #include "commands.h"
+#include "compaction.h"
+#include "in_use.h"
+#include "json_line.h"
+#include "kestrel_input.h"
+#include "queue_rewrite.h"
 
 namespace qjt::app {
+namespace {
 
-void add_compact_command(CLI::App*, ExitCode*) {}
+namespace fs = std::filesystem;
+
+struct CompactOptions {
+  std::vector<std::string> paths;
+  std::string queue;
+  std::string output;
+  std::string backup_root;
+  bool no_backup = false;
+  bool dry_run = false;
+  bool force = false;
+  bool json = false;
+  std::string if_larger_than;
+  std::optional<double> if_overflow;
+};
+
+struct Report {
+  std::string queue;
+  std::string action;  // compacted, written, dry_run, skipped, refused, failed
+  std::string reason;
+  std::size_t files = 0;
+  kestrel::JournalSize before, after;
+  std::string backup_dir, output;
+};
+
+std::optional<double> overflow_ratio(const Report& r) {
+  if (r.after.bytes == 0) return std::nullopt;
+  return static_cast<double>(r.before.bytes) / static_cast<double>(r.after.bytes);
+}
+
+void print_report(Output* out, const Report& r, bool json) {
+  const auto ratio = overflow_ratio(r);
+  if (json) {
+    std::string* buf = out->buffer();
+    JsonLine line(buf);
+    line.str("queue_name", r.queue).str("action", r.action);
+    r.reason.empty() ? line.null("reason") : line.str("reason", r.reason);
+    std::string before, after;
+    JsonLine(&before).unsigned_num("files", r.files).unsigned_num("bytes", r.before.bytes)
+        .unsigned_num("records", r.before.records).close();
+    JsonLine(&after).unsigned_num("bytes", r.after.bytes).unsigned_num("records", r.after.records).close();
+    line.raw("before", before).raw("after", after);
+    ratio ? line.raw("overflow_ratio", fmt::format("{:.4f}", *ratio)) : line.null("overflow_ratio");
+    r.backup_dir.empty() ? line.null("backup_dir") : line.str("backup_dir", r.backup_dir);
+    r.output.empty() ? line.null("output") : line.str("output", r.output);
+    line.finish();
+    out->commit();
+    return;
+  }
+  std::string text = fmt::format("{}: {}", r.queue.empty() ? "(files)" : r.queue, r.action);
+  if (!r.reason.empty()) text += fmt::format(" ({})", r.reason);
+  text += fmt::format(": {} -> {} bytes, {} -> {} records", r.before.bytes, r.after.bytes,
+                      r.before.records, r.after.records);
+  if (ratio) text += fmt::format(", overflow {:.2f}x", *ratio);
+  if (!r.output.empty()) text += fmt::format("; written to {}", r.output);
+  if (!r.backup_dir.empty()) text += fmt::format("; backup in {}", r.backup_dir);
+  out->write(text + "\n");
+}
+
+std::int64_t mtime_ms(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return 0;
+  return std::int64_t{st.st_mtim.tv_sec} * 1000 + st.st_mtim.tv_nsec / 1000000;
+}
+
+std::int64_t now_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// Why there is nothing to gain, or empty when compaction should go ahead.
+std::string skip_reason(const CompactOptions& o, const Report& r) {
+  if (!o.if_larger_than.empty()) {
+    const auto limit = *parse_byte_size(o.if_larger_than);
+    if (r.before.bytes <= limit)
+      return fmt::format("journal is {} bytes, not larger than {}", r.before.bytes, o.if_larger_than);
+  }
+  const auto ratio = overflow_ratio(r);
+  if (o.if_overflow && ratio && *ratio < *o.if_overflow)
+    return fmt::format("overflow {:.2f}x is below {}", *ratio, *o.if_overflow);
+  return {};
+}
+
+std::vector<std::string> queue_files(const OpenJournal& j) {
+  std::vector<std::string> paths;
+  for (const auto& f : j.files) paths.push_back(f.path);
+  paths.insert(paths.end(), j.leftovers.begin(), j.leftovers.end());
+  return paths;
+}
+
+// Refuses (exit 4) when a process has one of the queue's files open.
+bool in_use(const OpenJournal& j, const CompactOptions& o, Report* r) {
+  if (o.force) return false;
+  const auto holders = find_open_holders(queue_files(j));
+  if (holders.empty()) return false;
+  r->action = "refused";
+  r->reason = describe_holder(holders.front()) + "; stop it or use --force";
+  return true;
+}
+
+std::string backup_dir_for(const OpenJournal& j, const CompactOptions& o, std::string* error) {
+  if (o.no_backup) return {};
+  std::string dir = j.directory;
+  while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+  const fs::path root = o.backup_root.empty() ? fs::path(dir + ".qjt-backup") : fs::path(o.backup_root);
+  std::error_code ec;
+  const auto queue_dir = fs::weakly_canonical(dir, ec).string();
+  const auto backup = fs::weakly_canonical(root, ec).string();
+  if (backup == queue_dir || backup.rfind(queue_dir + "/", 0) == 0) {
+    *error = fmt::format("the backup directory {} is inside the queue directory {}, where Kestrel "
+                         "would read the copies as queue files; choose another --backup-dir",
+                         root.string(), dir);
+    return {};
+  }
+  return (root / fmt::format("{}.{}", j.queue, now_ms())).string();
+}
+
+kestrel::JournalContent compacted_content(const kestrel::ReplayState& state, const OpenJournal& j) {
+  std::vector<std::int64_t> legacy_times;
+  for (const auto& f : j.files) legacy_times.push_back(mtime_ms(f.path));
+  return [&state, legacy_times](FileWriter* w, std::string* error) {
+    return kestrel::write_compacted(state, legacy_times, w, error);
+  };
+}
+
+bool write_output(const CompactOptions& o, const kestrel::JournalContent& content, std::string* error) {
+  // "~~" marks a temp file Kestrel never takes for a queue, should -o point into a queue directory.
+  const std::string temp = fmt::format("{}~~qjt-{}", o.output, ::getpid());
+  auto writer = FileWriter::create(temp, error);
+  if (!writer) return false;
+  const bool ok = content(writer.get(), error);
+  writer.reset();
+  if (ok && durable_rename(temp, o.output, error)) return true;
+  ::unlink(temp.c_str());
+  return false;
+}
+
+ExitCode compact_in_place(const OpenJournal& j, const CompactOptions& o,
+                          const kestrel::JournalContent& content, Report* r) {
+  std::string error;
+  auto lock = DirectoryLock::try_acquire(j.directory, &error);
+  if (!lock && !o.force) {
+    r->action = "refused";
+    r->reason = error + "; use --force to override";
+    return ExitCode::kInUse;
+  }
+  if (in_use(j, o, r)) return ExitCode::kInUse;
+  kestrel::RewriteRequest request{j.directory, j.queue, queue_files(j), "",
+                                  kestrel::highest_segment_stamp(j.queue, queue_files(j)) + 1};
+  request.backup_dir = backup_dir_for(j, o, &error);
+  if (!error.empty()) {
+    r->action = "refused";
+    r->reason = error;
+    return ExitCode::kUsage;
+  }
+  if (!kestrel::rewrite_queue(request, content, &error)) {
+    r->action = "failed";
+    r->reason = error;
+    return ExitCode::kIoError;
+  }
+  r->action = "compacted";
+  r->backup_dir = request.backup_dir;
+  return ExitCode::kOk;
+}
+
+ExitCode compact_one(const OpenJournal& j, const CompactOptions& o, Output* out) {
+  FindingList findings;
+  kestrel::ReplayState state(kestrel::ReplayOptions{}, &findings);
+  replay_journal(j, &state);
+  Report r{j.queue, "", "", j.files.size(), {}, kestrel::compacted_size(state), "", ""};
+  for (const auto& f : j.files) r.before.bytes += f.size;
+  r.before.records = state.total_records();
+  ExitCode status = ExitCode::kOk;
+  if (state.saw_broken_record()) {
+    r.action = "refused";
+    r.reason = "the journal has a BROKEN record (see qjt verify); run qjt repair first, since "
+               "compaction would drop the broken bytes";
+    status = ExitCode::kProblems;
+  } else if (auto reason = skip_reason(o, r); !reason.empty()) {
+    r.action = "skipped";
+    r.reason = reason;
+  } else if (o.dry_run) {
+    r.action = "dry_run";
+  } else if (!o.output.empty()) {
+    std::string error;
+    r.action = write_output(o, compacted_content(state, j), &error) ? "written" : "failed";
+    r.reason = error;
+    r.output = o.output;
+    if (!error.empty()) status = ExitCode::kIoError;
+  } else {
+    status = compact_in_place(j, o, compacted_content(state, j), &r);
+  }
+  if (r.action != "skipped" || o.json) print_report(out, r, o.json);  // cron: skips are quiet
+  if (status != ExitCode::kOk) fmt::print(stderr, "qjt compact: {}: {}\n", r.queue, r.reason);
+  return status;
+}
+
+ExitCode check_usage(const CompactOptions& o, const JournalSelection& selection) {
+  if (!o.if_larger_than.empty() && !parse_byte_size(o.if_larger_than)) {
+    fmt::print(stderr, "qjt compact: --if-larger-than {}: expected a size like 4096, 64K, 1M, 2G\n",
+               o.if_larger_than);
+    return ExitCode::kUsage;
+  }
+  if (!o.output.empty()) {
+    if (selection.journals.size() != 1) {
+      fmt::print(stderr, "qjt compact: -o writes one journal: expected one queue (use --queue), "
+                         "found {}\n", selection.journals.size());
+      return ExitCode::kUsage;
+    }
+    std::error_code ec;
+    if (fs::exists(o.output, ec) && !o.force) {
+      fmt::print(stderr, "qjt compact: {} exists; choose a new path or use --force\n", o.output);
+      return ExitCode::kUsage;
+    }
+    return ExitCode::kOk;
+  }
+  for (const auto& j : selection.journals) {
+    if (j.directory.empty() && !o.dry_run) {
+      fmt::print(stderr, "qjt compact: files named directly can only be compacted with -o PATH "
+                         "(or --dry-run); give the queue directory to compact in place\n");
+      return ExitCode::kUsage;
+    }
+  }
+  return ExitCode::kOk;
+}
+
+ExitCode run_compact(const CompactOptions& o) {
+  StderrReporter diagnostics;
+  JournalSelection selection = open_journals(o.paths, o.queue, &diagnostics);
+  if (selection.status != ExitCode::kOk) return selection.status;
+  if (ExitCode usage = check_usage(o, selection); usage != ExitCode::kOk) return usage;
+  Output out;
+  ExitCode status = ExitCode::kOk;
+  for (const auto& journal : selection.journals) status = worse(status, compact_one(journal, o, &out));
+  return finish_output(&out, status);
+}
+
+}  // namespace
+
+void add_compact_command(CLI::App* app, ExitCode* status) {
+  auto o = std::make_shared<CompactOptions>();
+  auto* command = app->add_subcommand(
+      "compact", "Rewrite a queue's journal into its minimal equivalent (alias: roll)");
+  command->alias("roll");
+  add_journal_selection(command, &o->paths, &o->queue);
+  command->add_option("-o,--output", o->output, "Write the compacted journal here; leave the source untouched");
+  command->add_flag("--dry-run", o->dry_run, "Report what would change; change nothing");
+  command->add_option("--backup-dir", o->backup_root,
+                      "Where backups go (default: <queue dir>.qjt-backup beside the queue directory)");
+  command->add_flag("--no-backup", o->no_backup, "Keep no backup of the replaced files");
+  command->add_flag("--force", o->force, "Go ahead although the files are open or locked");
+  command->add_option("--if-larger-than", o->if_larger_than,
+                      "Only when the journal is larger than SIZE (e.g. 64M)");
+  command->add_option("--if-overflow", o->if_overflow,
+                      "Only when journal bytes / live bytes is at least RATIO");
+  command->add_flag("--json", o->json, "One JSON report object per queue");
+  command->callback([o, status] { *status = run_compact(*o); });
+}
 
 }  // namespace qjt::app

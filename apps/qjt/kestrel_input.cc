@@ -40,7 +40,8 @@ void add_directory(const std::string& dir, const std::string& queue, Reporter* r
   for (auto& q : queues) {
     if (!queue.empty() && q.name != queue) continue;
     found = true;
-    selection->journals.push_back(OpenJournal{q.name, std::move(q.files), {}});
+    selection->journals.push_back(
+        OpenJournal{q.name, std::move(q.files), {}, dir, std::move(q.leftovers)});
   }
   if (!queue.empty() && !found) {
     io_error(reporter, selection, dir,

@@ -20,6 +20,8 @@ struct OpenJournal {
   std::string queue;  // empty for files named directly
   std::vector<kestrel::JournalFile> files;
   std::vector<std::unique_ptr<InputFile>> inputs;  // parallel to files; null if unreadable
+  std::string directory;                // empty for files named directly
+  std::vector<std::string> leftovers;   // QueueJournal::leftovers
 };
 
 struct JournalSelection {

@@ -49,18 +49,19 @@ void warn(Reporter* reporter, const std::string& path, std::string code, std::st
 
 // Applies startup's pack clean-up (spec 2.1 step 3) to the sorted segments,
 // lowest pack first, as Kestrel's tail-recursive loop does.
-void apply_packs(const std::string& dir, std::vector<Segment>* segments, Reporter* reporter) {
+void apply_packs(const std::string& dir, std::vector<Segment>* segments,
+                 std::vector<std::string>* superseded, Reporter* reporter) {
   for (;;) {
     auto pack = std::find_if(segments->begin(), segments->end(),
                              [](const Segment& s) { return s.pack; });
     if (pack == segments->end()) return;
     const Segment installed = *pack;
-    std::size_t superseded = 0;
+    const std::size_t superseded_before = superseded->size();
     std::vector<Segment> kept;
     for (const Segment& s : *segments) {
       if (!s.pack && s.timestamp <= installed.timestamp) {
-        ++superseded;
-        warn(reporter, (fs::path(dir) / s.entry.name).string(), "superseded_segment",
+        superseded->push_back((fs::path(dir) / s.entry.name).string());
+        warn(reporter, superseded->back(), "superseded_segment",
              fmt::format("covered by the leftover pack {}: Kestrel's startup deletes this segment "
                          "and qjt leaves it out of the replay",
                          installed.entry.name));
@@ -71,7 +72,8 @@ void apply_packs(const std::string& dir, std::vector<Segment>* segments, Reporte
     warn(reporter, (fs::path(dir) / installed.entry.name).string(), "leftover_pack",
          fmt::format("unfinished compaction: Kestrel's startup installs it as {} in place of {} "
                      "older segment(s); qjt replays it in that place",
-                     installed.entry.name.substr(0, installed.entry.name.size() - 5), superseded));
+                     installed.entry.name.substr(0, installed.entry.name.size() - 5),
+                     superseded->size() - superseded_before));
     for (Segment& s : kept)
       if (s.entry.name == installed.entry.name) s.pack = false;
     *segments = std::move(kept);
@@ -80,12 +82,16 @@ void apply_packs(const std::string& dir, std::vector<Segment>* segments, Reporte
 
 QueueJournal build_queue(const std::string& dir, const std::string& queue,
                          const std::vector<Entry>& entries, Reporter* reporter) {
-  QueueJournal journal{queue, {}};
+  QueueJournal journal{queue, {}, {}};
   std::vector<Segment> segments;
   std::optional<Entry> live;
   for (const Entry& e : entries) {
     if (e.name == queue) {
       live = e;
+      continue;
+    }
+    if (e.name.rfind(queue + "~~", 0) == 0) {
+      journal.leftovers.push_back((fs::path(dir) / e.name).string());
       continue;
     }
     if (e.name.rfind(queue + ".", 0) != 0) continue;
@@ -103,7 +109,7 @@ QueueJournal build_queue(const std::string& dir, const std::string& queue,
   std::stable_sort(segments.begin(), segments.end(), [](const Segment& a, const Segment& b) {
     return a.timestamp != b.timestamp ? a.timestamp < b.timestamp : a.entry.name < b.entry.name;
   });
-  apply_packs(dir, &segments, reporter);
+  apply_packs(dir, &segments, &journal.leftovers, reporter);
   for (const Segment& s : segments) {
     journal.files.push_back(JournalFile{(fs::path(dir) / s.entry.name).string(), s.entry.name,
                                         ends_with(s.entry.name, ".pack") ? FileRole::kPack

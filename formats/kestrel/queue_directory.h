@@ -32,6 +32,9 @@ struct JournalFile {
 struct QueueJournal {
   std::string name;
   std::vector<JournalFile> files;  // replay order
+  // Files of this queue that Kestrel's startup deletes and replay skips:
+  // segments a pack supersedes, and Q~~* temp files.
+  std::vector<std::string> leftovers;
 };
 
 // Lists `dir`'s queues sorted by name. Temp files, segments a pack

@@ -1,0 +1,34 @@
+#include "compaction.h"
+
+#include "journal_writer.h"
+
+namespace qjt::kestrel {
+
+JournalSize compacted_size(const ReplayState& state) {
+  return JournalSize{2 * state.open_transactions().size() + state.queue().size(),
+                     state.live_bytes()};
+}
+
+bool write_compacted(const ReplayState& state, const std::vector<std::int64_t>& legacy_add_time_ms,
+                     FileWriter* out, std::string* error) {
+  std::string bytes;
+  auto write_item = [&](const QueuedItem& item) {
+    const std::int64_t add_time =
+        item.has_add_time ? item.add_time_ms : legacy_add_time_ms[item.file_index];
+    bytes.clear();
+    append_record(&bytes, addx_record(item.payload, add_time, item.expiry_ms));
+    return out->append(ByteSpan(bytes), error);
+  };
+  const auto& open = state.open_transactions();
+  for (auto it = open.rbegin(); it != open.rend(); ++it) {
+    if (!write_item(it->second)) return false;
+    bytes.clear();
+    append_record(&bytes, xid_record(RecordType::kRemoveTentativeXid, it->first));
+    if (!out->append(ByteSpan(bytes), error)) return false;
+  }
+  for (const QueuedItem& item : state.queue())
+    if (!write_item(item)) return false;
+  return out->sync(error);
+}
+
+}  // namespace qjt::kestrel

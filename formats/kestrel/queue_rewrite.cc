@@ -1,0 +1,117 @@
+#include "queue_rewrite.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "failpoint.h"
+
+namespace qjt::kestrel {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool exists(const std::string& path) {
+  struct stat st {};
+  return ::lstat(path.c_str(), &st) == 0;
+}
+
+std::int64_t now_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// A timestamp no file of the queue uses yet, in any of the three forms.
+std::int64_t pick_stamp(const RewriteRequest& r) {
+  std::int64_t stamp = std::max(now_ms(), r.min_stamp_ms);
+  for (;; ++stamp) {
+    const std::string base = fmt::format("{}/{}", r.dir, r.queue);
+    if (!exists(fmt::format("{}.{}", base, stamp)) && !exists(fmt::format("{}.{}.pack", base, stamp)) &&
+        !exists(fmt::format("{}~~{}", base, stamp)))
+      return stamp;
+  }
+}
+
+bool make_backup(const RewriteRequest& r, std::string* error) {
+  std::error_code ec;
+  if (exists(r.backup_dir)) {
+    *error = fmt::format("backup directory {} already exists", r.backup_dir);
+    return false;
+  }
+  fs::create_directories(r.backup_dir, ec);
+  if (ec) {
+    *error = fmt::format("cannot create backup directory {}: {}", r.backup_dir, ec.message());
+    return false;
+  }
+  for (const std::string& path : r.replaced) {
+    if (!durable_copy(path, (fs::path(r.backup_dir) / fs::path(path).filename()).string(), error))
+      return false;
+    failpoint("rewrite.backup_file");
+  }
+  return sync_directory(fs::path(r.backup_dir).parent_path().string(), error);
+}
+
+}  // namespace
+
+bool rewrite_queue(const RewriteRequest& r, const JournalContent& content, std::string* error) {
+  const std::int64_t stamp = pick_stamp(r);
+  const std::string live = fmt::format("{}/{}", r.dir, r.queue);
+  const std::string temp = fmt::format("{}~~{}", live, stamp);
+  const std::string archived = fmt::format("{}.{}", live, stamp);
+  const std::string pack = archived + ".pack";
+
+  {
+    auto writer = FileWriter::create(temp, error);
+    if (!writer) return false;
+    if (!content(writer.get(), error) || !writer->sync(error) || !sync_directory(r.dir, error)) {
+      ::unlink(temp.c_str());
+      return false;
+    }
+  }
+  failpoint("rewrite.temp_written");
+  if (!r.backup_dir.empty() && !make_backup(r, error)) return false;
+  failpoint("rewrite.backed_up");
+  std::vector<std::string> doomed;
+  for (const std::string& path : r.replaced) {
+    if (path == live) {
+      if (!durable_rename(live, archived, error)) return false;
+      failpoint("rewrite.live_archived");
+      doomed.push_back(archived);
+    } else {
+      doomed.push_back(path);
+    }
+  }
+  if (!durable_rename(temp, pack, error)) return false;
+  failpoint("rewrite.pack_installed");
+  for (const std::string& path : doomed) {
+    if (!durable_remove(path, error)) return false;
+    failpoint("rewrite.replaced_file_removed");
+  }
+  if (!durable_rename(pack, live, error)) return false;
+  failpoint("rewrite.done");
+  return true;
+}
+
+std::int64_t highest_segment_stamp(const std::string& queue, const std::vector<std::string>& paths) {
+  std::int64_t highest = 0;
+  for (const std::string& path : paths) {
+    const std::string name = fs::path(path).filename().string();
+    if (name.rfind(queue + ".", 0) != 0) continue;
+    const std::string rest = name.substr(queue.size() + 1);
+    const std::string digits = rest.substr(0, rest.find('.'));
+    if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos || digits.size() > 18)
+      continue;
+    highest = std::max<std::int64_t>(highest, std::stoll(digits));
+  }
+  return highest;
+}
+
+}  // namespace qjt::kestrel

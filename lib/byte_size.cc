@@ -1,0 +1,27 @@
+#include "byte_size.h"
+
+#include <charconv>
+#include <cmath>
+
+namespace qjt {
+
+std::optional<std::uint64_t> parse_byte_size(std::string_view text) {
+  if (text.empty()) return std::nullopt;
+  double scale = 1;
+  switch (text.back()) {
+    case 'k': case 'K': scale = 1024.0; break;
+    case 'm': case 'M': scale = 1024.0 * 1024; break;
+    case 'g': case 'G': scale = 1024.0 * 1024 * 1024; break;
+    case 't': case 'T': scale = 1024.0 * 1024 * 1024 * 1024; break;
+    default: break;
+  }
+  if (scale != 1) text.remove_suffix(1);
+  double value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || !(value >= 0)) return std::nullopt;
+  const double bytes = std::floor(value * scale);
+  if (bytes >= 18446744073709551615.0) return std::nullopt;
+  return static_cast<std::uint64_t>(bytes);
+}
+
+}  // namespace qjt
