@@ -1,0 +1,199 @@
+#!/usr/bin/env bash
+# gen_tests.sh QJT CASE: checks of `qjt gen kestrel` against the reading
+# commands. Each CASE is one ctest test (tests/gen/CMakeLists.txt).
+#
+#   determinism  same seed and options -> identical bytes; another seed differs
+#   verify       qjt verify --strict accepts what gen writes; each --corrupt
+#                mode makes it fail with status 1
+#   replay       qjt replay --json ends with the queue length, open
+#                transactions and xid counter the gen report announces
+#   targets      --records and --size are met within one record
+#   files        refusal to overwrite, --force, exit statuses, no temp left
+set -u
+qjt=$1
+case_name=$2
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+
+fail() {
+  echo "FAIL: $*"
+  failures=$((failures + 1))
+}
+
+# gen OUT ARGS...: writes OUT with the report in OUT.json; fails the test
+# when gen does not exit 0.
+gen() {
+  local out=$1
+  shift
+  "$qjt" gen kestrel -o "$out" --json "$@" >"$out.json" || fail "qjt gen kestrel -o $out $*: exit status $?"
+}
+
+# The option mixes exercised by verify and replay.
+mixes=(
+  ""
+  "--records 5000 --open 3"
+  "--records 3000 --remove-share 1 --transactional 1"
+  "--records 3000 --remove-share 0 --open 5"
+  "--records 4000 --live 50 --open 2 --transactional 0.8"
+  "--records 4000 --live 0 --transactional 0"
+  "--size 200K --payload-size 1-2K --remove-share 0.7 --open 1"
+  "--records 2000 --payload-size 0-8 --binary --transactional 0.3"
+  "--records 6000 --segments 4 --queue orders --live 200 --open 4"
+  "--size 300K --segments 3 --remove-share 0.9 --open 2 --add-time 0"
+  "--records 500 --segments 8 --transactional 1"
+  "--records 10 --segments 5 --open 2"
+)
+
+case_determinism() {
+  for mix in "${mixes[@]}"; do
+    # shellcheck disable=SC2086
+    gen "$tmp/a" $mix --seed 42
+    # shellcheck disable=SC2086
+    gen "$tmp/b" $mix --seed 42
+    # shellcheck disable=SC2086
+    gen "$tmp/c" $mix --seed 43
+    if [ -d "$tmp/a" ]; then
+      diff -r "$tmp/a" "$tmp/b" >/dev/null || fail "[$mix] same seed, different directories"
+      diff -r "$tmp/a" "$tmp/c" >/dev/null && fail "[$mix] seeds 42 and 43 gave the same directory"
+    else
+      cmp -s "$tmp/a" "$tmp/b" || fail "[$mix] same seed, different bytes"
+      cmp -s "$tmp/a" "$tmp/c" && fail "[$mix] seeds 42 and 43 gave the same bytes"
+    fi
+    rm -rf "$tmp/a" "$tmp/b" "$tmp/c"
+  done
+  # Text payloads render as "data" in dump --json, binary ones need not.
+  gen "$tmp/text" --records 200
+  [ "$("$qjt" dump --json --op ADDX "$tmp/text" | jq -s 'map(select(has("data"))) | length')" = \
+    "$(jq '.items_added' "$tmp/text.json")" ] || fail "text payloads are not all shown as data"
+}
+
+case_verify() {
+  local i=0
+  for mix in "${mixes[@]}"; do
+    i=$((i + 1))
+    # shellcheck disable=SC2086
+    gen "$tmp/v$i" $mix
+    "$qjt" verify --strict "$tmp/v$i" >"$tmp/out" 2>&1 || { fail "[$mix] verify --strict failed:"; cat "$tmp/out"; }
+  done
+  for mode in truncate flip garbage; do
+    for seed in 1 2 3 4 5 6 7 8; do
+      local args=(--seed "$seed" --corrupt "$mode" --records 400)
+      [ $((seed % 2)) = 0 ] && args+=(--segments 3 --open 2)
+      gen "$tmp/c-$mode-$seed" "${args[@]}"
+      "$qjt" verify "$tmp/c-$mode-$seed" >"$tmp/out" 2>&1
+      status=$?
+      [ "$status" = 1 ] || { fail "verify on ${args[*]}: exit status $status, expected 1"; cat "$tmp/out"; }
+      grep -q 'error\[broken_record\]' "$tmp/out" || fail "verify on ${args[*]}: no broken_record"
+      jq -e --arg m "$mode" '.corruption.mode == $m' "$tmp/c-$mode-$seed.json" >/dev/null ||
+        fail "${args[*]}: the report does not describe the damage"
+    done
+  done
+  # Both kinds of flip (opcode and size) are reached by some seed.
+  for seed in $(seq 1 40); do
+    gen "$tmp/f" --records 50 --seed "$seed" --corrupt flip --force
+    jq -r '.corruption.description' "$tmp/f.json"
+  done >"$tmp/flips"
+  grep -q 'the size of' "$tmp/flips" || fail "no seed flipped a size field"
+  grep -q 'the opcode of' "$tmp/flips" || fail "no seed flipped an opcode"
+}
+
+case_replay() {
+  local i=0
+  for mix in "${mixes[@]}"; do
+    i=$((i + 1))
+    # shellcheck disable=SC2086
+    gen "$tmp/r$i" $mix
+    "$qjt" replay --json --data=none "$tmp/r$i" >"$tmp/replay.json" || fail "[$mix] replay failed"
+    expected=$(jq -c '[.queue_length, .open_transactions, .xid_counter, .records]' "$tmp/r$i.json")
+    actual=$(jq -c '[(.queue | length), (.open_transactions | length), .xid_counter,
+                     ([.files[].records] | add)]' "$tmp/replay.json")
+    [ "$expected" = "$actual" ] || fail "[$mix] gen expects $expected (queue, open, xid, records), replay found $actual"
+    jq -e '.findings == [] and .broken == false' "$tmp/replay.json" >/dev/null ||
+      fail "[$mix] replay reported findings"
+    # File roles and sizes as the report says.
+    expected=$(jq -c '[.files[] | [.role, .bytes]]' "$tmp/r$i.json")
+    actual=$(jq -c '[.files[] | [.role, .size]]' "$tmp/replay.json")
+    [ "$expected" = "$actual" ] || fail "[$mix] files: gen says $expected, replay $actual"
+  done
+  # --live keeps exactly that many items queued.
+  gen "$tmp/live" --records 3001 --live 123 --open 7 --segments 2
+  jq -e '.queue_length == 123 and .open_transactions == 7' "$tmp/live.json" >/dev/null ||
+    fail "--live 123 --open 7: report $(cat "$tmp/live.json")"
+}
+
+# check_target JSON RECORDS|"" SIZE|"" MAX_RECORD: the report meets the target.
+case_targets() {
+  for n in 1 2 3 17 1000 4321; do
+    for extra in "" "--live 5" "--transactional 1" "--segments 3"; do
+      # shellcheck disable=SC2086
+      gen "$tmp/t" --records "$n" $extra
+      records=$(jq '.records' "$tmp/t.json")
+      [ "$records" -le "$n" ] && [ "$records" -ge $((n - 1)) ] ||
+        fail "--records $n $extra: wrote $records records"
+      [ "$(jq '[.files[].records] | add' "$tmp/t.json")" = "$records" ] || fail "--records $n $extra: file counts"
+      rm -rf "$tmp/t" "$tmp/t.json"
+    done
+  done
+  for size in 20K 100000 1M 3M; do
+    for payload in 100 1K 0-4K; do
+      for extra in "" "--live 10" "--segments 4 --open 3"; do
+        # shellcheck disable=SC2086
+        gen "$tmp/t" --size "$size" --payload-size "$payload" $extra
+        target=$(numfmt --from=iec "$size")
+        max=$(numfmt --from=iec "${payload#*-}")
+        bytes=$(jq '.bytes' "$tmp/t.json")
+        on_disk=$(cat "$tmp"/t "$tmp"/t/* 2>/dev/null | wc -c)
+        [ "$bytes" = "$on_disk" ] || fail "--size $size: report says $bytes bytes, $on_disk on disk"
+        # Short by less than one record: an ADDX of the largest payload is 21 + max bytes.
+        [ "$bytes" -le "$target" ] && [ $((target - bytes)) -lt $((21 + max)) ] ||
+          fail "--size $size --payload-size $payload $extra: wrote $bytes bytes"
+        rm -rf "$tmp/t" "$tmp/t.json"
+      done
+    done
+  done
+}
+
+case_files() {
+  "$qjt" gen kestrel -o "$tmp/j" --records 10 >/dev/null || fail "first gen failed"
+  cp "$tmp/j" "$tmp/j.orig"
+  "$qjt" gen kestrel -o "$tmp/j" --records 20 >/dev/null 2>&1
+  [ $? = 3 ] || fail "overwriting without --force: expected exit status 3"
+  cmp -s "$tmp/j" "$tmp/j.orig" || fail "a refused run changed the file"
+  "$qjt" gen kestrel -o "$tmp/j" --records 20 --force >/dev/null || fail "--force failed"
+  cmp -s "$tmp/j" "$tmp/j.orig" && fail "--force did not replace the file"
+
+  mkdir "$tmp/dir"
+  "$qjt" gen kestrel -o "$tmp/dir" --records 10 >/dev/null 2>&1
+  [ $? = 3 ] || fail "a directory as the output file: expected exit status 3"
+  # A queue directory: other queues are left alone, the same queue is refused.
+  : >"$tmp/dir/other"
+  "$qjt" gen kestrel -o "$tmp/dir" --segments 3 --records 300 >/dev/null || fail "gen into an existing directory failed"
+  "$qjt" gen kestrel -o "$tmp/dir" --segments 2 --records 300 --seed 2 >/dev/null 2>&1
+  [ $? = 3 ] || fail "regenerating queue q without --force: expected exit status 3"
+  [ "$(ls "$tmp/dir" | wc -l)" = 4 ] || fail "a refused run changed the directory: $(ls "$tmp/dir")"
+  : >"$tmp/dir/q~~1234"
+  "$qjt" gen kestrel -o "$tmp/dir" --segments 2 --records 300 --seed 2 --force >/dev/null || fail "--force failed"
+  [ "$(ls "$tmp/dir" | grep -c '^q')" = 2 ] || fail "--force left old files of q: $(ls "$tmp/dir")"
+  [ -e "$tmp/dir/other" ] || fail "--force removed another queue's file"
+  ls "$tmp" "$tmp/dir" | grep -q '~~qjt-gen' && fail "a temporary file was left behind"
+
+  # Usage errors: exit status 2, nothing written.
+  for args in "--records 10 --size 1K" "--remove-share 0.5 --live 3" "--queue x" "--size 12Q" \
+              "--payload-size 9-3" "--remove-share 1.5" "--records 4 --open 2" "--corrupt melt" \
+              "--segments 0" "--segments 2 --queue a.b" "--records 0"; do
+    # shellcheck disable=SC2086
+    "$qjt" gen kestrel -o "$tmp/u" $args >/dev/null 2>&1
+    status=$?
+    [ "$status" = 2 ] || fail "gen $args: exit status $status, expected 2"
+    [ -e "$tmp/u" ] && fail "gen $args wrote $tmp/u"
+  done
+  "$qjt" gen flume -o "$tmp/u" >/dev/null 2>&1
+  [ $? = 2 ] || fail "unknown format: expected exit status 2"
+  "$qjt" gen kestrel -o "$tmp/no/such/dir/j" >/dev/null 2>&1
+  [ $? = 3 ] || fail "unwritable path: expected exit status 3"
+}
+
+"case_$case_name"
+[ "$failures" = 0 ] && echo "ok: $case_name"
+[ "$failures" = 0 ]
