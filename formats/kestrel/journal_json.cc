@@ -32,7 +32,11 @@ void append_record_json(std::string* out, std::string_view file, const JournalRe
                     record.payload, mode);
   }
   if (record.type == RecordType::kBroken) {
-    line.unsigned_num("tail_bytes", record.length).str("error", record.error);
+    // The raw bytes from the record's offset to the end of the file, so the
+    // JSON Lines carry the whole file (qjt convert --to kestrel).
+    line.unsigned_num("tail_bytes", record.length);
+    add_payload(&line, record.payload, mode);
+    line.str("error", record.error);
   }
   line.finish();
 }
@@ -47,8 +51,12 @@ void append_record_text(std::string* out, const JournalRecord& record, DataMode 
   if (record.type == RecordType::kBroken) fmt::format_to(it, "  {}", record.error);
   out->push_back('\n');
   if (!carries_item(record.type) || mode == DataMode::kNone) return;
+  // key="value": the key tells text from base64 or hex, the quoting keeps
+  // control bytes off the terminal.
   const RenderedPayload rendered = render_payload(record.payload, mode);
   out->append("    ");
+  out->append(rendered.key);
+  out->push_back('=');
   append_json_string(out, rendered.value);
   out->push_back('\n');
 }

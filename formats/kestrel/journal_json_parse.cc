@@ -1,0 +1,281 @@
+#include "journal_json_parse.h"
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace qjt::kestrel {
+namespace {
+
+using nlohmann::json;
+
+constexpr std::size_t kShownChars = 60;
+
+// A JSON value as the message shows it, cut short when long.
+std::string show(const json& value) {
+  std::string text = value.dump(-1, ' ', false, json::error_handler_t::replace);
+  if (text.size() > kShownChars) {
+    text.resize(kShownChars);
+    text += "...";
+  }
+  return text;
+}
+
+std::string show_found(const json& object, std::string_view key) {
+  const auto it = object.find(key);
+  return it == object.end() ? std::string("no such field") : show(*it);
+}
+
+// The integer value of object[key] when it is present, an integer and in
+// [min, max]; otherwise nullopt with *error set.
+std::optional<std::int64_t> integer_field(const json& object, std::string_view op,
+                                          std::string_view key, std::int64_t min,
+                                          std::int64_t max, std::string_view what,
+                                          std::string* error) {
+  const auto it = object.find(key);
+  if (it != object.end() && it->is_number_integer()) {
+    bool in_range = false;
+    std::int64_t value = 0;
+    if (it->is_number_unsigned()) {
+      const auto u = it->get<std::uint64_t>();
+      in_range = u <= static_cast<std::uint64_t>(max);
+      value = in_range ? static_cast<std::int64_t>(u) : 0;
+    } else {
+      value = it->get<std::int64_t>();
+      in_range = value >= min && value <= max;
+    }
+    if (in_range) return value;
+  }
+  *error = fmt::format("{} needs \"{}\" as {} from {} to {}: found {}", op, key, what, min, max,
+                       show_found(object, key));
+  return std::nullopt;
+}
+
+int base64_value(char c) {
+  if (c >= 'A' && c <= 'Z') return c - 'A';
+  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+  if (c >= '0' && c <= '9') return c - '0' + 52;
+  if (c == '+') return 62;
+  if (c == '/') return 63;
+  return -1;
+}
+
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+std::string show_char(char c) {
+  const auto u = static_cast<unsigned char>(c);
+  if (u >= 0x21 && u < 0x7F) return fmt::format("'{}'", c);
+  return fmt::format("byte 0x{:02x}", u);
+}
+
+// Reads the one payload field of an item or BROKEN record into *storage.
+bool read_payload(json* object, std::string_view op, std::string* storage, std::string* error) {
+  static constexpr std::string_view kKeys[] = {"data", "data_b64", "data_hex"};
+  json* found = nullptr;
+  std::string_view found_key;
+  for (std::string_view key : kKeys) {
+    const auto it = object->find(key);
+    if (it == object->end()) continue;
+    if (found != nullptr) {
+      *error = fmt::format("{} needs its payload in exactly one of \"data\", \"data_b64\" and "
+                           "\"data_hex\": found both \"{}\" and \"{}\"",
+                           op, found_key, key);
+      return false;
+    }
+    found = &*it;
+    found_key = key;
+  }
+  if (found == nullptr) {
+    *error = fmt::format("{} needs its payload in one of \"data\", \"data_b64\" and \"data_hex\": "
+                         "found none (a dump made with --data=none cannot be converted back)",
+                         op);
+    return false;
+  }
+  if (!found->is_string()) {
+    *error = fmt::format("{} needs \"{}\" as a string: found {}", op, found_key, show(*found));
+    return false;
+  }
+  std::string& text = found->get_ref<std::string&>();
+  std::string decode_error;
+  if (found_key == "data") {
+    *storage = std::move(text);
+    return true;
+  }
+  const bool ok = found_key == "data_b64" ? base64_decode(text, storage, &decode_error)
+                                          : hex_decode(text, storage, &decode_error);
+  if (!ok) *error = fmt::format("{} needs \"{}\" as {}", op, found_key, decode_error);
+  return ok;
+}
+
+// The largest payload an i32 size field can announce after `header` bytes.
+bool check_payload_size(std::string_view op, std::size_t size, std::int32_t header,
+                        std::string* error) {
+  const auto limit = static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max() - header);
+  if (size <= limit) return true;
+  *error = fmt::format("{} payload of {} bytes: expected at most {} bytes, the most its i32 size "
+                       "field can hold",
+                       op, size, limit);
+  return false;
+}
+
+bool read_item(json* object, std::string_view op, JournalRecord* record, std::string* storage,
+               std::string* error) {
+  constexpr std::int64_t kMin64 = std::numeric_limits<std::int64_t>::min();
+  constexpr std::int64_t kMax64 = std::numeric_limits<std::int64_t>::max();
+  if (record->type == RecordType::kAdd) {
+    const auto add_time = object->find("add_time_ms");
+    if (add_time != object->end() && !add_time->is_null()) {
+      *error = fmt::format("ADD (the legacy opcode 0x00) stores no add time: expected "
+                           "\"add_time_ms\" null or absent, found {} (use ADDX to keep one)",
+                           show(*add_time));
+      return false;
+    }
+    constexpr std::int64_t kSecondsMin = std::numeric_limits<std::int32_t>::min();
+    constexpr std::int64_t kSecondsMax = std::numeric_limits<std::int32_t>::max();
+    const auto expiry = integer_field(*object, op, "expiry_ms", kMin64, kMax64,
+                                      "an integer (milliseconds)", error);
+    if (!expiry) return false;
+    if (*expiry % 1000 != 0 || *expiry / 1000 < kSecondsMin || *expiry / 1000 > kSecondsMax) {
+      *error = fmt::format("ADD (the legacy opcode 0x00) stores its expiry in i32 seconds: "
+                           "expected \"expiry_ms\" a multiple of 1000 from {} to {}, found {}",
+                           kSecondsMin * 1000, kSecondsMax * 1000, *expiry);
+      return false;
+    }
+    record->expiry_ms = *expiry;
+    record->has_add_time = false;
+  } else {
+    const auto add_time = integer_field(*object, op, "add_time_ms", kMin64, kMax64,
+                                        "an integer (milliseconds)", error);
+    if (!add_time) return false;
+    const auto expiry = integer_field(*object, op, "expiry_ms", kMin64, kMax64,
+                                      "an integer (milliseconds)", error);
+    if (!expiry) return false;
+    record->add_time_ms = *add_time;
+    record->has_add_time = true;
+    record->expiry_ms = *expiry;
+  }
+  if (!read_payload(object, op, storage, error)) return false;
+  const std::int32_t header =
+      record->type == RecordType::kAdd ? kLegacyBlockHeader : kItemBlockHeader;
+  return check_payload_size(op, storage->size(), header, error);
+}
+
+constexpr std::string_view kOpNames =
+    "ADD, REMOVE, ADDX, REMOVE_TENTATIVE, SAVE_XID, UNREMOVE, CONFIRM_REMOVE, ADD_XID, CONTINUE, "
+    "REMOVE_TENTATIVE_XID, END_OF_FILE or BROKEN";
+
+}  // namespace
+
+bool base64_decode(std::string_view text, std::string* out, std::string* error) {
+  out->clear();
+  if (text.size() % 4 != 0) {
+    *error = fmt::format("base64 (padded to a multiple of 4 characters): found {} characters",
+                         text.size());
+    return false;
+  }
+  out->reserve(text.size() / 4 * 3);
+  for (std::size_t i = 0; i < text.size(); i += 4) {
+    const bool last = i + 4 == text.size();
+    std::uint32_t group = 0;
+    int padding = 0;
+    for (std::size_t k = 0; k < 4; ++k) {
+      const char c = text[i + k];
+      if (c == '=' && last && k >= 2 && (k == 3 || text[i + 3] == '=')) {
+        ++padding;
+        group <<= 6;
+        continue;
+      }
+      const int v = base64_value(c);
+      if (v < 0 || padding > 0) {
+        *error = fmt::format("base64: found {} at character {}", c == '=' ? "misplaced '='" : show_char(c),
+                             i + k);
+        return false;
+      }
+      group = (group << 6) | static_cast<std::uint32_t>(v);
+    }
+    out->push_back(static_cast<char>((group >> 16) & 0xFF));
+    if (padding < 2) out->push_back(static_cast<char>((group >> 8) & 0xFF));
+    if (padding < 1) out->push_back(static_cast<char>(group & 0xFF));
+  }
+  return true;
+}
+
+bool hex_decode(std::string_view text, std::string* out, std::string* error) {
+  out->clear();
+  if (text.size() % 2 != 0) {
+    *error = fmt::format("hex (two digits per byte): found an odd number of digits, {}",
+                         text.size());
+    return false;
+  }
+  out->reserve(text.size() / 2);
+  for (std::size_t i = 0; i < text.size(); i += 2) {
+    const int high = hex_value(text[i]);
+    const int low = hex_value(text[i + 1]);
+    if (high < 0 || low < 0) {
+      const std::size_t at = high < 0 ? i : i + 1;
+      *error = fmt::format("hex: found {} at character {}", show_char(text[at]), at);
+      return false;
+    }
+    out->push_back(static_cast<char>((high << 4) | low));
+  }
+  return true;
+}
+
+bool parse_record_json(std::string_view line, JournalRecord* record, std::string* payload_storage,
+                       std::string* error) {
+  *record = JournalRecord{};
+  payload_storage->clear();
+  json object;
+  try {
+    object = json::parse(line.begin(), line.end());
+  } catch (const json::exception& e) {
+    std::string_view what = e.what();
+    const auto bracket = what.find("] ");
+    if (bracket != std::string_view::npos) what.remove_prefix(bracket + 2);
+    *error = fmt::format("expected one JSON object per line (jq -c writes that), found invalid "
+                         "JSON: {}",
+                         what);
+    return false;
+  }
+  if (!object.is_object()) {
+    *error = fmt::format("expected a JSON object, found {}", show(object));
+    return false;
+  }
+  const auto op_field = object.find("op");
+  if (op_field == object.end() || !op_field->is_string()) {
+    *error = fmt::format("expected \"op\" as a string naming the record ({}), found {}", kOpNames,
+                         show_found(object, "op"));
+    return false;
+  }
+  const std::string& op = op_field->get_ref<const std::string&>();
+  const auto type = parse_record_type(op);
+  if (!type) {
+    *error = fmt::format("expected \"op\" one of {}, found {}", kOpNames, show(*op_field));
+    return false;
+  }
+  record->type = *type;
+  if (carries_xid(*type)) {
+    const auto xid = integer_field(object, op, "xid", std::numeric_limits<std::int32_t>::min(),
+                                   std::numeric_limits<std::int32_t>::max(), "an integer", error);
+    if (!xid) return false;
+    record->xid = static_cast<std::int32_t>(*xid);
+  }
+  if (carries_item(*type)) {
+    if (!read_item(&object, op, record, payload_storage, error)) return false;
+  } else if (*type == RecordType::kBroken) {
+    if (!read_payload(&object, op, payload_storage, error)) return false;
+  }
+  record->payload = ByteSpan(*payload_storage);
+  record->length = 0;  // offsets and lengths are the writer's business
+  return true;
+}
+
+}  // namespace qjt::kestrel

@@ -1,0 +1,39 @@
+// The inverse of append_record_json: one line of `qjt dump --json` (the
+// schema of man/qjt-dump.1) back into a JournalRecord that append_record
+// encodes byte for byte as the record it was dumped from.
+//
+// What is read, per op:
+//   every line      "op", one of the record names (END_OF_FILE writes nothing)
+//   xid records     "xid", an integer in the i32 range
+//   ADD (legacy)    "expiry_ms", a multiple of 1000 whose seconds fit an i32;
+//                   "add_time_ms" absent or null (the record stores none)
+//   ADDX, ADD_XID,  "add_time_ms" and "expiry_ms", integers in the i64 range
+//   CONTINUE
+//   items, BROKEN   the payload in exactly one of "data" (UTF-8 text),
+//                   "data_b64" (RFC 4648 base64, padded) or "data_hex"
+//                   (an even number of hex digits, either case)
+// "file", "offset", "size", "tail_bytes" and "error" are informational and
+// ignored (record surgery with jq leaves them stale); so is any other key.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "journal_record.h"
+
+namespace qjt::kestrel {
+
+// Parses one line. On success fills *record, whose payload is a view into
+// *payload_storage (so the storage must outlive the record's use), and
+// returns true. On failure returns false and sets *error to a sentence
+// saying what was expected and what was found (without a line number).
+bool parse_record_json(std::string_view line, JournalRecord* record, std::string* payload_storage,
+                       std::string* error);
+
+// Strict decoders of the payload encodings dump writes. Return false on any
+// character outside the alphabet, a bad length or misplaced padding, and
+// set *error to what was wrong.
+bool base64_decode(std::string_view text, std::string* out, std::string* error);
+bool hex_decode(std::string_view text, std::string* out, std::string* error);
+
+}  // namespace qjt::kestrel
