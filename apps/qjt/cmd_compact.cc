@@ -3,7 +3,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <filesystem>
 #include <optional>
 
@@ -12,10 +11,10 @@
 #include "byte_size.h"
 #include "commands.h"
 #include "compaction.h"
-#include "in_use.h"
 #include "json_line.h"
 #include "kestrel_input.h"
 #include "queue_rewrite.h"
+#include "write_guard.h"
 
 namespace qjt::app {
 namespace {
@@ -84,12 +83,6 @@ std::int64_t mtime_ms(const std::string& path) {
   return std::int64_t{st.st_mtim.tv_sec} * 1000 + st.st_mtim.tv_nsec / 1000000;
 }
 
-std::int64_t now_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
 // Why there is nothing to gain, or empty when compaction should go ahead.
 std::string skip_reason(const CompactOptions& o, const Report& r) {
   if (!o.if_larger_than.empty()) {
@@ -108,33 +101,6 @@ std::vector<std::string> queue_files(const OpenJournal& j) {
   for (const auto& f : j.files) paths.push_back(f.path);
   paths.insert(paths.end(), j.leftovers.begin(), j.leftovers.end());
   return paths;
-}
-
-// Refuses (exit 4) when a process has one of the queue's files open.
-bool in_use(const OpenJournal& j, const CompactOptions& o, Report* r) {
-  if (o.force) return false;
-  const auto holders = find_open_holders(queue_files(j));
-  if (holders.empty()) return false;
-  r->action = "refused";
-  r->reason = describe_holder(holders.front()) + "; stop it or use --force";
-  return true;
-}
-
-std::string backup_dir_for(const OpenJournal& j, const CompactOptions& o, std::string* error) {
-  if (o.no_backup) return {};
-  std::string dir = j.directory;
-  while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
-  const fs::path root = o.backup_root.empty() ? fs::path(dir + ".qjt-backup") : fs::path(o.backup_root);
-  std::error_code ec;
-  const auto queue_dir = fs::weakly_canonical(dir, ec).string();
-  const auto backup = fs::weakly_canonical(root, ec).string();
-  if (backup == queue_dir || backup.rfind(queue_dir + "/", 0) == 0) {
-    *error = fmt::format("the backup directory {} is inside the queue directory {}, where Kestrel "
-                         "would read the copies as queue files; choose another --backup-dir",
-                         root.string(), dir);
-    return {};
-  }
-  return (root / fmt::format("{}.{}", j.queue, now_ms())).string();
 }
 
 kestrel::JournalContent compacted_content(const kestrel::ReplayState& state, const OpenJournal& j) {
@@ -159,18 +125,18 @@ bool write_output(const CompactOptions& o, const kestrel::JournalContent& conten
 
 ExitCode compact_in_place(const OpenJournal& j, const CompactOptions& o,
                           const kestrel::JournalContent& content, Report* r) {
-  std::string error;
-  auto lock = DirectoryLock::try_acquire(j.directory, &error);
-  if (!lock && !o.force) {
+  std::unique_ptr<DirectoryLock> lock;
+  const auto files = queue_files(j);
+  if (ExitCode guard = guard_files(j.directory, files, o.force, &lock, &r->reason);
+      guard != ExitCode::kOk) {
     r->action = "refused";
-    r->reason = error + "; use --force to override";
-    return ExitCode::kInUse;
+    return guard;
   }
-  if (in_use(j, o, r)) return ExitCode::kInUse;
-  kestrel::RewriteRequest request{j.directory, j.queue, queue_files(j), "",
-                                  kestrel::highest_segment_stamp(j.queue, queue_files(j)) + 1};
-  request.backup_dir = backup_dir_for(j, o, &error);
-  if (!error.empty()) {
+  kestrel::RewriteRequest request{j.directory, j.queue, files, "",
+                                  kestrel::highest_segment_stamp(j.queue, files) + 1};
+  std::string error;
+  if (!choose_backup_dir(j.directory, j.queue, o.backup_root, o.no_backup, &request.backup_dir,
+                         &error)) {
     r->action = "refused";
     r->reason = error;
     return ExitCode::kUsage;
@@ -249,6 +215,7 @@ ExitCode check_usage(const CompactOptions& o, const JournalSelection& selection)
 ExitCode run_compact(const CompactOptions& o) {
   StderrReporter diagnostics;
   JournalSelection selection = open_journals(o.paths, o.queue, &diagnostics);
+  report_layout(selection, &diagnostics);
   if (selection.status != ExitCode::kOk) return selection.status;
   if (ExitCode usage = check_usage(o, selection); usage != ExitCode::kOk) return usage;
   Output out;

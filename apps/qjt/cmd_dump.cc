@@ -63,27 +63,29 @@ ExitCode run_dump(const DumpOptions& o) {
 
   StderrReporter reporter;
   JournalSelection selection = open_journals(o.paths, o.queue, &reporter);
+  report_layout(selection, &reporter);
   std::size_t file_count = 0;
   for (const auto& j : selection.journals) file_count += j.files.size();
 
   Output out;
   bool broken = false;
   std::uint64_t printed = 0;
+  // --limit stops all reading once reached, so nothing past it is decoded.
+  auto limit_reached = [&] { return o.limit && printed == *o.limit; };
   for (const auto& journal : selection.journals) {
-    for (std::size_t i = 0; i < journal.files.size(); ++i) {
+    for (std::size_t i = 0; i < journal.files.size() && !limit_reached(); ++i) {
       const InputFile* input = journal.inputs[i].get();
       if (input == nullptr) continue;
       const std::string& file = journal.files[i].path;
       if (!o.json && file_count > 1) out.write(fmt::format("# {}\n", file));
       kestrel::JournalReader reader(input->bytes());
       kestrel::JournalRecord record;
-      while (reader.next(&record)) {
+      while (!limit_reached() && reader.next(&record)) {
         if (record.type == kestrel::RecordType::kBroken) {
           broken = true;
           reporter.report(Finding{Severity::kError, "broken_record", file, record.offset, record.error});
         }
         if (!filter->accepts(record)) continue;
-        if (o.limit && printed == *o.limit) break;
         ++printed;
         if (o.json) {
           kestrel::append_record_json(out.buffer(), file, record, mode);

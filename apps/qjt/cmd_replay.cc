@@ -105,6 +105,7 @@ ExitCode run_replay(const ReplayCommandOptions& o) {
   bool broken = false;
   for (const auto& journal : selection.journals) {
     FindingList findings;
+    for (const Finding& f : journal.layout_findings) findings.report(f);
     kestrel::ReplayState state(kestrel::ReplayOptions{o.legacy_xids}, &findings);
     ReplayResult result{&journal, replay_journal(journal, &state), 0};
     for (const auto& f : journal.files) result.journal_bytes += f.size;

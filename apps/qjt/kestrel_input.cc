@@ -1,5 +1,6 @@
 #include "kestrel_input.h"
 
+#include <algorithm>
 #include <filesystem>
 
 #include <fmt/format.h>
@@ -28,20 +29,40 @@ void open_files(OpenJournal* journal, Reporter* reporter, JournalSelection* sele
   }
 }
 
+// The queue a file of a queue directory belongs to: its name up to the
+// first '.' or "~~".
+std::string owning_queue(const std::string& path) {
+  const std::string name = std::filesystem::path(path).filename().string();
+  return name.substr(0, std::min(name.find('.'), name.find("~~")));
+}
+
 void add_directory(const std::string& dir, const std::string& queue, Reporter* reporter,
                    JournalSelection* selection) {
   std::vector<kestrel::QueueJournal> queues;
   std::string error;
-  if (!kestrel::discover_queues(dir, reporter, &queues, &error)) {
+  FindingList layout;
+  if (!kestrel::discover_queues(dir, &layout, &queues, &error)) {
     io_error(reporter, selection, dir, error);
     return;
   }
   bool found = false;
+  const std::size_t first = selection->journals.size();
   for (auto& q : queues) {
     if (!queue.empty() && q.name != queue) continue;
     found = true;
     selection->journals.push_back(
-        OpenJournal{q.name, std::move(q.files), {}, dir, std::move(q.leftovers)});
+        OpenJournal{q.name, std::move(q.files), {}, dir, std::move(q.leftovers), {}});
+  }
+  for (const Finding& f : layout.findings()) {
+    const std::string owner = owning_queue(f.file);
+    auto journal = std::find_if(selection->journals.begin() + static_cast<std::ptrdiff_t>(first),
+                                selection->journals.end(),
+                                [&](const OpenJournal& j) { return j.queue == owner; });
+    if (journal != selection->journals.end()) {
+      journal->layout_findings.push_back(f);
+    } else if (queue.empty()) {
+      reporter->report(f);  // a file that belongs to no queue
+    }
   }
   if (!queue.empty() && !found) {
     io_error(reporter, selection, dir,
@@ -69,6 +90,11 @@ JournalSelection open_journals(const std::vector<std::string>& paths, const std:
   return selection;
 }
 
+void report_layout(const JournalSelection& selection, Reporter* reporter) {
+  for (const auto& journal : selection.journals)
+    for (const Finding& f : journal.layout_findings) reporter->report(f);
+}
+
 std::vector<std::uint64_t> replay_journal(const OpenJournal& journal, kestrel::ReplayState* state) {
   std::vector<std::uint64_t> counts(journal.files.size(), 0);
   for (std::size_t i = 0; i < journal.files.size(); ++i) {
@@ -79,9 +105,19 @@ std::vector<std::uint64_t> replay_journal(const OpenJournal& journal, kestrel::R
     const bool live = file.role == kestrel::FileRole::kLive ||
                       (file.role == kestrel::FileRole::kGiven && file.name.find('.') == std::string::npos);
     state->begin_file(static_cast<std::uint32_t>(i), file.path, live);
-    kestrel::JournalReader reader(journal.inputs[i]->bytes());
+    const InputFile& input = *journal.inputs[i];
+    kestrel::JournalReader reader(input.bytes());
     kestrel::JournalRecord record;
+    // Items keep views into the mapping, but the pages behind the cursor need
+    // not stay resident: replay memory then grows with the live items, not
+    // with the journal (a released page faults back in if a payload is read).
+    constexpr std::uint64_t kReleaseEvery = 4 << 20;
+    std::uint64_t released = 0;
     while (reader.next(&record)) {
+      if (record.offset - released >= kReleaseEvery) {
+        input.release(record.offset);
+        released = record.offset;
+      }
       state->apply(record);
       if (record.type != kestrel::RecordType::kEndOfFile && record.type != kestrel::RecordType::kBroken)
         ++counts[i];

@@ -22,6 +22,7 @@ struct OpenJournal {
   std::vector<std::unique_ptr<InputFile>> inputs;  // parallel to files; null if unreadable
   std::string directory;                // empty for files named directly
   std::vector<std::string> leftovers;   // QueueJournal::leftovers
+  std::vector<Finding> layout_findings; // what the directory's layout says about this queue
 };
 
 struct JournalSelection {
@@ -29,10 +30,15 @@ struct JournalSelection {
   ExitCode status = ExitCode::kOk;  // kIoError when something could not be opened
 };
 
-// Problems with names and files go to `reporter`; a missing path or queue,
-// or a file that cannot be read, is an "io_error" finding and sets status.
+// Findings about one queue's files (temp files, packs, bad names) go to its
+// layout_findings; those of other queues are dropped when --queue picks
+// one. Everything else goes to `reporter`: a missing path or queue, or a
+// file that cannot be read, is an "io_error" finding and sets status.
 JournalSelection open_journals(const std::vector<std::string>& paths, const std::string& queue,
                                Reporter* reporter);
+
+// Tells `reporter` every layout finding of every journal.
+void report_layout(const JournalSelection& selection, Reporter* reporter);
 
 // Feeds every readable file of `journal` through `state`, in order, and
 // returns the number of records (terminal records excluded) of each file.

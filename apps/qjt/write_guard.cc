@@ -1,0 +1,49 @@
+#include "write_guard.h"
+
+#include <chrono>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+namespace qjt::app {
+
+namespace fs = std::filesystem;
+
+ExitCode guard_files(const std::string& dir, const std::vector<std::string>& files, bool force,
+                     std::unique_ptr<DirectoryLock>* lock, std::string* reason) {
+  if (force) return ExitCode::kOk;
+  *lock = DirectoryLock::try_acquire(dir, reason);
+  if (!*lock) {
+    *reason += "; use --force to override";
+    return ExitCode::kInUse;
+  }
+  const auto holders = find_open_holders(files);
+  if (holders.empty()) return ExitCode::kOk;
+  *reason = describe_holder(holders.front()) + "; stop it, or use --force";
+  return ExitCode::kInUse;
+}
+
+bool choose_backup_dir(const std::string& dir, const std::string& name, const std::string& root,
+                       bool disabled, std::string* backup, std::string* error) {
+  backup->clear();
+  if (disabled) return true;
+  std::string trimmed = dir;
+  while (trimmed.size() > 1 && trimmed.back() == '/') trimmed.pop_back();
+  const fs::path base = root.empty() ? fs::path(trimmed + ".qjt-backup") : fs::path(root);
+  std::error_code ec;
+  const std::string dir_real = fs::weakly_canonical(trimmed, ec).string();
+  const std::string base_real = fs::weakly_canonical(base, ec).string();
+  if (base_real == dir_real || base_real.rfind(dir_real + "/", 0) == 0) {
+    *error = fmt::format("the backup directory {} is inside {}, where the queue would read the "
+                         "copies as its own files; choose another --backup-dir",
+                         base.string(), trimmed);
+    return false;
+  }
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                      std::chrono::system_clock::now().time_since_epoch())
+                      .count();
+  *backup = (base / fmt::format("{}.{}", name, ms)).string();
+  return true;
+}
+
+}  // namespace qjt::app

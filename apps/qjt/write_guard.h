@@ -1,0 +1,28 @@
+// Guard rails shared by the commands that change a queue's files: qjt's
+// lock on the directory, refusal while another process has the files open,
+// and where backups go.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "exit_code.h"
+#include "in_use.h"
+
+namespace qjt::app {
+
+// Takes qjt's lock on `dir` and checks that no other process has one of
+// `files` open. Returns kOk with *lock held, or kInUse with *reason naming
+// the process. `force` skips both checks.
+ExitCode guard_files(const std::string& dir, const std::vector<std::string>& files, bool force,
+                     std::unique_ptr<DirectoryLock>* lock, std::string* reason);
+
+// The backup directory for one run on `name`: <root>/<name>.<ms>, with root
+// defaulting to "<dir>.qjt-backup" beside `dir`. Never inside `dir`, where
+// the owning system would take the copies for its own files: that is
+// refused (false, *error). `root` empty and `disabled` gives "".
+bool choose_backup_dir(const std::string& dir, const std::string& name, const std::string& root,
+                       bool disabled, std::string* backup, std::string* error);
+
+}  // namespace qjt::app
