@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -78,6 +79,16 @@ std::unique_ptr<InputFile> InputFile::open(const std::string& path, std::string*
   }
   if (!is_stdin) ::close(fd);
   return ok ? std::move(file) : nullptr;
+}
+
+void InputFile::release(std::size_t up_to) const {
+  if (mapping_ == nullptr) return;
+  static const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+  up_to = std::min(up_to, mapping_size_) / page * page;
+  if (up_to <= released_) return;
+  // Advice only: on failure the pages simply stay resident.
+  ::madvise(static_cast<char*>(mapping_) + released_, up_to - released_, MADV_DONTNEED);
+  released_ = up_to;
 }
 
 InputFile::~InputFile() {

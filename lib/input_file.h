@@ -27,6 +27,14 @@ class InputFile {
   const std::string& name() const { return name_; }
   ByteSpan bytes() const { return bytes_; }
 
+  // Tells the kernel that bytes [0, up_to) were consumed, so that the pages
+  // of a mapped file stop counting in this process's resident memory
+  // (madvise MADV_DONTNEED on the whole pages below up_to). The bytes stay
+  // valid: the mapping is private, read-only and file-backed, so a later
+  // access (an item's payload view) faults the page back in from the page
+  // cache. No effect on inputs read into memory.
+  void release(std::size_t up_to) const;
+
  private:
   InputFile() = default;
 
@@ -34,6 +42,7 @@ class InputFile {
   ByteSpan bytes_;
   void* mapping_ = nullptr;
   std::size_t mapping_size_ = 0;
+  mutable std::size_t released_ = 0;  // bytes of the mapping already released
   std::string buffer_;
 };
 
