@@ -1,8 +1,220 @@
-// qjt repair: being written (issue 3); registers nothing yet.
+// qjt repair: plan, then (--apply) cut each file at its first BROKEN record
+// or (--salvage) drop only the damaged regions, with backups, atomic
+// replacement and a verify of the result.
+#include <unistd.h>
+
+#include <filesystem>
+
+#include <fmt/format.h>
+
 #include "commands.h"
+#include "durable_file.h"
+#include "failpoint.h"
+#include "journal_repair.h"
+#include "json_line.h"
+#include "kestrel_input.h"
+#include "write_guard.h"
 
 namespace qjt::app {
+namespace {
 
-void add_repair_command(CLI::App*, ExitCode*) {}
+namespace fs = std::filesystem;
+
+struct RepairOptions {
+  std::vector<std::string> paths;
+  std::string queue;
+  bool apply = false;
+  bool salvage = false;
+  std::string backup_root;
+  bool no_backup = false;
+  bool force = false;
+  bool json = false;
+};
+
+struct FilePlan {
+  const OpenJournal* journal;
+  std::size_t index;
+  kestrel::RepairPlan plan;
+  std::string backup_dir;
+  const std::string& path() const { return journal->files[index].path; }
+  ByteSpan bytes() const { return journal->inputs[index]->bytes(); }
+};
+
+std::string action_name(const FilePlan& f, bool salvage) {
+  if (!f.plan.changes_file()) return "keep";
+  return salvage ? "salvage" : "truncate";
+}
+
+void append_file_json(std::string* out, const FilePlan& f, bool salvage) {
+  std::string dropped = "[";
+  for (const auto& d : f.plan.dropped) {
+    if (dropped.size() > 1) dropped.push_back(',');
+    JsonLine(&dropped).unsigned_num("offset", d.range.begin).unsigned_num("length", d.range.size())
+        .str("reason", d.reason).close();
+  }
+  dropped.push_back(']');
+  JsonLine line(out);
+  line.str("file", f.path()).str("action", action_name(f, salvage))
+      .unsigned_num("size", f.bytes().size()).unsigned_num("size_after", f.plan.kept_bytes())
+      .raw("dropped", dropped);
+  f.backup_dir.empty() ? line.null("backup_dir") : line.str("backup_dir", f.backup_dir);
+  line.close();
+}
+
+std::string file_text(const FilePlan& f, bool salvage) {
+  if (!f.plan.changes_file()) return fmt::format("{}: clean, nothing to do\n", f.path());
+  std::string text = fmt::format("{}: {} from {} to {} bytes\n", f.path(), action_name(f, salvage),
+                                 f.bytes().size(), f.plan.kept_bytes());
+  for (const auto& d : f.plan.dropped)
+    text += fmt::format("  drop {} byte(s) at offset {}: {}\n", d.range.size(), d.range.begin, d.reason);
+  if (!f.backup_dir.empty()) text += fmt::format("  backup in {}\n", f.backup_dir);
+  return text;
+}
+
+// Writes the kept ranges to a temp file Kestrel ignores ("~~"), then
+// renames it over the original, after backing the original up.
+bool replace_file(const FilePlan& f, std::string* error) {
+  if (!f.backup_dir.empty()) {
+    std::error_code ec;
+    fs::create_directories(f.backup_dir, ec);
+    if (ec) {
+      *error = fmt::format("cannot create backup directory {}: {}", f.backup_dir, ec.message());
+      return false;
+    }
+    const std::string copy = (fs::path(f.backup_dir) / fs::path(f.path()).filename()).string();
+    if (!durable_copy(f.path(), copy, error)) return false;
+    failpoint("repair.backed_up");
+  }
+  const std::string temp = fmt::format("{}~~qjt-repair-{}", f.path(), ::getpid());
+  auto writer = FileWriter::create(temp, error);
+  if (!writer) return false;
+  bool ok = true;
+  for (const auto& range : f.plan.keep)
+    ok = ok && writer->append(f.bytes().subspan(range.begin, range.size()), error);
+  ok = ok && writer->sync(error);
+  writer.reset();
+  failpoint("repair.temp_written");
+  if (ok && durable_rename(temp, f.path(), error)) {
+    failpoint("repair.replaced");
+    return true;
+  }
+  ::unlink(temp.c_str());
+  return false;
+}
+
+std::string directory_of(const OpenJournal& j, const std::string& path) {
+  if (!j.directory.empty()) return j.directory;
+  const auto parent = fs::path(path).parent_path();
+  return parent.empty() ? "." : parent.string();
+}
+
+ExitCode apply_plans(std::vector<FilePlan>* plans, const RepairOptions& o) {
+  for (FilePlan& f : *plans) {
+    if (!f.plan.changes_file()) continue;
+    const std::string dir = directory_of(*f.journal, f.path());
+    std::unique_ptr<DirectoryLock> lock;
+    std::string error;
+    if (ExitCode guard = guard_files(dir, {f.path()}, o.force, &lock, &error); guard != ExitCode::kOk) {
+      fmt::print(stderr, "qjt repair: refused: {}\n", error);
+      return guard;
+    }
+    const std::string name = f.journal->queue.empty() ? fs::path(f.path()).filename().string() : f.journal->queue;
+    if (!choose_backup_dir(dir, name, o.backup_root, o.no_backup, &f.backup_dir, &error)) {
+      fmt::print(stderr, "qjt repair: {}\n", error);
+      return ExitCode::kUsage;
+    }
+    if (!replace_file(f, &error)) {
+      fmt::print(stderr, "qjt repair: {}\n", error);
+      return ExitCode::kIoError;
+    }
+  }
+  return ExitCode::kOk;
+}
+
+// Replays what the paths name now; the repaired journals' findings.
+FindingList verify_result(const RepairOptions& o) {
+  FindingList findings;
+  JournalSelection selection = open_journals(o.paths, o.queue, &findings);
+  for (const auto& journal : selection.journals) {
+    kestrel::ReplayState state(kestrel::ReplayOptions{}, &findings);
+    replay_journal(journal, &state);
+  }
+  return findings;
+}
+
+void print(Output* out, const std::vector<FilePlan>& plans, const RepairOptions& o,
+           const FindingList* verified) {
+  const std::size_t errors = verified ? verified->count(Severity::kError) : 0;
+  if (!o.json) {
+    for (const auto& f : plans) out->write(file_text(f, o.salvage));
+    if (!o.apply) out->write("plan only: nothing was changed; run with --apply to carry it out\n");
+    if (verified) {
+      for (const Finding& finding : verified->findings())
+        if (finding.severity == Severity::kError) out->write(format_finding(finding) + "\n");
+      out->write(fmt::format("verify after repair: {} error(s)\n", errors));
+    }
+    return;
+  }
+  std::string files = "[";
+  for (const auto& f : plans) {
+    if (files.size() > 1) files.push_back(',');
+    append_file_json(&files, f, o.salvage);
+  }
+  files.push_back(']');
+  JsonLine line(out->buffer());
+  line.boolean("applied", o.apply).boolean("salvage", o.salvage).raw("files", files);
+  if (verified) {
+    std::string findings;
+    append_findings_json(&findings, verified->findings());
+    std::string verify;
+    JsonLine(&verify).boolean("ok", errors == 0).unsigned_num("errors", errors)
+        .unsigned_num("warnings", verified->count(Severity::kWarning)).raw("findings", findings).close();
+    line.raw("verify", verify);
+  } else {
+    line.null("verify");
+  }
+  line.finish();
+}
+
+ExitCode run_repair(const RepairOptions& o) {
+  StderrReporter diagnostics;
+  JournalSelection selection = open_journals(o.paths, o.queue, &diagnostics);
+  report_layout(selection, &diagnostics);
+  if (selection.status != ExitCode::kOk) return selection.status;
+  std::vector<FilePlan> plans;
+  bool changes = false;
+  for (const auto& journal : selection.journals) {
+    for (std::size_t i = 0; i < journal.files.size(); ++i) {
+      plans.push_back(FilePlan{&journal, i, kestrel::plan_repair(journal.inputs[i]->bytes(), o.salvage), ""});
+      changes = changes || plans.back().plan.changes_file();
+    }
+  }
+  Output out;
+  if (!o.apply) {
+    print(&out, plans, o, nullptr);
+    return finish_output(&out, changes ? ExitCode::kProblems : ExitCode::kOk);
+  }
+  if (ExitCode applied = apply_plans(&plans, o); applied != ExitCode::kOk) return applied;
+  const FindingList verified = verify_result(o);
+  print(&out, plans, o, &verified);
+  return finish_output(&out, verified.count(Severity::kError) == 0 ? ExitCode::kOk : ExitCode::kProblems);
+}
+
+}  // namespace
+
+void add_repair_command(CLI::App* app, ExitCode* status) {
+  auto o = std::make_shared<RepairOptions>();
+  auto* command = app->add_subcommand("repair", "Plan, then cut or salvage broken journal files");
+  add_journal_selection(command, &o->paths, &o->queue);
+  command->add_flag("--apply", o->apply, "Carry out the plan (without it, only print the plan)");
+  command->add_flag("--salvage", o->salvage,
+                    "Keep the records that decode again after each damaged region");
+  command->add_option("--backup-dir", o->backup_root,
+                      "Where backups go (default: <dir>.qjt-backup beside the journal's directory)");
+  command->add_flag("--no-backup", o->no_backup, "Keep no backup of the changed files");
+  command->add_flag("--force", o->force, "Go ahead although the files are open or locked");
+  command->add_flag("--json", o->json, "One JSON report object");
+  command->callback([o, status] { *status = run_repair(*o); });
+}
 
 }  // namespace qjt::app
