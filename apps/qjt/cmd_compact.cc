@@ -25,10 +25,8 @@ struct CompactOptions {
   std::vector<std::string> paths;
   std::string queue;
   std::string output;
-  std::string backup_root;
-  bool no_backup = false;
+  WriteGuardOptions guard;
   bool dry_run = false;
-  bool force = false;
   bool json = false;
   std::string if_larger_than;
   std::optional<double> if_overflow;
@@ -127,7 +125,7 @@ ExitCode compact_in_place(const OpenJournal& j, const CompactOptions& o,
                           const kestrel::JournalContent& content, Report* r) {
   std::unique_ptr<DirectoryLock> lock;
   const auto files = queue_files(j);
-  if (ExitCode guard = guard_files(j.directory, files, o.force, &lock, &r->reason);
+  if (ExitCode guard = guard_files(j.directory, files, o.guard, &lock, &r->reason);
       guard != ExitCode::kOk) {
     r->action = "refused";
     return guard;
@@ -135,7 +133,7 @@ ExitCode compact_in_place(const OpenJournal& j, const CompactOptions& o,
   kestrel::RewriteRequest request{j.directory, j.queue, files, "",
                                   kestrel::highest_segment_stamp(j.queue, files) + 1};
   std::string error;
-  if (!choose_backup_dir(j.directory, j.queue, o.backup_root, o.no_backup, &request.backup_dir,
+  if (!choose_backup_dir(j.directory, j.queue, o.guard, &request.backup_dir,
                          &error)) {
     r->action = "refused";
     r->reason = error;
@@ -196,7 +194,7 @@ ExitCode check_usage(const CompactOptions& o, const JournalSelection& selection)
       return ExitCode::kUsage;
     }
     std::error_code ec;
-    if (fs::exists(o.output, ec) && !o.force) {
+    if (fs::exists(o.output, ec) && !o.guard.force) {
       fmt::print(stderr, "qjt compact: {} exists; choose a new path or use --force\n", o.output);
       return ExitCode::kUsage;
     }
@@ -234,10 +232,7 @@ void add_compact_command(CLI::App* app, ExitCode* status) {
   add_journal_selection(command, &o->paths, &o->queue);
   command->add_option("-o,--output", o->output, "Write the compacted journal here; leave the source untouched");
   command->add_flag("--dry-run", o->dry_run, "Report what would change; change nothing");
-  command->add_option("--backup-dir", o->backup_root,
-                      "Where backups go (default: <queue dir>.qjt-backup beside the queue directory)");
-  command->add_flag("--no-backup", o->no_backup, "Keep no backup of the replaced files");
-  command->add_flag("--force", o->force, "Go ahead although the files are open or locked");
+  add_write_guard_options(command, &o->guard);
   command->add_option("--if-larger-than", o->if_larger_than,
                       "Only when the journal is larger than SIZE (e.g. 64M)");
   command->add_option("--if-overflow", o->if_overflow,

@@ -25,9 +25,7 @@ struct RepairOptions {
   std::string queue;
   bool apply = false;
   bool salvage = false;
-  std::string backup_root;
-  bool no_backup = false;
-  bool force = false;
+  WriteGuardOptions guard;
   bool json = false;
 };
 
@@ -114,12 +112,12 @@ ExitCode apply_plans(std::vector<FilePlan>* plans, const RepairOptions& o) {
     const std::string dir = directory_of(*f.journal, f.path());
     std::unique_ptr<DirectoryLock> lock;
     std::string error;
-    if (ExitCode guard = guard_files(dir, {f.path()}, o.force, &lock, &error); guard != ExitCode::kOk) {
+    if (ExitCode guard = guard_files(dir, {f.path()}, o.guard, &lock, &error); guard != ExitCode::kOk) {
       fmt::print(stderr, "qjt repair: refused: {}\n", error);
       return guard;
     }
     const std::string name = f.journal->queue.empty() ? fs::path(f.path()).filename().string() : f.journal->queue;
-    if (!choose_backup_dir(dir, name, o.backup_root, o.no_backup, &f.backup_dir, &error)) {
+    if (!choose_backup_dir(dir, name, o.guard, &f.backup_dir, &error)) {
       fmt::print(stderr, "qjt repair: {}\n", error);
       return ExitCode::kUsage;
     }
@@ -209,10 +207,7 @@ void add_repair_command(CLI::App* app, ExitCode* status) {
   command->add_flag("--apply", o->apply, "Carry out the plan (without it, only print the plan)");
   command->add_flag("--salvage", o->salvage,
                     "Keep the records that decode again after each damaged region");
-  command->add_option("--backup-dir", o->backup_root,
-                      "Where backups go (default: <dir>.qjt-backup beside the journal's directory)");
-  command->add_flag("--no-backup", o->no_backup, "Keep no backup of the changed files");
-  command->add_flag("--force", o->force, "Go ahead although the files are open or locked");
+  add_write_guard_options(command, &o->guard);
   command->add_flag("--json", o->json, "One JSON report object");
   command->callback([o, status] { *status = run_repair(*o); });
 }

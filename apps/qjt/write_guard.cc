@@ -9,9 +9,17 @@ namespace qjt::app {
 
 namespace fs = std::filesystem;
 
-ExitCode guard_files(const std::string& dir, const std::vector<std::string>& files, bool force,
-                     std::unique_ptr<DirectoryLock>* lock, std::string* reason) {
-  if (force) return ExitCode::kOk;
+void add_write_guard_options(CLI::App* command, WriteGuardOptions* options) {
+  command->add_option("--backup-dir", options->backup_root,
+                      "Where backups go (default: <dir>.qjt-backup beside the queue directory)");
+  command->add_flag("--no-backup", options->no_backup, "Keep no backup of the replaced files");
+  command->add_flag("--force", options->force, "Go ahead although the files are open or locked");
+}
+
+ExitCode guard_files(const std::string& dir, const std::vector<std::string>& files,
+                     const WriteGuardOptions& options, std::unique_ptr<DirectoryLock>* lock,
+                     std::string* reason) {
+  if (options.force) return ExitCode::kOk;
   *lock = DirectoryLock::try_acquire(dir, reason);
   if (!*lock) {
     *reason += "; use --force to override";
@@ -23,10 +31,11 @@ ExitCode guard_files(const std::string& dir, const std::vector<std::string>& fil
   return ExitCode::kInUse;
 }
 
-bool choose_backup_dir(const std::string& dir, const std::string& name, const std::string& root,
-                       bool disabled, std::string* backup, std::string* error) {
+bool choose_backup_dir(const std::string& dir, const std::string& name,
+                       const WriteGuardOptions& options, std::string* backup, std::string* error) {
   backup->clear();
-  if (disabled) return true;
+  if (options.no_backup) return true;
+  const std::string& root = options.backup_root;
   std::string trimmed = dir;
   while (trimmed.size() > 1 && trimmed.back() == '/') trimmed.pop_back();
   const fs::path base = root.empty() ? fs::path(trimmed + ".qjt-backup") : fs::path(root);

@@ -7,22 +7,34 @@
 #include <string>
 #include <vector>
 
+#include <CLI/CLI.hpp>
+
 #include "exit_code.h"
 #include "in_use.h"
 
 namespace qjt::app {
 
+// The options every writing command takes: --backup-dir, --no-backup, --force.
+struct WriteGuardOptions {
+  std::string backup_root;
+  bool no_backup = false;
+  bool force = false;
+};
+
+void add_write_guard_options(CLI::App* command, WriteGuardOptions* options);
+
 // Takes qjt's lock on `dir` and checks that no other process has one of
 // `files` open. Returns kOk with *lock held, or kInUse with *reason naming
 // the process. `force` skips both checks.
-ExitCode guard_files(const std::string& dir, const std::vector<std::string>& files, bool force,
-                     std::unique_ptr<DirectoryLock>* lock, std::string* reason);
+ExitCode guard_files(const std::string& dir, const std::vector<std::string>& files,
+                     const WriteGuardOptions& options, std::unique_ptr<DirectoryLock>* lock,
+                     std::string* reason);
 
 // The backup directory for one run on `name`: <root>/<name>.<ms>, with root
-// defaulting to "<dir>.qjt-backup" beside `dir`. Never inside `dir`, where
-// the owning system would take the copies for its own files: that is
-// refused (false, *error). `root` empty and `disabled` gives "".
-bool choose_backup_dir(const std::string& dir, const std::string& name, const std::string& root,
-                       bool disabled, std::string* backup, std::string* error);
+// (--backup-dir) defaulting to "<dir>.qjt-backup" beside `dir`. Never
+// inside `dir`, where the owning system would take the copies for its own
+// files: that is refused (false, *error). --no-backup gives "".
+bool choose_backup_dir(const std::string& dir, const std::string& name,
+                       const WriteGuardOptions& options, std::string* backup, std::string* error);
 
 }  // namespace qjt::app
