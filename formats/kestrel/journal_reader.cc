@@ -6,7 +6,17 @@ namespace qjt::kestrel {
 
 bool JournalReader::next(JournalRecord* record) {
   if (done_) return false;
-  *record = JournalRecord{};
+  // Field by field rather than `*record = JournalRecord{}`: this runs once
+  // per record, and building and move-assigning a whole record (its error
+  // string included) costs more than the decoding of a small one.
+  record->type = RecordType::kEndOfFile;
+  record->length = 0;
+  record->xid = 0;
+  record->add_time_ms = 0;
+  record->has_add_time = false;
+  record->expiry_ms = 0;
+  record->payload = ByteSpan();
+  record->error.clear();
   record->offset = position_;
   if (position_ == journal_.size()) {
     record->type = RecordType::kEndOfFile;

@@ -60,8 +60,8 @@ void ReplayState::remove(const JournalRecord& record) {
 }
 
 void ReplayState::remove_tentative(const JournalRecord& record, std::int32_t xid) {
-  const auto name = record_type_name(record.type);
   if (queue_.empty()) {
+    const auto name = record_type_name(record.type);
     warn(record, "remove_on_empty_queue",
          fmt::format("{} (xid {}) with an empty queue: expected an item to reserve, found none; "
                      "Kestrel ignores it but still sets the xid counter to {}",
@@ -76,7 +76,7 @@ void ReplayState::remove_tentative(const JournalRecord& record, std::int32_t xid
       warn(record, legacy_2x ? "legacy_xid_collision" : "xid_reopened",
            fmt::format("{} opens xid {} while it is already open: expected a free xid; Kestrel "
                        "{}replaces the open item, and {} is lost",
-                       name, xid, legacy_2x ? "2.x files every legacy tentative remove under 0, "
+                       record_type_name(record.type), xid, legacy_2x ? "2.x files every legacy tentative remove under 0, "
                                               "so it "
                                             : "",
                        describe(previous->second)));
@@ -87,7 +87,15 @@ void ReplayState::remove_tentative(const JournalRecord& record, std::int32_t xid
                        "that xid misses it (use --legacy-xids for 1.x rules)",
                        describe(item)));
     }
-    open_[xid] = item;
+    if (previous != open_.end()) {
+      previous->second = item;
+    } else if (spare_.empty()) {
+      open_.emplace_hint(open_.end(), xid, item);  // xids mostly grow: the hint is usually right
+    } else {
+      spare_.key() = xid;
+      spare_.mapped() = item;
+      open_.insert(open_.end(), std::move(spare_));
+    }
   }
   xid_counter_ = xid;
 }
@@ -101,7 +109,7 @@ void ReplayState::close_transaction(const JournalRecord& record, bool push_back)
     return;
   }
   if (push_back) queue_.push_front(it->second);
-  open_.erase(it);
+  spare_ = open_.extract(it);  // reused by the next tentative remove: no free and malloc per transaction
 }
 
 void ReplayState::broken(const JournalRecord& record) {

@@ -79,6 +79,7 @@ class ReplayState {
 
   std::deque<QueuedItem> queue_;
   std::map<std::int32_t, QueuedItem> open_;
+  std::map<std::int32_t, QueuedItem>::node_type spare_;  // a closed transaction's node, for reuse
   std::int32_t xid_counter_ = 0;
   std::array<std::uint64_t, 10> counts_{};
   std::uint64_t broken_records_ = 0;
