@@ -202,7 +202,8 @@ inline std::string dump_json_line(std::string_view file, const ExpectedRecord& r
 }
 
 // One record of `qjt dump` text output: "%08x  OP [size] [xid=N] [add=MS]
-// [exp=MS]", then the payload as an indented JSON string unless mode is none.
+// [exp=MS]", then, unless mode is none, the payload on an indented line as
+// key="value" (data=, data_b64= or data_hex=, value a JSON string).
 inline std::string dump_text_line(const ExpectedRecord& r, DataMode mode) {
   std::string out = format("%08llx  ", static_cast<unsigned long long>(r.offset)) + r.op;
   if (r.item) out += format(" %-6zu", r.data.size());
@@ -212,14 +213,16 @@ inline std::string dump_text_line(const ExpectedRecord& r, DataMode mode) {
   if (r.op == "BROKEN") out += "  " + r.error;
   out += "\n";
   if (r.item && mode != DataMode::kNone) {
-    std::string value;
+    std::string field;  // key="value", the key as in the JSON output
     switch (mode) {
-      case DataMode::kText: value = is_ascii(r.data) ? r.data : base64(r.data); break;
-      case DataMode::kBase64: value = base64(r.data); break;
-      case DataMode::kHex: value = hex(r.data); break;
+      case DataMode::kText:
+        field = is_ascii(r.data) ? "data=" + json_string(r.data) : "data_b64=" + json_string(base64(r.data));
+        break;
+      case DataMode::kBase64: field = "data_b64=" + json_string(base64(r.data)); break;
+      case DataMode::kHex: field = "data_hex=" + json_string(hex(r.data)); break;
       case DataMode::kNone: break;
     }
-    out += "    " + json_string(value) + "\n";
+    out += "    " + field + "\n";
   }
   return out;
 }

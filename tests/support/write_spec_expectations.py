@@ -48,6 +48,13 @@ def write(name, text):
     with open(os.path.join(OUT, name), "w") as f: f.write(text)
 
 TD = "testdata/kestrel/"
+def superseded(path, pack):
+    return finding("warning", "superseded_segment", path, None,
+        "covered by the leftover pack %s: Kestrel's startup deletes this segment and qjt leaves it out of the replay" % pack)
+def leftover(path, installed, count):
+    return finding("warning", "leftover_pack", path, None,
+        "unfinished compaction: Kestrel's startup installs it as %s in place of %d older segment(s); qjt replays it in that place" % (installed, count))
+
 # ---------------- sample ----------------
 S = TD + "sample/"
 e3 = '{"event":"logout","user":"ana"}'
@@ -56,15 +63,28 @@ e5 = '{"event":"view","user":"bo","page":"/"}'
 o2 = '{"order":1002,"sku":"B-220","qty":1}'
 o4 = '{"order":1004,"sku":"A-100","qty":1,"rush":true}'
 o5 = '{"order":1005,"sku":"D-045","qty":3}'
+temp_finding = finding("warning", "temp_file", S + "orders~~1700000003000", None,
+            "stray temporary file from an interrupted rewrite: Kestrel's startup deletes it; qjt ignores it")
+# Layout findings belong to their queue (in the order discover_queues
+# reports them) and are part of that queue's replay report.
+events_findings = [
+    finding("warning", "superseded_segment", S + "events.1700000001000", None,
+            "covered by the leftover pack events.1700000002000.pack: Kestrel's startup deletes this segment and qjt leaves it out of the replay"),
+    finding("warning", "superseded_segment", S + "events.1700000002000", None,
+            "covered by the leftover pack events.1700000002000.pack: Kestrel's startup deletes this segment and qjt leaves it out of the replay"),
+    finding("warning", "leftover_pack", S + "events.1700000002000.pack", None,
+            "unfinished compaction: Kestrel's startup installs it as events.1700000002000 in place of 2 older segment(s); qjt replays it in that place"),
+]
 events = replay("events",
     [fileinfo(S + "events.1700000002000.pack", "pack", 52, 1), fileinfo(S + "events", "live", 111, 3)],
     [(S + "events", 0, T + 2500, 0, e4), (S + "events", 50, T + 2600, 0, e5)],
-    [], 0, 52 + 111, addx_size(len(e4)) + addx_size(len(e5)), False, [])
+    [], 0, 52 + 111, addx_size(len(e4)) + addx_size(len(e5)), False, events_findings)
 orders = replay("orders",
     [fileinfo(S + "orders.1700000000000", "archived", 181, 5), fileinfo(S + "orders", "live", 132, 4)],
     [(S + "orders", 0, T + 10000, T + 10000 + 3600000, o4), (S + "orders", 74, T + 20000, 0, o5)],
     [(2, (S + "orders.1700000000000", 57, T - 90000, 0, o2))],
-    2, 181 + 132, addx_size(len(o2)) + 5 + addx_size(len(o4)) + addx_size(len(o5)), False, [])
+    2, 181 + 132, addx_size(len(o2)) + 5 + addx_size(len(o4)) + addx_size(len(o5)), False, [temp_finding])
+sample_findings = events_findings + [temp_finding]
 write("replay-sample.json", events + orders)
 write("replay-sample.txt",
       "queue events: 2 item(s), %d payload byte(s); 0 open transaction(s); 2 item(s) after restart\n" % (len(e4) + len(e5)) +
@@ -75,17 +95,9 @@ write("replay-sample.txt",
       "  %sorders.1700000000000 (archived, 181 bytes, 5 records)\n" % S +
       "  %sorders (live, 132 bytes, 4 records)\n" % S +
       "  xid counter 2; journal 313 bytes, live 188 bytes (overflow %.2fx)\n" % (313 / 188))
-sample_findings = [
-    finding("warning", "temp_file", S + "orders~~1700000003000", None,
-            "stray temporary file from an interrupted rewrite: Kestrel's startup deletes it; qjt ignores it"),
-    finding("warning", "superseded_segment", S + "events.1700000001000", None,
-            "covered by the leftover pack events.1700000002000.pack: Kestrel's startup deletes this segment and qjt leaves it out of the replay"),
-    finding("warning", "superseded_segment", S + "events.1700000002000", None,
-            "covered by the leftover pack events.1700000002000.pack: Kestrel's startup deletes this segment and qjt leaves it out of the replay"),
-    finding("warning", "leftover_pack", S + "events.1700000002000.pack", None,
-            "unfinished compaction: Kestrel's startup installs it as events.1700000002000 in place of 2 older segment(s); qjt replays it in that place"),
-]
 write("verify-sample.json", verify(True, 4, 13, 0, 4, sample_findings))
+# --queue orders: only the orders files, and only the findings about them.
+write("verify-sample-orders.json", verify(True, 2, 9, 0, 1, [temp_finding]))
 def text_finding(f):
     d = json.loads(f)
     where = d["file"] + ("" if d["offset"] is None else ":%d" % d["offset"])
@@ -155,7 +167,12 @@ write("verify-bad-name.json", verify(False, 2, 2, 1, 0, [
 MP = TD + "dirs/multi-pack/"
 write("replay-multi-pack.json", replay("q",
     [fileinfo(MP + "q.4000.pack", "pack", 51, 3), fileinfo(MP + "q.5000", "archived", 28, 2), fileinfo(MP + "q", "live", 24, 2)],
-    [(MP + "q.5000", 0, 4500, 0, "m4"), (MP + "q", 0, 5500, 0, "m5")], [], 1, 103, 46, False, []))
+    [(MP + "q.5000", 0, 4500, 0, "m4"), (MP + "q", 0, 5500, 0, "m5")], [], 1, 103, 46, False, [
+        # Startup installs q.2000.pack first (lowest), then starts over and
+        # installs q.4000.pack, which supersedes the installed q.2000 too.
+        superseded(MP + "q.1000", "q.2000.pack"), leftover(MP + "q.2000.pack", "q.2000", 1),
+        superseded(MP + "q.2000.pack", "q.4000.pack"), superseded(MP + "q.3000", "q.4000.pack"),
+        leftover(MP + "q.4000.pack", "q.4000", 2)]))
 NO = TD + "dirs/numeric-order/"
 write("replay-numeric-order.json", replay("q",
     [fileinfo(NO + "q.999", "archived", 23, 1), fileinfo(NO + "q.1000", "archived", 28, 2),
