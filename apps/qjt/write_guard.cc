@@ -1,5 +1,6 @@
 #include "write_guard.h"
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 
@@ -35,17 +36,19 @@ bool choose_backup_dir(const std::string& dir, const std::string& name,
                        const WriteGuardOptions& options, std::string* backup, std::string* error) {
   backup->clear();
   if (options.no_backup) return true;
-  const std::string& root = options.backup_root;
-  std::string trimmed = dir;
-  while (trimmed.size() > 1 && trimmed.back() == '/') trimmed.pop_back();
-  const fs::path base = root.empty() ? fs::path(trimmed + ".qjt-backup") : fs::path(root);
+  // Absolute and resolved first: "." or a relative --backup-dir must not
+  // slip inside the queue directory.
   std::error_code ec;
-  const std::string dir_real = fs::weakly_canonical(trimmed, ec).string();
-  const std::string base_real = fs::weakly_canonical(base, ec).string();
-  if (base_real == dir_real || base_real.rfind(dir_real + "/", 0) == 0) {
+  const fs::path dir_real = fs::weakly_canonical(fs::absolute(dir), ec);
+  const fs::path base =
+      options.backup_root.empty()
+          ? dir_real.parent_path() / (dir_real.filename().string() + ".qjt-backup")
+          : fs::weakly_canonical(fs::absolute(options.backup_root), ec);
+  const auto [dir_end, base_end] = std::mismatch(dir_real.begin(), dir_real.end(), base.begin(), base.end());
+  if (dir_end == dir_real.end()) {
     *error = fmt::format("the backup directory {} is inside {}, where the queue would read the "
                          "copies as its own files; choose another --backup-dir",
-                         base.string(), trimmed);
+                         base.string(), dir_real.string());
     return false;
   }
   const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
