@@ -1,0 +1,192 @@
+#!/usr/bin/env bash
+# kestrel_bench.sh: throughput and memory of qjt on large classic Kestrel
+# journals made by `qjt gen`. Not a ctest test: run it by hand (README.md,
+# "Benchmarks").
+#
+#   tests/bench/kestrel_bench.sh [--qjt PATH] [--scratch DIR] [--runs N]
+#                                [--size SIZE] [--records N] [--live N] [--keep]
+#
+#   --qjt PATH     the qjt binary to measure (default: build a Release
+#                  binary in build-bench/ and use it)
+#   --scratch DIR  where the journals go, in a fresh subdirectory that is
+#                  deleted at the end (default /tmp; about 4 GiB are needed)
+#   --runs N       runs of each command; the fastest wall time and the
+#                  largest peak RSS are reported (default 3)
+#   --size SIZE    size of the two throughput journals (default 1G)
+#   --records N, --live N
+#                  the replay-memory journal: N records of which N items
+#                  stay queued (default 10000000 and 1000000)
+#   --keep         keep the scratch directory
+#
+# For each journal (1 KiB payloads, then 100-byte payloads) it warms the
+# page cache, times `cat FILE > /dev/null`, and reports for `qjt verify`,
+# `qjt replay` and `qjt dump --json > /dev/null`: wall time, throughput
+# (MB/s, 10^6 bytes per second), peak RSS (/usr/bin/time -f %M) and the
+# ratio to cat. Then the peak RSS of `qjt replay` on the 10M-record,
+# 1M-live-item journal, and the compaction hook. Ends with the issue's
+# targets, each marked met or MISSED.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/../.." && pwd)
+qjt=""
+scratch_parent=/tmp
+runs=3
+size=1G
+records=10000000
+live=1000000
+keep=0
+while [ $# -gt 0 ]; do
+  case $1 in
+    --qjt) qjt=$2; shift 2 ;;
+    --scratch) scratch_parent=$2; shift 2 ;;
+    --runs) runs=$2; shift 2 ;;
+    --size) size=$2; shift 2 ;;
+    --records) records=$2; shift 2 ;;
+    --live) live=$2; shift 2 ;;
+    --keep) keep=1; shift ;;
+    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    *) echo "kestrel_bench.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
+  esac
+done
+
+# ---- tools ------------------------------------------------------------------
+if [ ! -x /usr/bin/time ]; then
+  echo "== installing GNU time (/usr/bin/time)"
+  sudo_cmd=""
+  [ "$(id -u)" = 0 ] || sudo_cmd=sudo
+  $sudo_cmd apt-get install -y time >/dev/null
+fi
+if [ -z "$qjt" ]; then
+  echo "== building the Release binary in $root/build-bench"
+  cmake -S "$root" -B "$root/build-bench" -DCMAKE_BUILD_TYPE=Release -DQJT_BUILD_TESTS=OFF >/dev/null
+  cmake --build "$root/build-bench" -j "$(nproc)" --target qjt >/dev/null
+  qjt=$root/build-bench/qjt
+fi
+[ -x "$qjt" ] || { echo "kestrel_bench.sh: $qjt is not an executable" >&2; exit 2; }
+
+mkdir -p "$scratch_parent"
+scratch=$(mktemp -d "$scratch_parent/qjt-bench.XXXXXX")
+cleanup() { if [ "$keep" = 1 ]; then echo "scratch kept: $scratch"; else rm -rf "$scratch"; fi; }
+trap cleanup EXIT
+
+echo "== qjt: $qjt ($("$qjt" --version))"
+echo "== machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(uname -sr)"
+echo "== scratch: $scratch"
+
+# ---- measuring --------------------------------------------------------------
+# measure COMMAND [PREP]: runs `bash -c "exec COMMAND"` $runs times, each
+# after PREP (untimed); sets $wall (fastest run, seconds), $cpu (user+sys
+# of that run, seconds) and $rss (largest peak RSS, KiB). A failing command
+# (exit status other than 0) aborts the benchmark.
+measure() {
+  local best="" best_cpu="" peak=0 start end elapsed r c
+  for _ in $(seq "$runs"); do
+    [ -n "${2:-}" ] && bash -c "$2"
+    start=$(date +%s%N)
+    if ! /usr/bin/time -f '%M %U %S' -o "$scratch/time" bash -c "exec $1"; then
+      echo "kestrel_bench.sh: failed: $1" >&2
+      exit 1
+    fi
+    end=$(date +%s%N)
+    elapsed=$((end - start))
+    read -r r c < <(tail -n 1 "$scratch/time" | awk '{ print $1, $2 + $3 }')
+    if [ -z "$best" ] || [ "$elapsed" -lt "$best" ]; then best=$elapsed; best_cpu=$c; fi
+    [ "$r" -gt "$peak" ] && peak=$r
+  done
+  wall=$(awk -v ns="$best" 'BEGIN { printf "%.3f", ns / 1e9 }')
+  cpu=$best_cpu
+  rss=$peak
+}
+
+mib() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
+mbps() { awk -v b="$1" -v s="$2" 'BEGIN { printf "%.0f", b / 1e6 / s }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+
+table_header() {
+  echo
+  echo "| journal | command | wall (s) | CPU (s) | MB/s | peak RSS (MiB) | vs cat |"
+  echo "|---|---|---:|---:|---:|---:|---:|"
+}
+
+declare -A ratios
+verdicts=()
+
+# bench_file LABEL FILE
+bench_file() {
+  local label=$1 file=$2 bytes cat_wall
+  bytes=$(stat -c %s "$file")
+  cat "$file" >/dev/null  # warm the page cache
+  measure "cat '$file' > /dev/null"
+  cat_wall=$wall
+  echo "| $label | \`cat > /dev/null\` | $wall | $cpu | $(mbps "$bytes" "$wall") | $(mib "$rss") | 1.00 |"
+  local name cmd
+  for name in verify replay "dump --json"; do
+    cmd="'$qjt' $name '$file' > /dev/null"
+    measure "$cmd"
+    ratios["$label/$name"]=$(ratio "$wall" "$cat_wall")
+    echo "| $label | \`qjt $name\` | $wall | $cpu | $(mbps "$bytes" "$wall") | $(mib "$rss") | ${ratios["$label/$name"]} |"
+  done
+}
+
+# ---- 1. throughput on two journals of $size -----------------------------------
+echo
+echo "== generating two $size journals (1 KiB and 100-byte payloads, half of the items removed)"
+"$qjt" gen kestrel -o "$scratch/kib" --size "$size" --payload-size 1K --seed 1 --json |
+  jq -r '"  kib: \(.bytes) bytes, \(.records) records, \(.queue_length) items queued"'
+"$qjt" gen kestrel -o "$scratch/small" --size "$size" --payload-size 100 --seed 1 --json |
+  jq -r '"  small: \(.bytes) bytes, \(.records) records, \(.queue_length) items queued"'
+
+table_header
+bench_file "$size, 1 KiB payloads" "$scratch/kib"
+bench_file "$size, 100 B payloads" "$scratch/small"
+
+# ---- 2. replay memory: $records records, $live items queued -------------------
+echo
+echo "== generating $records records with $live items queued (100-byte payloads)"
+"$qjt" gen kestrel -o "$scratch/live" --records "$records" --live "$live" --payload-size 100 --seed 1 --json |
+  jq -r '"  live: \(.bytes) bytes, \(.records) records, \(.queue_length) items queued"'
+live_bytes=$(stat -c %s "$scratch/live")
+cat "$scratch/live" >/dev/null
+measure "'$qjt' replay '$scratch/live' > /dev/null"
+replay_live_rss=$rss
+table_header
+echo "| $records records, $live live | \`qjt replay\` | $wall | $cpu | $(mbps "$live_bytes" "$wall") | $(mib "$rss") | |"
+
+# ---- 3. compaction hook ---------------------------------------------------------
+# qjt compact is written separately; measured only when the binary has it.
+echo
+if "$qjt" compact --help >/dev/null 2>&1; then
+  echo "== compact (qjt compact -o OUT FILE) against cp FILE OUT"
+  echo
+  echo "| journal | command | wall (s) | CPU (s) | MB/s | peak RSS (MiB) | vs cp |"
+  echo "|---|---|---:|---:|---:|---:|---:|"
+  for label in kib small live; do
+    file=$scratch/$label
+    bytes=$(stat -c %s "$file")
+    measure "cp '$file' '$scratch/out'" "rm -f '$scratch/out'"
+    cp_wall=$wall
+    echo "| $label | \`cp\` | $wall | $cpu | $(mbps "$bytes" "$wall") | $(mib "$rss") | 1.00 |"
+    measure "'$qjt' compact -o '$scratch/out' '$file' > /dev/null" "rm -f '$scratch/out'"
+    echo "| $label | \`qjt compact -o\` | $wall | $cpu | $(mbps "$bytes" "$wall") | $(mib "$rss") | $(ratio "$wall" "$cp_wall") |"
+  done
+  rm -f "$scratch/out"
+else
+  echo "== compact: not available in this binary (qjt compact --help failed); skipped"
+fi
+
+# ---- 4. targets ---------------------------------------------------------------
+check() {  # check DESCRIPTION VALUE LIMIT
+  if awk -v v="$2" -v l="$3" 'BEGIN { exit !(v <= l) }'; then
+    verdicts+=("met:    $1: $2 (limit $3)")
+  else
+    verdicts+=("MISSED: $1: $2 (limit $3)")
+  fi
+}
+check "verify, 1 KiB payloads, x cat" "${ratios["$size, 1 KiB payloads/verify"]}" 2
+check "replay, 1 KiB payloads, x cat" "${ratios["$size, 1 KiB payloads/replay"]}" 2
+check "verify, 100 B payloads, x cat" "${ratios["$size, 100 B payloads/verify"]}" 4
+check "replay, 100 B payloads, x cat" "${ratios["$size, 100 B payloads/replay"]}" 4
+check "replay, $records records / $live live, peak RSS MiB" "$(mib "$replay_live_rss")" 100
+echo
+echo "== targets"
+printf '%s\n' "${verdicts[@]}"
