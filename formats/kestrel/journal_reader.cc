@@ -17,6 +17,7 @@ bool JournalReader::next(JournalRecord* record) {
   record->expiry_ms = 0;
   record->payload = ByteSpan();
   record->error.clear();
+  record->kestrel_cannot_start = false;
   record->offset = position_;
   if (position_ == journal_.size()) {
     record->type = RecordType::kEndOfFile;
@@ -40,8 +41,8 @@ bool JournalReader::decode(ByteReader* in, JournalRecord* record) {
   std::uint8_t opcode = 0;
   in->read_u8(&opcode);
   if (opcode > kMaxOpcode) {
-    return broken(record, fmt::format("invalid opcode 0x{:02x} (Kestrel reports {}): expected 0x00 "
-                                      "to 0x09",
+    return broken(record, fmt::format("invalid opcode: expected 0x00 to 0x09, found 0x{:02x} "
+                                      "(Kestrel reports {})",
                                       opcode, static_cast<std::int8_t>(opcode)));
   }
   record->type = static_cast<RecordType>(opcode);
@@ -76,20 +77,20 @@ bool JournalReader::read_block_size(ByteReader* in, std::int32_t minimum, std::i
                                       name, at, in->remaining()));
   }
   if (*size < 0) {
-    return broken(record, fmt::format("{} record has a negative size {} at offset {}: expected a "
-                                      "block of at least {} bytes (Kestrel fails to start here "
-                                      "rather than truncate)",
-                                      name, *size, at, minimum));
+    record->kestrel_cannot_start = true;
+    return broken(record, fmt::format("{} record has a negative size field at offset {}: expected a "
+                                      "block of at least {} bytes, found {}",
+                                      name, at, minimum, *size));
   }
   if (static_cast<std::size_t>(*size) > in->remaining()) {
-    return broken(record, fmt::format("truncated {} record: size field at offset {} says {} "
-                                      "bytes follow, found {} before end of file",
-                                      name, at, *size, in->remaining()));
+    return broken(record, fmt::format("truncated {} record: expected {} bytes after the size field "
+                                      "at offset {}, found {} before end of file",
+                                      name, *size, at, in->remaining()));
   }
   if (*size < minimum) {
-    return broken(record, fmt::format("{} record's block is {} bytes (size field at offset {}): "
-                                      "expected at least {}",
-                                      name, *size, at, minimum));
+    return broken(record, fmt::format("{} record's block is too short: expected at least {} bytes, "
+                                      "found a size field of {} at offset {}",
+                                      name, minimum, *size, at));
   }
   return true;
 }

@@ -23,6 +23,9 @@ struct JournalRecord {
   ByteSpan payload;           // item data; BROKEN: the raw bytes from offset to end of file
 
   std::string error;  // BROKEN only: what was expected and what was found
+  // BROKEN only: Kestrel 2.x aborts its startup on this record (an uncaught
+  // exception for a negative size) instead of truncating the file.
+  bool kestrel_cannot_start = false;
 };
 
 }  // namespace qjt::kestrel

@@ -115,14 +115,19 @@ void ReplayState::close_transaction(const JournalRecord& record, bool push_back)
 void ReplayState::broken(const JournalRecord& record) {
   ++broken_records_;
   const std::string& file = file_names_[file_index_];
-  const std::string consequence =
-      file_is_live_
-          ? fmt::format("Kestrel stops replaying this file and truncates it to {} bytes, dropping "
-                        "{} byte(s)",
-                        record.offset, record.length)
-          : fmt::format("Kestrel stops replaying this file and then truncates the live journal, "
-                        "not this file, to {} bytes (a Kestrel 2.x bug)",
-                        record.offset);
+  std::string consequence;
+  if (record.kestrel_cannot_start) {
+    consequence = "Kestrel 2.x cannot start on this journal (an uncaught "
+                  "NegativeArraySizeException) and truncates nothing";
+  } else if (file_is_live_) {
+    consequence = fmt::format("Kestrel stops replaying this file and truncates it to {} bytes, "
+                              "dropping {} byte(s)",
+                              record.offset, record.length);
+  } else {
+    consequence = fmt::format("Kestrel stops replaying this file and then truncates the live "
+                              "journal, not this file, to {} bytes (a Kestrel 2.x bug)",
+                              record.offset);
+  }
   reporter_->report(Finding{Severity::kError, "broken_record", file, record.offset,
                             fmt::format("{}; {}", record.error, consequence)});
 }

@@ -322,16 +322,17 @@ class JournalBuilder {
     const int minimum = op == kAdd ? 4 : 16;
     std::string error;
     if (size < 0) {
-      error = format("%s record has a negative size %d at offset %llu: expected a block of at least "
-                     "%d bytes (Kestrel fails to start here rather than truncate)",
-                     op_name(op), size, size_at, minimum);
+      error = format("%s record has a negative size field at offset %llu: expected a block of at "
+                     "least %d bytes, found %d",
+                     op_name(op), size_at, minimum, size);
     } else if (static_cast<std::size_t>(size) > present) {
-      error = format("truncated %s record: size field at offset %llu says %d bytes follow, found %zu "
-                     "before end of file",
-                     op_name(op), size_at, size, present);
+      error = format("truncated %s record: expected %d bytes after the size field at offset %llu, "
+                     "found %zu before end of file",
+                     op_name(op), size, size_at, present);
     } else if (size < minimum) {
-      error = format("%s record's block is %d bytes (size field at offset %llu): expected at least %d",
-                     op_name(op), size, size_at, minimum);
+      error = format("%s record's block is too short: expected at least %d bytes, found a size field "
+                     "of %d at offset %llu",
+                     op_name(op), minimum, size, size_at);
     } else {
       throw std::logic_error("bad_block called with a valid block");
     }
@@ -342,7 +343,7 @@ class JournalBuilder {
     const std::uint64_t at = bytes_.size();
     put_u8(&bytes_, op);
     bytes_.append(trailing);
-    return broken(at, format("invalid opcode 0x%02x (Kestrel reports %d): expected 0x00 to 0x09",
+    return broken(at, format("invalid opcode: expected 0x00 to 0x09, found 0x%02x (Kestrel reports %d)",
                              static_cast<unsigned>(op), static_cast<int>(static_cast<std::int8_t>(op))));
   }
 

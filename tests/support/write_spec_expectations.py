@@ -148,10 +148,10 @@ write("verify-legacy-xids.json", verify(True, 1, 13, 0, 0, []))
 B = TD + "files/broken-truncated-data"
 write("verify-broken-truncated-data.json", verify(False, 1, 2, 1, 0, [
     finding("error", "broken_record", B, 27,
-        "truncated ADDX record: size field at offset 28 says 28 bytes follow, found 21 before end of file; Kestrel stops replaying this file and truncates it to 27 bytes, dropping 26 byte(s)")]))
+        "truncated ADDX record: expected 28 bytes after the size field at offset 28, found 21 before end of file; Kestrel stops replaying this file and truncates it to 27 bytes, dropping 26 byte(s)")]))
 BA = TD + "dirs/broken-archived/"
 ba_finding = finding("error", "broken_record", BA + "q.100", 46,
-    "truncated ADDX record: size field at offset 47 says 46 bytes follow, found 19 before end of file; Kestrel stops replaying this file and then truncates the live journal, not this file, to 46 bytes (a Kestrel 2.x bug)")
+    "truncated ADDX record: expected 46 bytes after the size field at offset 47, found 19 before end of file; Kestrel stops replaying this file and then truncates the live journal, not this file, to 46 bytes (a Kestrel 2.x bug)")
 write("replay-broken-archived.json", replay("q",
     [fileinfo(BA + "q.100", "archived", 70, 2), fileinfo(BA + "q.200", "archived", 23, 1), fileinfo(BA + "q", "live", 23, 1)],
     [(BA + "q.100", 0, T + 100, 0, "b1"), (BA + "q.100", 23, T + 110, 0, "b2"),
