@@ -71,7 +71,7 @@ void append_json(Output* out, const ReplayResult& r, const kestrel::ReplayState&
   out->commit();
 }
 
-std::uint64_t payload_bytes(const std::deque<kestrel::QueuedItem>& items) {
+std::uint64_t payload_bytes(const ChunkedDeque<kestrel::QueuedItem>& items) {
   std::uint64_t total = 0;
   for (const auto& i : items) total += i.payload.size();
   return total;

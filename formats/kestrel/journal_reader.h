@@ -25,6 +25,7 @@ class JournalReader {
   bool next(JournalRecord* record);
 
  private:
+  bool decode_common(JournalRecord* record);
   bool decode(ByteReader* in, JournalRecord* record);
   bool read_xid(ByteReader* in, JournalRecord* record);
   bool read_item_block(ByteReader* in, JournalRecord* record);

@@ -45,9 +45,8 @@ void ReplayState::apply(const JournalRecord& record) {
 }
 
 void ReplayState::add(const JournalRecord& record, std::int32_t inert_xid) {
-  queue_.push_back(QueuedItem{file_index_, record.offset, record.type, record.payload,
-                              record.add_time_ms, record.has_add_time, record.expiry_ms,
-                              inert_xid});
+  queue_.push_back(QueuedItem{record.payload, record.add_time_ms, record.expiry_ms, record.offset,
+                              file_index_, inert_xid, record.type, record.has_add_time});
 }
 
 void ReplayState::remove(const JournalRecord& record) {

@@ -11,25 +11,25 @@
 
 #include <array>
 #include <cstdint>
-#include <deque>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "chunked_deque.h"
 #include "finding.h"
 #include "journal_record.h"
 
 namespace qjt::kestrel {
 
-struct QueuedItem {
-  std::uint32_t file_index = 0;  // into the files given to begin_file
-  std::uint64_t record_offset = 0;  // of the record that added the item
-  RecordType added_by = RecordType::kAddX;
+struct QueuedItem {  // 56 bytes: replay holds one per live item
   ByteSpan payload;
   std::int64_t add_time_ms = 0;
-  bool has_add_time = true;
   std::int64_t expiry_ms = 0;
-  std::int32_t xid = 0;  // the open transaction holding it, if any
+  std::uint64_t record_offset = 0;  // of the record that added the item
+  std::uint32_t file_index = 0;     // into the files given to begin_file
+  std::int32_t xid = 0;             // the open transaction holding it, if any
+  RecordType added_by = RecordType::kAddX;
+  bool has_add_time = true;
 };
 
 struct ReplayOptions {
@@ -47,7 +47,7 @@ class ReplayState {
   void begin_file(std::uint32_t file_index, std::string file_name, bool live);
   void apply(const JournalRecord& record);
 
-  const std::deque<QueuedItem>& queue() const { return queue_; }
+  const ChunkedDeque<QueuedItem>& queue() const { return queue_; }
   const std::map<std::int32_t, QueuedItem>& open_transactions() const { return open_; }
   std::int32_t xid_counter() const { return xid_counter_; }
   bool saw_broken_record() const { return broken_records_ > 0; }
@@ -77,7 +77,7 @@ class ReplayState {
   std::uint32_t file_index_ = 0;
   bool file_is_live_ = false;
 
-  std::deque<QueuedItem> queue_;
+  ChunkedDeque<QueuedItem> queue_;
   std::map<std::int32_t, QueuedItem> open_;
   std::map<std::int32_t, QueuedItem>::node_type spare_;  // a closed transaction's node, for reuse
   std::int32_t xid_counter_ = 0;
