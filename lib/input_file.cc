@@ -85,9 +85,12 @@ void InputFile::release(std::size_t up_to) const {
   if (mapping_ == nullptr) return;
   static const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
   up_to = std::min(up_to, mapping_size_) / page * page;
-  if (up_to <= released_) return;
+  if (up_to == released_) return;
+  // A second pass (compaction's copy) starts again from 0; pages already
+  // dropped cost the kernel next to nothing to drop again.
+  const std::size_t from = up_to > released_ ? released_ : 0;
   // Advice only: on failure the pages simply stay resident.
-  ::madvise(static_cast<char*>(mapping_) + released_, up_to - released_, MADV_DONTNEED);
+  ::madvise(static_cast<char*>(mapping_) + from, up_to - from, MADV_DONTNEED);
   released_ = up_to;
 }
 

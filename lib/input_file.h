@@ -32,7 +32,8 @@ class InputFile {
   // (madvise MADV_DONTNEED on the whole pages below up_to). The bytes stay
   // valid: the mapping is private, read-only and file-backed, so a later
   // access (an item's payload view) faults the page back in from the page
-  // cache. No effect on inputs read into memory.
+  // cache. A later pass over the file may call it again from a lower
+  // offset. No effect on inputs read into memory.
   void release(std::size_t up_to) const;
 
  private:

@@ -70,7 +70,7 @@ void print_report(Output* out, const Report& r, bool json) {
   text += fmt::format(": {} -> {} bytes, {} -> {} records", r.before.bytes, r.after.bytes,
                       r.before.records, r.after.records);
   if (ratio) text += fmt::format(", overflow {:.2f}x", *ratio);
-  if (!r.output.empty()) text += fmt::format("; written to {}", r.output);
+  if (r.action == "written") text += fmt::format("; written to {}", r.output);
   if (!r.backup_dir.empty()) text += fmt::format("; backup in {}", r.backup_dir);
   out->write(text + "\n");
 }
@@ -82,7 +82,9 @@ std::int64_t mtime_ms(const std::string& path) {
 }
 
 // Why there is nothing to gain, or empty when compaction should go ahead.
-std::string skip_reason(const CompactOptions& o, const Report& r) {
+std::string skip_reason(const CompactOptions& o, const OpenJournal& j, const Report& r) {
+  if (r.before.bytes == r.after.bytes && j.files.size() <= 1 && j.leftovers.empty())
+    return "already minimal: nothing to gain";
   if (!o.if_larger_than.empty()) {
     const auto limit = *parse_byte_size(o.if_larger_than);
     if (r.before.bytes <= limit)
@@ -104,8 +106,12 @@ std::vector<std::string> queue_files(const OpenJournal& j) {
 kestrel::JournalContent compacted_content(const kestrel::ReplayState& state, const OpenJournal& j) {
   std::vector<std::int64_t> legacy_times;
   for (const auto& f : j.files) legacy_times.push_back(mtime_ms(f.path));
-  return [&state, legacy_times](FileWriter* w, std::string* error) {
-    return kestrel::write_compacted(state, legacy_times, w, error);
+  const auto copied = [&j](std::uint32_t file_index, std::uint64_t offset) {
+    for (std::uint32_t i = 0; i < file_index; ++i) j.inputs[i]->release(j.files[i].size);
+    j.inputs[file_index]->release(offset);
+  };
+  return [&state, legacy_times, copied](FileWriter* w, std::string* error) {
+    return kestrel::write_compacted(state, legacy_times, copied, w, error);
   };
 }
 
@@ -162,7 +168,7 @@ ExitCode compact_one(const OpenJournal& j, const CompactOptions& o, Output* out)
     r.reason = "the journal has a BROKEN record (see qjt verify); run qjt repair first, since "
                "compaction would drop the broken bytes";
     status = ExitCode::kProblems;
-  } else if (auto reason = skip_reason(o, r); !reason.empty()) {
+  } else if (auto reason = skip_reason(o, j, r); !reason.empty()) {
     r.action = "skipped";
     r.reason = reason;
   } else if (o.dry_run) {

@@ -7,7 +7,7 @@
 //                  line is bad
 //   --to kestrel2  the 1.x journal rewritten for 2.x (legacy_upgrade.h)
 //
-// A file output is written to OUTPUT.qjt-tmp-<pid>, fsynced and renamed
+// A file output is written to OUTPUT~~qjt-<pid>, fsynced and renamed
 // over OUTPUT, and the directory fsynced: OUTPUT is either the old file or
 // the whole new one.
 #include <fcntl.h>
@@ -63,11 +63,12 @@ class Sink {
   virtual void abandon() = 0;
 };
 
-// OUTPUT.qjt-tmp-<pid>, renamed over OUTPUT on commit.
+// OUTPUT~~qjt-<pid>, renamed over OUTPUT on commit.
 class FileSink : public Sink {
  public:
   static std::unique_ptr<FileSink> create(const std::string& path, std::string* error) {
-    const std::string temp = fmt::format("{}.qjt-tmp-{}", path, ::getpid());
+    // "~~": Kestrel never takes such a file for a queue or a segment.
+    const std::string temp = fmt::format("{}~~qjt-{}", path, ::getpid());
     auto writer = FileWriter::create(temp, error);
     if (!writer) return nullptr;
     return std::unique_ptr<FileSink>(new FileSink(path, temp, std::move(writer)));

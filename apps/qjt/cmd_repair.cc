@@ -3,6 +3,7 @@
 // replacement and a verify of the result.
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include <fmt/format.h>
@@ -133,6 +134,7 @@ ExitCode apply_plans(std::vector<FilePlan>* plans, const RepairOptions& o) {
 FindingList verify_result(const RepairOptions& o) {
   FindingList findings;
   JournalSelection selection = open_journals(o.paths, o.queue, &findings);
+  report_layout(selection, &findings);
   for (const auto& journal : selection.journals) {
     kestrel::ReplayState state(kestrel::ReplayOptions{}, &findings);
     replay_journal(journal, &state);
@@ -179,6 +181,10 @@ ExitCode run_repair(const RepairOptions& o) {
   JournalSelection selection = open_journals(o.paths, o.queue, &diagnostics);
   report_layout(selection, &diagnostics);
   if (selection.status != ExitCode::kOk) return selection.status;
+  if (o.apply && std::find(o.paths.begin(), o.paths.end(), "-") != o.paths.end()) {
+    fmt::print(stderr, "qjt repair: --apply changes files in place; standard input (-) has none\n");
+    return ExitCode::kUsage;
+  }
   std::vector<FilePlan> plans;
   bool changes = false;
   for (const auto& journal : selection.journals) {

@@ -9,7 +9,7 @@
 #endif
 
 int main(int argc, char** argv) {
-  CLI::App app{"qjt: inspect, verify and replay message-queue journals and checkpoints", "qjt"};
+  CLI::App app{"qjt: inspect, verify, replay, compact and repair message-queue journals", "qjt"};
   app.set_version_flag("--version", "qjt " QJT_VERSION);
   app.require_subcommand(1);
   app.fallthrough(false);

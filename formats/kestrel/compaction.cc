@@ -10,7 +10,7 @@ JournalSize compacted_size(const ReplayState& state) {
 }
 
 bool write_compacted(const ReplayState& state, const std::vector<std::int64_t>& legacy_add_time_ms,
-                     FileWriter* out, std::string* error) {
+                     const CopiedUpTo& copied, FileWriter* out, std::string* error) {
   std::string bytes;
   auto write_item = [&](const QueuedItem& item) {
     const std::int64_t add_time =
@@ -26,8 +26,16 @@ bool write_compacted(const ReplayState& state, const std::vector<std::int64_t>& 
     append_record(&bytes, xid_record(RecordType::kRemoveTentativeXid, it->first));
     if (!out->append(ByteSpan(bytes), error)) return false;
   }
-  for (const QueuedItem& item : state.queue())
+  constexpr std::uint64_t kTellEvery = 4 << 20;
+  std::uint64_t since_told = 0;
+  for (const QueuedItem& item : state.queue()) {
     if (!write_item(item)) return false;
+    since_told += item.payload.size();
+    if (since_told >= kTellEvery) {
+      copied(item.file_index, item.record_offset);
+      since_told = 0;
+    }
+  }
   return out->sync(error);
 }
 

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -28,7 +29,13 @@ JournalSize compacted_size(const ReplayState& state);
 // Writes the compacted journal. The legacy ADD stores no add time; its
 // items get legacy_add_time_ms[item.file_index] (callers pass the file's
 // modification time, as `qjt convert --to kestrel2` does).
+//
+// `copied(file_index, offset)` is told, every few MiB, that the queued
+// items up to that record have been copied, so the caller can drop the
+// pages behind them (queued items lie in file order, so this keeps the
+// resident journal pages to a window rather than the whole journal).
+using CopiedUpTo = std::function<void(std::uint32_t file_index, std::uint64_t offset)>;
 bool write_compacted(const ReplayState& state, const std::vector<std::int64_t>& legacy_add_time_ms,
-                     FileWriter* out, std::string* error);
+                     const CopiedUpTo& copied, FileWriter* out, std::string* error);
 
 }  // namespace qjt::kestrel

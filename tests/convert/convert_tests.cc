@@ -447,7 +447,7 @@ TEST_CASE("malformed lines exit 1 with a finding naming the line and write nothi
   }
   // No temporary file is left behind, and a new output is not created.
   for (const auto& entry : fs::directory_iterator(dir.path))
-    CHECK(entry.path().filename().string().find(".qjt-tmp-") == std::string::npos);
+    CHECK(entry.path().filename().string().find("~~qjt-") == std::string::npos);
   const fs::path fresh = dir / "fresh";
   write_file(dir / "bad.jsonl", "{}\n");
   CHECK(run_qjt(dir, "convert --to kestrel " + quote((dir / "bad.jsonl").string()) + " -o " + quote(fresh.string())).status == 1);
