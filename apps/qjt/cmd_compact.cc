@@ -83,7 +83,8 @@ std::int64_t mtime_ms(const std::string& path) {
 
 // Why there is nothing to gain, or empty when compaction should go ahead.
 std::string skip_reason(const CompactOptions& o, const OpenJournal& j, const Report& r) {
-  if (r.before.bytes == r.after.bytes && j.files.size() <= 1 && j.leftovers.empty())
+  const bool in_place = o.output.empty();
+  if (in_place && r.before.bytes == r.after.bytes && j.files.size() <= 1 && j.leftovers.empty())
     return "already minimal: nothing to gain";
   if (!o.if_larger_than.empty()) {
     const auto limit = *parse_byte_size(o.if_larger_than);
