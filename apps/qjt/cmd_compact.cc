@@ -219,8 +219,7 @@ ExitCode check_usage(const CompactOptions& o, const JournalSelection& selection)
 
 ExitCode run_compact(const CompactOptions& o) {
   StderrReporter diagnostics;
-  JournalSelection selection = open_journals(o.paths, o.queue, &diagnostics);
-  report_layout(selection, &diagnostics);
+  JournalSelection selection = open_journals_and_report(o.paths, o.queue, &diagnostics);
   if (selection.status != ExitCode::kOk) return selection.status;
   if (ExitCode usage = check_usage(o, selection); usage != ExitCode::kOk) return usage;
   Output out;

@@ -62,8 +62,7 @@ ExitCode run_dump(const DumpOptions& o) {
   const DataMode mode = *parse_data_mode(o.data.empty() ? (o.json ? "text" : "none") : o.data);
 
   StderrReporter reporter;
-  JournalSelection selection = open_journals(o.paths, o.queue, &reporter);
-  report_layout(selection, &reporter);
+  JournalSelection selection = open_journals_and_report(o.paths, o.queue, &reporter);
   std::size_t file_count = 0;
   for (const auto& j : selection.journals) file_count += j.files.size();
 

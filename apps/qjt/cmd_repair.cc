@@ -133,8 +133,7 @@ ExitCode apply_plans(std::vector<FilePlan>* plans, const RepairOptions& o) {
 // Replays what the paths name now; the repaired journals' findings.
 FindingList verify_result(const RepairOptions& o) {
   FindingList findings;
-  JournalSelection selection = open_journals(o.paths, o.queue, &findings);
-  report_layout(selection, &findings);
+  JournalSelection selection = open_journals_and_report(o.paths, o.queue, &findings);
   for (const auto& journal : selection.journals) {
     kestrel::ReplayState state(kestrel::ReplayOptions{}, &findings);
     replay_journal(journal, &state);
@@ -178,8 +177,7 @@ void print(Output* out, const std::vector<FilePlan>& plans, const RepairOptions&
 
 ExitCode run_repair(const RepairOptions& o) {
   StderrReporter diagnostics;
-  JournalSelection selection = open_journals(o.paths, o.queue, &diagnostics);
-  report_layout(selection, &diagnostics);
+  JournalSelection selection = open_journals_and_report(o.paths, o.queue, &diagnostics);
   if (selection.status != ExitCode::kOk) return selection.status;
   if (o.apply && std::find(o.paths.begin(), o.paths.end(), "-") != o.paths.end()) {
     fmt::print(stderr, "qjt repair: --apply changes files in place; standard input (-) has none\n");

@@ -21,8 +21,7 @@ struct VerifyOptions {
 
 ExitCode run_verify(const VerifyOptions& o) {
   FindingList findings;
-  JournalSelection selection = open_journals(o.paths, o.queue, &findings);
-  report_layout(selection, &findings);
+  JournalSelection selection = open_journals_and_report(o.paths, o.queue, &findings);
   std::uint64_t files = 0, records = 0;
   for (const auto& journal : selection.journals) {
     kestrel::ReplayState state(kestrel::ReplayOptions{o.legacy_xids}, &findings);

@@ -95,6 +95,13 @@ void report_layout(const JournalSelection& selection, Reporter* reporter) {
     for (const Finding& f : journal.layout_findings) reporter->report(f);
 }
 
+JournalSelection open_journals_and_report(const std::vector<std::string>& paths,
+                                          const std::string& queue, Reporter* reporter) {
+  JournalSelection selection = open_journals(paths, queue, reporter);
+  report_layout(selection, reporter);
+  return selection;
+}
+
 std::vector<std::uint64_t> replay_journal(const OpenJournal& journal, kestrel::ReplayState* state) {
   std::vector<std::uint64_t> counts(journal.files.size(), 0);
   for (std::size_t i = 0; i < journal.files.size(); ++i) {

@@ -40,6 +40,11 @@ JournalSelection open_journals(const std::vector<std::string>& paths, const std:
 // Tells `reporter` every layout finding of every journal.
 void report_layout(const JournalSelection& selection, Reporter* reporter);
 
+// open_journals, then report_layout to the same reporter: for commands that
+// do not keep layout findings per queue.
+JournalSelection open_journals_and_report(const std::vector<std::string>& paths,
+                                          const std::string& queue, Reporter* reporter);
+
 // Feeds every readable file of `journal` through `state`, in order, and
 // returns the number of records (terminal records excluded) of each file.
 std::vector<std::uint64_t> replay_journal(const OpenJournal& journal, kestrel::ReplayState* state);
