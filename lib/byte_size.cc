@@ -1,11 +1,15 @@
 #include "byte_size.h"
 
+#include <cctype>
 #include <charconv>
 #include <cmath>
 
 namespace qjt {
 
 std::optional<std::uint64_t> parse_byte_size(std::string_view text) {
+  // "KiB", "MB" and the like mean the same as "K" and "M" here.
+  if (text.size() > 2 && text.substr(text.size() - 2) == "iB") text.remove_suffix(2);
+  else if (text.size() > 1 && text.back() == 'B' && !std::isdigit(static_cast<unsigned char>(text[text.size() - 2]))) text.remove_suffix(1);
   if (text.empty()) return std::nullopt;
   double scale = 1;
   switch (text.back()) {

@@ -1,4 +1,5 @@
-// Sizes on the command line: "4096", "64K", "1.5M", "2G" (powers of 1024).
+// Sizes on the command line: "4096", "64K", "1.5M", "2G", "1GiB", "64KB"
+// (powers of 1024).
 #pragma once
 
 #include <cstdint>

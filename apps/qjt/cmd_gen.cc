@@ -1,11 +1,11 @@
 // qjt gen: deterministic synthetic journals for fixtures and benchmarks.
 // The generation itself is formats/kestrel/journal_generator.
-#include <charconv>
 #include <limits>
 #include <optional>
 
 #include <fmt/format.h>
 
+#include "byte_size.h"
 #include "commands.h"
 #include "journal_generator.h"
 #include "json_line.h"
@@ -34,26 +34,6 @@ struct GenCommandOptions {
   bool json = false;
 };
 
-// "4096", "64K", "1M", "1G" (binary multiples; "KiB", "MB" and so on too).
-std::optional<std::uint64_t> parse_byte_count(std::string_view text) {
-  std::uint64_t value = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || end == text.data()) return std::nullopt;
-  std::string_view unit(end, static_cast<std::size_t>(text.data() + text.size() - end));
-  if (unit.empty()) return value;
-  std::uint64_t multiplier = 0;
-  switch (unit[0]) {
-    case 'K': case 'k': multiplier = 1ULL << 10; break;
-    case 'M': case 'm': multiplier = 1ULL << 20; break;
-    case 'G': case 'g': multiplier = 1ULL << 30; break;
-    default: return std::nullopt;
-  }
-  unit.remove_prefix(1);
-  if (!unit.empty() && unit != "B" && unit != "iB") return std::nullopt;
-  if (value > std::numeric_limits<std::uint64_t>::max() / multiplier) return std::nullopt;
-  return value * multiplier;
-}
-
 bool usage(const std::string& message) {
   fmt::print(stderr, "qjt gen: {}\n", message);
   return false;
@@ -62,14 +42,14 @@ bool usage(const std::string& message) {
 bool make_options(const GenCommandOptions& c, kestrel::GeneratorOptions* o) {
   if (c.records) o->records = *c.records;
   if (!c.size.empty()) {
-    const auto size = parse_byte_count(c.size);
+    const auto size = parse_byte_size(c.size);
     if (!size || *size == 0) return usage(fmt::format("--size {}: expected a byte count such as 1048576, 64K, 1M or 1G", c.size));
     o->size = *size;
   }
   if (!c.payload_size.empty()) {
     const auto dash = c.payload_size.find('-');
-    const auto min = parse_byte_count(c.payload_size.substr(0, dash));
-    const auto max = dash == std::string::npos ? min : parse_byte_count(c.payload_size.substr(dash + 1));
+    const auto min = parse_byte_size(c.payload_size.substr(0, dash));
+    const auto max = dash == std::string::npos ? min : parse_byte_size(c.payload_size.substr(dash + 1));
     if (!min || !max || *max > std::numeric_limits<std::uint32_t>::max()) {
       return usage(fmt::format("--payload-size {}: expected N or MIN-MAX, in bytes", c.payload_size));
     }
