@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "failpoint.h"
 #include "input_file.h"
 
 namespace qjt {
@@ -67,6 +68,23 @@ bool FileWriter::sync(std::string* error) {
   if (!flush(error)) return false;
   if (::fsync(fd_) != 0) return fail(error, "fsync", path_);
   return true;
+}
+
+bool write_file_atomically(const std::string& path,
+                           const std::function<bool(FileWriter*, std::string*)>& content,
+                           std::string* error) {
+  const std::string temp = fmt::format("{}~~qjt-{}", path, ::getpid());
+  auto writer = FileWriter::create(temp, error);
+  if (!writer) return false;
+  const bool written = content(writer.get(), error) && writer->sync(error);
+  writer.reset();
+  failpoint("atomic.temp_synced");
+  if (written && durable_rename(temp, path, error)) {
+    failpoint("atomic.renamed");
+    return true;
+  }
+  ::unlink(temp.c_str());
+  return false;
 }
 
 bool sync_directory(const std::string& dir, std::string* error) {

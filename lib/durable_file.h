@@ -7,6 +7,7 @@
 // system's reason, for exit status 3.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -37,6 +38,14 @@ class FileWriter {
   std::string buffer_;
   std::uint64_t written_ = 0;
 };
+
+// Replaces (or creates) `path` whole: `content` writes "<path>~~qjt-<pid>"
+// (a "~~" name no queue system takes for one of its files), which is then
+// fsynced, renamed over `path`, and the directory fsynced. On failure the
+// temp file is removed and `path` is as it was.
+bool write_file_atomically(const std::string& path,
+                           const std::function<bool(FileWriter*, std::string*)>& content,
+                           std::string* error);
 
 // fsync of a directory, making renames and unlinks inside it durable.
 bool sync_directory(const std::string& dir, std::string* error);

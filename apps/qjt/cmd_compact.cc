@@ -1,7 +1,6 @@
 // qjt compact (alias roll): rewrite a queue's journal into its minimal
 // equivalent, in place with a crash-safe protocol and a backup, or to -o.
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <optional>
@@ -116,18 +115,6 @@ kestrel::JournalContent compacted_content(const kestrel::ReplayState& state, con
   };
 }
 
-bool write_output(const CompactOptions& o, const kestrel::JournalContent& content, std::string* error) {
-  // "~~" marks a temp file Kestrel never takes for a queue, should -o point into a queue directory.
-  const std::string temp = fmt::format("{}~~qjt-{}", o.output, ::getpid());
-  auto writer = FileWriter::create(temp, error);
-  if (!writer) return false;
-  const bool ok = content(writer.get(), error);
-  writer.reset();
-  if (ok && durable_rename(temp, o.output, error)) return true;
-  ::unlink(temp.c_str());
-  return false;
-}
-
 ExitCode compact_in_place(const OpenJournal& j, const CompactOptions& o,
                           const kestrel::JournalContent& content, Report* r) {
   std::unique_ptr<DirectoryLock> lock;
@@ -176,7 +163,7 @@ ExitCode compact_one(const OpenJournal& j, const CompactOptions& o, Output* out)
     r.action = "dry_run";
   } else if (!o.output.empty()) {
     std::string error;
-    r.action = write_output(o, compacted_content(state, j), &error) ? "written" : "failed";
+    r.action = write_file_atomically(o.output, compacted_content(state, j), &error) ? "written" : "failed";
     r.reason = error;
     r.output = o.output;
     if (!error.empty()) status = ExitCode::kIoError;

@@ -1,7 +1,6 @@
 // qjt repair: plan, then (--apply) cut each file at its first BROKEN record
 // or (--salvage) drop only the damaged regions, with backups, atomic
 // replacement and a verify of the result.
-#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -70,8 +69,7 @@ std::string file_text(const FilePlan& f, bool salvage) {
   return text;
 }
 
-// Writes the kept ranges to a temp file Kestrel ignores ("~~"), then
-// renames it over the original, after backing the original up.
+// Backs the original up, then replaces it atomically with the kept ranges.
 bool replace_file(const FilePlan& f, std::string* error) {
   if (!f.backup_dir.empty()) {
     std::error_code ec;
@@ -84,21 +82,14 @@ bool replace_file(const FilePlan& f, std::string* error) {
     if (!durable_copy(f.path(), copy, error)) return false;
     failpoint("repair.backed_up");
   }
-  const std::string temp = fmt::format("{}~~qjt-repair-{}", f.path(), ::getpid());
-  auto writer = FileWriter::create(temp, error);
-  if (!writer) return false;
-  bool ok = true;
-  for (const auto& range : f.plan.keep)
-    ok = ok && writer->append(f.bytes().subspan(range.begin, range.size()), error);
-  ok = ok && writer->sync(error);
-  writer.reset();
-  failpoint("repair.temp_written");
-  if (ok && durable_rename(temp, f.path(), error)) {
-    failpoint("repair.replaced");
-    return true;
-  }
-  ::unlink(temp.c_str());
-  return false;
+  return write_file_atomically(
+      f.path(),
+      [&f](FileWriter* writer, std::string* e) {
+        for (const auto& range : f.plan.keep)
+          if (!writer->append(f.bytes().subspan(range.begin, range.size()), e)) return false;
+        return true;
+      },
+      error);
 }
 
 std::string directory_of(const OpenJournal& j, const std::string& path) {
