@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,6 +38,13 @@ inline void write_file(const std::filesystem::path& path, const Bytes& bytes) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
 }
+
+// The gunzipped content of ../shared/fixtures/<relative> (e.g.
+// "flume-v2/fileformat-v2-log-1.gz"), or nullopt when the shared fixtures
+// are not on this machine. Tests that use it say so with
+// MESSAGE when they have nothing to read; they never copy fixtures into
+// the repository.
+std::optional<Bytes> read_shared_fixture_gz(std::string_view relative);
 
 // A fresh directory under the system temp dir, removed on destruction.
 class TempDir {

@@ -1,0 +1,59 @@
+// LogRecord: one record of a Flume data log (log-N), V2 or V3, as the
+// sequential reader meets it (spec §5.1-5.3).
+//
+// Views, not copies: body, header keys and values point into the mapped
+// file (or, for an encrypted V3 log, into the reader's decryption buffer)
+// and stay valid until the reader's next call to next().
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "byte_span.h"
+#include "event_pointer.h"
+
+namespace qjt::flume {
+
+enum class LogRecordType : std::uint8_t {
+  kPut,        // TransactionEventRecord type 1
+  kTake,       // 2
+  kRollback,   // 3
+  kCommit,     // 4
+  kNoop,       // OP byte 0x00: a record neutralised by the integrity tool
+  kEndOfData,  // OP byte 0x80 (preallocated fill) or the physical end of the file
+  kBroken,     // anything the reader cannot decode; ends the file as Flume's reader stops
+};
+
+// "put", "take", "rollback", "commit", "noop", "end_of_data", "broken"
+const char* log_record_type_name(LogRecordType type);
+
+struct EventHeader {
+  ByteSpan key;
+  ByteSpan value;  // empty for a header written without a value (Flume reads it as "")
+};
+
+struct LogRecord {
+  LogRecordType type = LogRecordType::kEndOfData;
+  std::uint64_t offset = 0;  // of the OP byte: the pointer a checkpoint holds for a put
+  std::uint64_t size = 0;    // bytes from the OP byte to the next record
+  std::int64_t transaction_id = 0;
+  std::int64_t write_order_id = 0;
+
+  // kPut
+  std::vector<EventHeader> headers;  // reused by the reader: no allocation per record
+  ByteSpan body;
+  std::optional<std::uint32_t> stored_crc;  // V3 Put.checksum, absent before Flume 1.4
+  bool crc_ok = true;                       // false only when stored_crc does not match
+
+  // kTake: the put taken
+  EventPointer taken;
+  // kCommit: 1 = a put transaction, 2 = a take transaction
+  std::int16_t commit_type = 0;
+
+  // kBroken: what was expected and found. kNoop: the skipped length.
+  std::string error;
+};
+
+}  // namespace qjt::flume
