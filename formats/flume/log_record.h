@@ -44,8 +44,13 @@ struct LogRecord {
   // kPut
   std::vector<EventHeader> headers;  // reused by the reader: no allocation per record
   ByteSpan body;
+  std::uint64_t body_offset = 0;  // of body's first byte in the file (also when encrypted: CTR keeps positions)
+  bool null_body = false;         // V2 body length -1 (Flume's null body); body is then empty
   std::optional<std::uint32_t> stored_crc;  // V3 Put.checksum, absent before Flume 1.4
+  std::uint32_t computed_crc = 0;           // CRC32 of body, computed only when stored_crc is present
   bool crc_ok = true;                       // false only when stored_crc does not match
+  // Put.checksum is an sfixed64: a stored value above 32 bits never matches
+  // (Flume compares longs); stored_crc then holds its low 32 bits.
 
   // kTake: the put taken
   EventPointer taken;
