@@ -90,6 +90,67 @@ std::string describe_holder(const OpenFileHolder& holder) {
   return fmt::format("pid {} ({}) has {} open", holder.pid, holder.command, holder.path);
 }
 
+namespace {
+
+// The pid of another process's flock(2) lock on (dev, ino) in /proc/locks
+// ("1: FLOCK ADVISORY WRITE 1234 fd:01:5678 0 EOF"), 0 when there is none.
+// fcntl's F_GETLK does not see these. Blocked waiters ("1: -> ...") hold
+// nothing and are skipped.
+int flock_holder(const struct stat& st) {
+  std::ifstream locks("/proc/locks");
+  const std::string self = std::to_string(::getpid());
+  std::string line;
+  while (std::getline(locks, line)) {
+    std::istringstream fields(line);
+    std::string id, kind, mode, access, pid, file;
+    if (!(fields >> id >> kind >> mode >> access >> pid >> file)) continue;
+    if (kind != "FLOCK" || pid == self) continue;
+    unsigned major_no = 0, minor_no = 0;
+    unsigned long inode = 0;
+    if (std::sscanf(file.c_str(), "%x:%x:%lu", &major_no, &minor_no, &inode) != 3) continue;
+    if (inode != st.st_ino || makedev(major_no, minor_no) != st.st_dev) continue;
+    try {
+      return std::stoi(pid);
+    } catch (...) {
+      continue;
+    }
+  }
+  return 0;
+}
+
+OpenFileHolder holder_with_file_open(const std::string& path) {
+  const auto holders = find_open_holders({path});
+  if (!holders.empty()) return holders.front();
+  return OpenFileHolder{0, "unknown process", path};
+}
+
+}  // namespace
+
+std::optional<OpenFileHolder> find_lock_holder(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return std::nullopt;
+  struct stat st {};
+  const bool have_stat = ::fstat(fd, &st) == 0;
+  struct flock probe {};
+  probe.l_type = F_WRLCK;  // what Java's exclusive tryLock asks for
+  probe.l_whence = SEEK_SET;
+  probe.l_start = 0;
+  probe.l_len = 0;  // the whole file
+  const bool probed = ::fcntl(fd, F_GETLK, &probe) == 0;
+  ::close(fd);
+  if (probed && probe.l_type != F_UNLCK) {
+    if (probe.l_pid > 0) {
+      const std::string pid = std::to_string(probe.l_pid);
+      return OpenFileHolder{probe.l_pid, process_command(pid), path};
+    }
+    return holder_with_file_open(path);  // an OFD lock: l_pid is -1
+  }
+  if (!have_stat) return std::nullopt;
+  const int pid = flock_holder(st);
+  if (pid > 0) return OpenFileHolder{pid, process_command(std::to_string(pid)), path};
+  return std::nullopt;
+}
+
 std::unique_ptr<DirectoryLock> DirectoryLock::try_acquire(const std::string& dir,
                                                           std::string* error) {
   const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,20 @@ std::vector<OpenFileHolder> find_open_holders(const std::vector<std::string>& pa
 
 // "pid 1234 (java -jar kestrel.jar) has /var/spool/kestrel/q open"
 std::string describe_holder(const OpenFileHolder& holder);
+
+// A process other than this one holding a lock on `path`: a POSIX record
+// lock, which is what Java's FileChannel.tryLock takes on Flume's
+// in_use.lock, or an OFD lock (both found with an F_GETLK write-lock probe,
+// so exactly the locks that would make tryLock fail), else a flock(2) lock
+// (from /proc/locks: tryLock does not conflict with it, but some process
+// still claims the file). OFD locks carry no pid, so the holder named is
+// then a process that has the file open (pid 0 when none can be seen).
+// nullopt when no lock is held or `path` cannot be opened.
+//
+// The probe opens and closes `path`; under POSIX rules closing any
+// descriptor of a file drops this process's own fcntl locks on it, so do not
+// call it on a file this process has locked with fcntl.
+std::optional<OpenFileHolder> find_lock_holder(const std::string& path);
 
 class DirectoryLock {
  public:

@@ -1,0 +1,339 @@
+#include "event_queue.h"
+
+#include <algorithm>
+#include <limits>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+namespace qjt::flume {
+namespace {
+
+constexpr std::int64_t kEmpty = 0;
+
+std::int32_t file_of(std::int64_t value) { return EventPointer::from_long(value).file_id; }
+
+}  // namespace
+
+// Pointer value -> (copies in the live slots, whether Flume's queueSet still
+// holds it, the slot of the only copy). Open addressing with linear probing:
+// replay adds and removes millions of pointers, and a node-based map would
+// allocate for each. Key 0 marks a free bucket; EMPTY is never indexed.
+class EventQueue::PointerIndex {
+ public:
+  static constexpr std::uint32_t kUnknownSlot = std::numeric_limits<std::uint32_t>::max();
+  static constexpr std::uint32_t kInSet = 0x80000000u;
+
+  struct Entry {
+    std::int64_t key = 0;
+    std::uint32_t slot = kUnknownSlot;  // meaningful only while copies() == 1
+    std::uint32_t bits = 0;             // copies | kInSet
+    std::uint32_t copies() const { return bits & ~kInSet; }
+    bool in_set() const { return (bits & kInSet) != 0; }
+  };
+
+  explicit PointerIndex(std::size_t expected) {
+    std::size_t buckets = 16;
+    while (buckets < expected * 2) buckets *= 2;
+    table_.resize(buckets);
+  }
+
+  Entry* find(std::int64_t key) {
+    for (std::size_t i = home(key);; i = (i + 1) & mask()) {
+      if (table_[i].key == key) return &table_[i];
+      if (table_[i].key == 0) return nullptr;
+    }
+  }
+  const Entry* find(std::int64_t key) const { return const_cast<PointerIndex*>(this)->find(key); }
+
+  // A queue add: one more copy, and the queueSet holds it again.
+  void added(std::int64_t key) {
+    Entry* e = find_or_insert(key);
+    const std::uint32_t copies = e->copies() + 1;
+    e->bits = copies | kInSet;
+    if (copies > 1) e->slot = kUnknownSlot;
+  }
+
+  // A queue removal of one copy; queueSet.remove drops it from the set even
+  // when other copies stay queued.
+  void removed(std::int64_t key) {
+    Entry* e = find(key);
+    if (e == nullptr) return;
+    const std::uint32_t copies = e->copies() - 1;
+    if (copies == 0) {
+      erase(static_cast<std::size_t>(e - table_.data()));
+      return;
+    }
+    e->bits = copies;
+    e->slot = kUnknownSlot;  // which copy is left is not known without a search
+  }
+
+  // The value was written into `slot`; the last write of a single copy is
+  // where it lives.
+  void moved(std::int64_t key, std::size_t slot) {
+    Entry* e = find(key);
+    if (e != nullptr) e->slot = static_cast<std::uint32_t>(slot);
+  }
+
+ private:
+  std::size_t mask() const { return table_.size() - 1; }
+  std::size_t home(std::int64_t key) const {
+    auto x = static_cast<std::uint64_t>(key);  // splitmix64's finalizer
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    x ^= x >> 31;
+    return static_cast<std::size_t>(x) & mask();
+  }
+
+  Entry* find_or_insert(std::int64_t key) {
+    if ((used_ + 1) * 2 > table_.size()) grow();
+    std::size_t i = home(key);
+    while (table_[i].key != 0 && table_[i].key != key) i = (i + 1) & mask();
+    if (table_[i].key == 0) {
+      table_[i] = Entry{key, kUnknownSlot, 0};
+      ++used_;
+    }
+    return &table_[i];
+  }
+
+  void grow() {
+    std::vector<Entry> old(table_.size() * 2);
+    old.swap(table_);
+    for (const Entry& e : old) {
+      if (e.key == 0) continue;
+      std::size_t i = home(e.key);
+      while (table_[i].key != 0) i = (i + 1) & mask();
+      table_[i] = e;
+    }
+  }
+
+  // Backward-shift deletion keeps every probe chain unbroken without
+  // tombstones.
+  void erase(std::size_t hole) {
+    --used_;
+    for (std::size_t j = (hole + 1) & mask(); table_[j].key != 0; j = (j + 1) & mask()) {
+      const std::size_t k = home(table_[j].key);
+      if (((j - k) & mask()) >= ((j - hole) & mask())) {
+        table_[hole] = table_[j];
+        hole = j;
+      }
+    }
+    table_[hole] = Entry{};
+  }
+
+  std::vector<Entry> table_;
+  std::size_t used_ = 0;
+};
+
+// Flume's logFileIDReferenceCounts: a file's entry exists while its count
+// is non-zero. Few files are live at once, so a hash map is plenty.
+class EventQueue::ReferenceCounts {
+ public:
+  void increment(std::int32_t file_id) { ++counts_[file_id]; }
+  // False when Flume would find no counter (its checkState fails).
+  bool decrement(std::int32_t file_id) {
+    const auto it = counts_.find(file_id);
+    if (it == counts_.end()) return false;
+    if (--it->second == 0) counts_.erase(it);
+    return true;
+  }
+  std::int64_t count(std::int32_t file_id) const {
+    const auto it = counts_.find(file_id);
+    return it == counts_.end() ? 0 : it->second;
+  }
+  std::vector<std::pair<std::int32_t, std::int64_t>> sorted() const {
+    std::vector<std::pair<std::int32_t, std::int64_t>> out(counts_.begin(), counts_.end());
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+  void assign(const std::vector<std::pair<std::int32_t, std::int64_t>>& counts) {
+    counts_.clear();
+    for (const auto& [file_id, count] : counts)
+      if (count != 0) counts_[file_id] = count;
+  }
+
+ private:
+  std::unordered_map<std::int32_t, std::int64_t> counts_;
+};
+
+EventQueue::EventQueue(std::vector<std::int64_t> slots, std::size_t head, std::size_t size)
+    : slots_(std::move(slots)),
+      head_(head),
+      size_(size),
+      index_(std::make_unique<PointerIndex>(size)),
+      counts_(std::make_unique<ReferenceCounts>()) {
+  // Flume's constructor fills its queueSet with every live slot.
+  for (std::size_t i = 0; i < size_; ++i) {
+    const std::int64_t value = value_at(i);
+    if (value == kEmpty) continue;
+    index_->added(value);
+    index_->moved(value, physical(i));
+    counts_->increment(file_of(value));
+  }
+}
+
+EventQueue::EventQueue(EventQueue&&) noexcept = default;
+EventQueue& EventQueue::operator=(EventQueue&&) noexcept = default;
+EventQueue::~EventQueue() = default;
+
+std::optional<EventQueue> EventQueue::create(std::int64_t capacity, std::string* error) {
+  if (capacity < 1 || capacity > kMaxCapacity) {
+    *error = fmt::format("expected a capacity from 1 to {}, found {}", kMaxCapacity, capacity);
+    return std::nullopt;
+  }
+  return EventQueue(std::vector<std::int64_t>(static_cast<std::size_t>(capacity), kEmpty), 0, 0);
+}
+
+std::optional<EventQueue> EventQueue::from_slots(std::vector<std::int64_t> slots, std::int64_t head,
+                                                 std::int64_t size, std::string* error) {
+  const auto capacity = static_cast<std::int64_t>(slots.size());
+  if (capacity < 1 || capacity > kMaxCapacity) {
+    *error = fmt::format("expected a capacity from 1 to {}, found {}", kMaxCapacity, capacity);
+    return std::nullopt;
+  }
+  if (head < 0 || head >= capacity) {
+    *error = fmt::format("expected a queue head from 0 to {}, found {}", capacity - 1, head);
+    return std::nullopt;
+  }
+  if (size < 0 || size > capacity) {
+    *error = fmt::format("expected a queue size from 0 to {}, found {}", capacity, size);
+    return std::nullopt;
+  }
+  return EventQueue(std::move(slots), static_cast<std::size_t>(head), static_cast<std::size_t>(size));
+}
+
+std::optional<EventQueue> EventQueue::from_slot_bytes(ByteSpan elements, std::int64_t head,
+                                                      std::int64_t size, std::string* error) {
+  if (elements.size() % 8 != 0) {
+    *error = fmt::format("expected element bytes in whole 8-byte slots, found {} bytes",
+                         elements.size());
+    return std::nullopt;
+  }
+  if (elements.size() / 8 > static_cast<std::uint64_t>(kMaxCapacity)) {
+    *error = fmt::format("expected at most {} element slots, found {}", kMaxCapacity,
+                         elements.size() / 8);
+    return std::nullopt;
+  }
+  std::vector<std::int64_t> slots(elements.size() / 8);
+  ByteReader reader(elements);
+  for (std::int64_t& slot : slots) reader.read_i64_be(&slot);
+  return from_slots(std::move(slots), head, size, error);
+}
+
+void EventQueue::set(std::size_t i, std::int64_t value) {
+  const std::size_t p = physical(i);
+  slots_[p] = value;
+  if (value != kEmpty) index_->moved(value, p);
+}
+
+// FlumeEventQueue.add(index, value) with room checked by the caller: the
+// shorter side moves, and the head side moves by stepping head back.
+void EventQueue::add(std::size_t index, std::int64_t value) {
+  index_->added(value);
+  ++size_;
+  if (index <= size_ / 2) {
+    head_ = head_ == 0 ? slots_.size() - 1 : head_ - 1;
+    for (std::size_t i = 0; i < index; ++i) set(i, value_at(i + 1));
+  } else {
+    for (std::size_t i = size_ - 1; i > index; --i) set(i, value_at(i - 1));
+  }
+  set(index, value);
+}
+
+// FlumeEventQueue.remove(index, 0): the sizes compared are the old ones.
+std::int64_t EventQueue::remove_at(std::size_t index) {
+  const std::int64_t value = value_at(index);
+  if (value != kEmpty) index_->removed(value);
+  if (index > size_ / 2) {
+    for (std::size_t i = index; i + 1 < size_; ++i) set(i, value_at(i + 1));
+    set(size_ - 1, kEmpty);
+  } else {
+    for (std::size_t i = index; i > 0; --i) set(i, value_at(i - 1));
+    set(0, kEmpty);
+    head_ = head_ + 1 == slots_.size() ? 0 : head_ + 1;
+  }
+  --size_;
+  return value;
+}
+
+void EventQueue::decrement_file(std::int64_t value) {
+  if (!counts_->decrement(file_of(value))) ++anomalies_.missing_reference_counts;
+}
+
+bool EventQueue::add_tail(EventPointer pointer) {
+  const std::int64_t value = pointer.to_long();
+  if (static_cast<std::int64_t>(size_) + inflight_takes_ == static_cast<std::int64_t>(slots_.size()))
+    return false;
+  if (value == kEmpty) return false;
+  counts_->increment(pointer.file_id);
+  if (size_ == slots_.size()) {
+    ++anomalies_.dropped_tail_adds;  // Flume's add() refuses, addTail says true
+    return true;
+  }
+  add(size_, value);
+  return true;
+}
+
+bool EventQueue::add_head(EventPointer pointer) {
+  const std::int64_t value = pointer.to_long();
+  if (size_ == slots_.size() || value == kEmpty) return false;
+  counts_->increment(pointer.file_id);
+  add(0, value);
+  return true;
+}
+
+bool EventQueue::remove_head(EventPointer* taken) {
+  if (size_ == 0) return false;
+  const std::int64_t value = remove_at(0);
+  *taken = EventPointer::from_long(value);
+  if (value == kEmpty) {
+    ++anomalies_.empty_heads_removed;
+    return true;
+  }
+  decrement_file(value);
+  return true;
+}
+
+bool EventQueue::contains(EventPointer pointer) const {
+  const std::int64_t value = pointer.to_long();
+  if (value == kEmpty) return false;
+  const PointerIndex::Entry* e = index_->find(value);
+  return e != nullptr && e->in_set();
+}
+
+bool EventQueue::remove(EventPointer pointer) {
+  const std::int64_t value = pointer.to_long();
+  if (!contains(pointer)) return false;
+  const PointerIndex::Entry* e = index_->find(value);
+  std::size_t logical = size_;
+  if (e->copies() == 1 && e->slot != PointerIndex::kUnknownSlot && slots_[e->slot] == value) {
+    logical = e->slot >= head_ ? e->slot - head_ : e->slot + slots_.size() - head_;
+  } else {
+    // Duplicates: Flume's linear search takes the copy nearest the head.
+    for (std::size_t i = 0; i < size_; ++i) {
+      if (value_at(i) == value) {
+        logical = i;
+        break;
+      }
+    }
+  }
+  if (logical >= size_) return false;  // cannot happen: the set only holds queued values
+  remove_at(logical);
+  decrement_file(value);
+  return true;
+}
+
+std::int64_t EventQueue::reference_count(std::int32_t file_id) const {
+  return counts_->count(file_id);
+}
+
+std::vector<std::pair<std::int32_t, std::int64_t>> EventQueue::reference_counts() const {
+  return counts_->sorted();
+}
+
+void EventQueue::set_reference_counts(
+    const std::vector<std::pair<std::int32_t, std::int64_t>>& counts) {
+  counts_->assign(counts);
+}
+
+}  // namespace qjt::flume
