@@ -143,6 +143,9 @@ std::optional<DetectedKind> by_log_name(std::string_view name, ByteSpan bytes) {
   if (!is_log_name(name, &id)) return std::nullopt;
   if (has_v2_header(bytes, id))
     return kind(FileKind::kLogV2, true, "a log-N name and a V2 header (version 2, matching file id)");
+  if (id && has_v2_header(bytes, std::nullopt))
+    return kind(FileKind::kLogV2, false,
+                fmt::format("a log-N name and a V2 header, but its file id is {}, not {}", int32_at(bytes, 4), *id));
   if (bytes.empty()) return kind(FileKind::kLogV3, true, "a log-N name and no bytes (an empty V3 log)");
   const std::uint8_t first = bytes[0];
   if (first == kOpRecord || first == kOpEof || first == kOpNoop)
