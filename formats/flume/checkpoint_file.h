@@ -78,7 +78,7 @@ class CheckpointFile {
   std::size_t capacity() const { return capacity_; }
   std::size_t slot_count() const { return bytes_.size() / 8; }  // whole longs present
 
-  // The long at physical slot `index` (< slot_count()), header included.
+  // The long at physical slot `index`, header included; 0 past slot_count().
   std::int64_t slot(std::size_t index) const;
   static std::uint64_t slot_offset(std::size_t index) { return static_cast<std::uint64_t>(index) * 8; }
 

@@ -17,9 +17,10 @@ struct MetaContext {
   Reporter* reporter;
   std::size_t base;
 
-  void report(std::string_view code, std::uint64_t offset, std::string message) const {
+  void report(std::string_view code, std::uint64_t offset, std::string message,
+              Severity severity = Severity::kError) const {
     if (reporter == nullptr) return;
-    reporter->report(Finding{Severity::kError, std::string(code), std::string(file), offset, std::move(message)});
+    reporter->report(Finding{severity, std::string(code), std::string(file), offset, std::move(message)});
   }
   MetaContext nested(ByteSpan outer, const WireField& field) const {
     return MetaContext{file, reporter, base + static_cast<std::size_t>(field.bytes.data() - outer.data())};
@@ -159,10 +160,11 @@ CheckpointMetaDecode decode_checkpoint_meta(ByteSpan bytes, std::string_view fil
   }
   context.base = consumed - message.size();
   out.valid = decode_fields(message, context, &out);
-  if (consumed < bytes.size())
+  if (consumed < bytes.size())  // Flume never reads them: a warning
     context.report("meta_trailing_bytes", consumed,
                    fmt::format("expected the file to end after the {}-byte message, found {} more bytes",
-                               message.size(), bytes.size() - consumed));
+                               message.size(), bytes.size() - consumed),
+                   Severity::kWarning);
   if (out.version_offset && out.meta.version != kCheckpointMetaVersion)
     context.report("meta_version", *out.version_offset,
                    fmt::format("expected version {}, found {}", kCheckpointMetaVersion, out.meta.version));

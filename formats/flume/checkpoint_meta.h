@@ -46,8 +46,8 @@ struct CheckpointMetaDecode {
   std::optional<std::uint64_t> queue_head_offset;
 };
 
-// Findings: meta_empty, meta_malformed, meta_missing_field,
-// meta_trailing_bytes, meta_version.
+// Findings: meta_empty, meta_malformed, meta_missing_field, meta_version,
+// and the warning meta_trailing_bytes (Flume ignores what follows).
 CheckpointMetaDecode decode_checkpoint_meta(ByteSpan bytes, std::string_view file, Reporter* reporter);
 
 // The file's bytes: varint length, then the message.

@@ -17,9 +17,10 @@ struct MetaContext {
   Reporter* reporter;
   std::size_t base;
 
-  void report(std::string_view code, std::uint64_t offset, std::string message) const {
+  void report(std::string_view code, std::uint64_t offset, std::string message,
+              Severity severity = Severity::kError) const {
     if (reporter == nullptr) return;
-    reporter->report(Finding{Severity::kError, std::string(code), std::string(file), offset, std::move(message)});
+    reporter->report(Finding{severity, std::string(code), std::string(file), offset, std::move(message)});
   }
   MetaContext nested(ByteSpan outer, const WireField& field) const {
     return MetaContext{file, reporter, base + static_cast<std::size_t>(field.bytes.data() - outer.data())};
@@ -186,10 +187,11 @@ LogMetadataDecode decode_log_metadata(ByteSpan bytes, std::string_view file, Rep
   context.base = consumed - message.size();
   Seen seen;
   out.valid = decode_fields(message, context, &out.metadata, &seen);
-  if (consumed < bytes.size())
+  if (consumed < bytes.size())  // Flume never reads them: a warning
     context.report("meta_trailing_bytes", consumed,
                    fmt::format("expected the file to end after the {}-byte message, found {} more bytes",
-                               message.size(), bytes.size() - consumed));
+                               message.size(), bytes.size() - consumed),
+                   Severity::kWarning);
   if (seen.version_offset && out.metadata.version != kLogMetadataVersion)
     context.report("meta_version", *seen.version_offset,
                    fmt::format("expected version {}, found {}", kLogMetadataVersion, out.metadata.version));

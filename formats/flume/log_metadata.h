@@ -49,10 +49,10 @@ struct LogMetadataDecode {
   bool valid = false;
 };
 
-// Findings: meta_empty, meta_malformed, meta_missing_field,
-// meta_trailing_bytes, meta_version. An empty log-N.meta is an error to
-// Flume only when log-N is not empty; a caller that knows log-N is empty
-// need not decode it.
+// Findings: meta_empty, meta_malformed, meta_missing_field, meta_version,
+// and the warning meta_trailing_bytes (Flume ignores what follows). An
+// empty log-N.meta is an error to Flume only when log-N is not empty; a
+// caller that knows log-N is empty need not decode it.
 LogMetadataDecode decode_log_metadata(ByteSpan bytes, std::string_view file, Reporter* reporter);
 
 // The file's bytes (47 for an unencrypted meta with both backup fields).

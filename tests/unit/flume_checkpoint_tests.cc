@@ -440,6 +440,7 @@ TEST_CASE("flume checkpoint.meta: missing, mistyped and trailing fields are find
     const Finding* f = first(findings, "meta_trailing_bytes");
     REQUIRE(f);
     CHECK(f->offset == 37);
+    CHECK(f->severity == Severity::kWarning);
   }
   SUBCASE("version 2") {
     Bytes file = kRealCheckpointMeta;
