@@ -37,8 +37,8 @@ bool check_checksum(ByteSpan bytes, std::string_view file, Reporter* reporter) {
   const Md5 computed = md5(bytes.subspan(kInflightChecksumSize));
   if (std::equal(computed.begin(), computed.end(), stored.data())) return true;
   report(reporter, "inflight_checksum", file, 0,
-         fmt::format("expected MD5 {} of bytes 16 to the end, found {}", hex(ByteSpan(computed.data(), computed.size())),
-                     hex(stored)));
+         fmt::format("expected MD5 {} of bytes 16 to the end, found {}",
+                     hex(ByteSpan(computed.data(), computed.size())), hex(stored)));
   return false;
 }
 

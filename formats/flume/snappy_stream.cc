@@ -59,7 +59,8 @@ bool append_block(ByteSpan block, std::size_t at, const StreamContext& context, 
   const char* compressed = reinterpret_cast<const char*>(block.data());
   std::size_t length = 0;
   if (!snappy::GetUncompressedLength(compressed, block.size(), &length))
-    return context.fail("snappy_block", at, "expected a Snappy block starting with its uncompressed length, found none");
+    return context.fail("snappy_block", at,
+                        "expected a Snappy block starting with its uncompressed length, found none");
   const std::size_t room = context.max_output - out->size();
   if (length > room)
     return context.fail("snappy_output_limit", at,

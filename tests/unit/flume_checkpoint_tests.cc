@@ -508,8 +508,8 @@ TEST_CASE("flume checkpoint.meta: every truncation and seeded byte flips") {
 // ---------------------------------------------------------------- inflights
 
 TEST_CASE("flume inflight: the 32-byte empty file") {
-  const Bytes expected = {0x4a, 0xe7, 0x13, 0x36, 0xe4, 0x4b, 0xf9, 0xbf, 0x79, 0xd2, 0x75, 0x2e, 0x23, 0x48, 0x18, 0xa5,
-                          0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  const Bytes expected = qjt_test::cat(
+      {{0x4a, 0xe7, 0x13, 0x36, 0xe4, 0x4b, 0xf9, 0xbf, 0x79, 0xd2, 0x75, 0x2e, 0x23, 0x48, 0x18, 0xa5}, Bytes(16, 0)});
   CHECK(bytes_of(encode_inflight({})) == expected);
   FindingList findings;
   const InflightFile decoded = decode_inflight(span(expected), "inflightputs", &findings);
