@@ -151,6 +151,8 @@ class V3PayloadDecoder {
     }
     if (!reader.error().empty()) return wire_fail("put", reader, m);
     if (!has_event) return missing("put", 1, "event", m);
+    // Required fields are checked on the merged event.
+    if (!event_has_body_) return missing("put event", 2, "body", last_event_);
     record_->body_offset = payload_offset_ + (where(record_->body) - kV3Framing);
     if (checksum) {
       record_->stored_crc = static_cast<std::uint32_t>(*checksum);
@@ -161,7 +163,7 @@ class V3PayloadDecoder {
   }
 
   bool event(ByteSpan m) {
-    bool has_body = false;
+    last_event_ = m;
     WireReader reader(m);
     WireField f;
     while (reader.next(&f)) {
@@ -169,11 +171,10 @@ class V3PayloadDecoder {
         if (!event_header(f.bytes)) return false;
       } else if (f.number == 2 && f.type == WireType::kLengthDelimited) {
         record_->body = f.bytes;
-        has_body = true;
+        event_has_body_ = true;
       }
     }
     if (!reader.error().empty()) return wire_fail("put event", reader, m);
-    if (!has_body) return missing("put event", 2, "body", m);
     return true;
   }
 
@@ -254,6 +255,8 @@ class V3PayloadDecoder {
   std::uint64_t payload_offset_;  // in the file
   LogRecord* record_;
   std::size_t position_ = 0;
+  bool event_has_body_ = false;
+  ByteSpan last_event_;
 };
 
 // Decodes a V2 record after its OP byte (spec §5.2): Java DataInput fields,
