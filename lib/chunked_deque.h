@@ -6,7 +6,8 @@
 // in malloc and free than in decoding. Here a chunk holds kChunk elements,
 // the tail chunk is reached without indexing, and the chunk just emptied at
 // the head is kept for the next one needed at the tail, so a queue that
-// stays about the same size allocates nothing.
+// stays about the same size allocates nothing. By default a chunk is one
+// 2 MiB huge page (chunk_storage.h).
 #pragma once
 
 #include <cstddef>
@@ -16,9 +17,11 @@
 #include <new>
 #include <type_traits>
 
+#include "chunk_storage.h"
+
 namespace qjt {
 
-template <typename T, std::size_t kChunk = 4096>
+template <typename T, std::size_t kChunk = kHugePageBytes / sizeof(T)>
 class ChunkedDeque {
   // Chunks are raw storage, constructed slot by slot as they are filled.
   static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>);
@@ -99,20 +102,25 @@ class ChunkedDeque {
   }
 
  private:
-  struct Chunk {
-    alignas(T) std::byte bytes[kChunk * sizeof(T)];
+  // Whole huge pages when the chunk fills most of one; exact size otherwise.
+  static constexpr std::size_t kChunkBytes =
+      kChunk * sizeof(T) * 8 >= kHugePageBytes * 7
+          ? (kChunk * sizeof(T) + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes
+          : kChunk * sizeof(T);
+  struct FreeChunk {
+    void operator()(std::byte* storage) const { free_chunk_storage(storage, kChunkBytes); }
   };
-  static T* data(const std::unique_ptr<Chunk>& chunk) {
-    return std::launder(reinterpret_cast<T*>(chunk->bytes));
-  }
+  using Chunk = std::unique_ptr<std::byte, FreeChunk>;
+  static T* data(const Chunk& chunk) { return std::launder(reinterpret_cast<T*>(chunk.get())); }
   const T& slot(std::size_t i) const { return data(chunks_[i / kChunk])[i % kChunk]; }
-  std::unique_ptr<Chunk> take_chunk() {
+  Chunk take_chunk() {
     if (spare_) return std::move(spare_);
-    return std::make_unique_for_overwrite<Chunk>();
+    static_assert(alignof(T) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__);
+    return Chunk(static_cast<std::byte*>(allocate_chunk_storage(kChunkBytes)));
   }
 
-  std::deque<std::unique_ptr<Chunk>> chunks_;
-  std::unique_ptr<Chunk> spare_;
+  std::deque<Chunk> chunks_;
+  Chunk spare_;
   std::size_t head_ = 0;            // index of the front element in chunks_.front()
   T* tail_ = nullptr;               // data(chunks_.back())
   std::size_t tail_fill_ = kChunk;  // elements used in the tail chunk (kChunk: take a new one)

@@ -41,8 +41,8 @@ void append_json(Output* out, const ReplayResult& r, const kestrel::ReplayState&
                  const std::vector<Finding>& findings, DataMode mode) {
   const auto& files = r.journal->files;
   std::string* buf = out->buffer();
-  auto item = [&](const kestrel::QueuedItem& i, bool with_xid) {
-    kestrel::append_item_json(buf, files[i.file_index].path, i, mode, with_xid);
+  auto item = [&](const kestrel::QueuedItem& i, std::optional<std::int32_t> xid) {
+    kestrel::append_item_json(buf, files[i.file_index].path, state.item_record(i), mode, xid);
     out->commit();
   };
   JsonLine line(buf);
@@ -55,11 +55,11 @@ void append_json(Output* out, const ReplayResult& r, const kestrel::ReplayState&
   });
   line.raw("files", file_array);
   buf->append(",\"queue\":");
-  append_array(buf, state.queue(), [&](const kestrel::QueuedItem& i) { item(i, false); });
+  append_array(buf, state.queue(), [&](const kestrel::QueuedItem& i) { item(i, std::nullopt); });
   buf->append(",\"open_transactions\":");
-  append_array(buf, state.open_transactions(), [&](const auto& entry) { item(entry.second, true); });
+  append_array(buf, state.open_transactions(), [&](const auto& entry) { item(entry.second, entry.first); });
   buf->append(",\"after_restart\":");
-  append_array(buf, state.after_restart(), [&](const kestrel::QueuedItem& i) { item(i, false); });
+  append_array(buf, state.after_restart(), [&](const kestrel::QueuedItem& i) { item(i, std::nullopt); });
   line.num("xid_counter", state.xid_counter())
       .unsigned_num("journal_bytes", r.journal_bytes)
       .unsigned_num("live_bytes", state.live_bytes())
@@ -73,7 +73,7 @@ void append_json(Output* out, const ReplayResult& r, const kestrel::ReplayState&
 
 std::uint64_t payload_bytes(const ChunkedDeque<kestrel::QueuedItem>& items) {
   std::uint64_t total = 0;
-  for (const auto& i : items) total += i.payload.size();
+  for (const auto& i : items) total += i.payload_size;
   return total;
 }
 

@@ -111,8 +111,8 @@ std::vector<std::uint64_t> replay_journal(const OpenJournal& journal, kestrel::R
     // or a lone file named like a live journal (no dot).
     const bool live = file.role == kestrel::FileRole::kLive ||
                       (file.role == kestrel::FileRole::kGiven && file.name.find('.') == std::string::npos);
-    state->begin_file(static_cast<std::uint32_t>(i), file.path, live);
     const InputFile& input = *journal.inputs[i];
+    state->begin_file(static_cast<std::uint32_t>(i), file.path, input.bytes(), live);
     kestrel::JournalReader reader(input.bytes());
     kestrel::JournalRecord record;
     // Items keep views into the mapping, but the pages behind the cursor need

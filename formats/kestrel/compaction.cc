@@ -13,10 +13,11 @@ bool write_compacted(const ReplayState& state, const std::vector<std::int64_t>& 
                      const CopiedUpTo& copied, FileWriter* out, std::string* error) {
   std::string bytes;
   auto write_item = [&](const QueuedItem& item) {
+    const JournalRecord record = state.item_record(item);
     const std::int64_t add_time =
-        item.has_add_time ? item.add_time_ms : legacy_add_time_ms[item.file_index];
+        record.has_add_time ? record.add_time_ms : legacy_add_time_ms[item.file_index];
     bytes.clear();
-    append_record(&bytes, addx_record(item.payload, add_time, item.expiry_ms));
+    append_record(&bytes, addx_record(record.payload, add_time, record.expiry_ms));
     return out->append(ByteSpan(bytes), error);
   };
   const auto& open = state.open_transactions();
@@ -30,7 +31,7 @@ bool write_compacted(const ReplayState& state, const std::vector<std::int64_t>& 
   std::uint64_t since_told = 0;
   for (const QueuedItem& item : state.queue()) {
     if (!write_item(item)) return false;
-    since_told += item.payload.size();
+    since_told += item.payload_size;
     if (since_told >= kTellEvery) {
       copied(item.file_index, item.record_offset);
       since_told = 0;

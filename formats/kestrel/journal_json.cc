@@ -61,12 +61,13 @@ void append_record_text(std::string* out, const JournalRecord& record, DataMode 
   out->push_back('\n');
 }
 
-void append_item_json(std::string* out, std::string_view file, const QueuedItem& item,
-                      DataMode mode, bool with_xid) {
+void append_item_json(std::string* out, std::string_view file, const JournalRecord& added_by,
+                      DataMode mode, std::optional<std::int32_t> xid) {
   JsonLine line(out);
-  if (with_xid) line.num("xid", item.xid);
-  line.str("file", file).unsigned_num("offset", item.record_offset);
-  add_item_fields(&line, item.has_add_time, item.add_time_ms, item.expiry_ms, item.payload, mode);
+  if (xid) line.num("xid", *xid);
+  line.str("file", file).unsigned_num("offset", added_by.offset);
+  add_item_fields(&line, added_by.has_add_time, added_by.add_time_ms, added_by.expiry_ms,
+                  added_by.payload, mode);
   line.close();
 }
 

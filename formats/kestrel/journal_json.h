@@ -4,12 +4,12 @@
 // text line.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "journal_record.h"
 #include "payload.h"
-#include "replay_state.h"
 
 namespace qjt::kestrel {
 
@@ -22,9 +22,11 @@ void append_record_json(std::string* out, std::string_view file, const JournalRe
 // indented line unless `mode` is none.
 void append_record_text(std::string* out, const JournalRecord& record, DataMode mode);
 
-// {"file":..,"offset":..,"add_time_ms":..,"expiry_ms":..,"size":..,data} and
-// "xid" when `with_xid`. `file` names the file holding the item's record.
-void append_item_json(std::string* out, std::string_view file, const QueuedItem& item,
-                      DataMode mode, bool with_xid);
+// {"file":..,"offset":..,"add_time_ms":..,"expiry_ms":..,"size":..,data},
+// with "xid" first when the item is held by an open transaction. `added_by`
+// is the record that added the item (ReplayState::item_record); `file`
+// names the file holding it.
+void append_item_json(std::string* out, std::string_view file, const JournalRecord& added_by,
+                      DataMode mode, std::optional<std::int32_t> xid = std::nullopt);
 
 }  // namespace qjt::kestrel

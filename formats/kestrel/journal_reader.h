@@ -19,6 +19,10 @@ namespace qjt::kestrel {
 class JournalReader {
  public:
   explicit JournalReader(ByteSpan journal) : journal_(journal) {}
+  // Starts at `position`, which must be a record boundary (an offset that a
+  // reader from 0 returned): how replay re-reads an item it kept by position.
+  JournalReader(ByteSpan journal, std::size_t position)
+      : journal_(journal), position_(position <= journal.size() ? position : journal.size()) {}
 
   // Fills *record with the next record. Returns false once the terminal
   // record has been returned.

@@ -6,7 +6,7 @@ namespace qjt::kestrel {
 
 LegacyUpgrade::LegacyUpgrade(std::int64_t legacy_add_time_ms)
     : legacy_add_time_ms_(legacy_add_time_ms), state_(ReplayOptions{true}, &silent_) {
-  state_.begin_file(0, "", true);
+  state_.begin_file(0, "", ByteSpan(), true);  // items are never read back
 }
 
 LegacyUpgrade::~LegacyUpgrade() = default;

@@ -2,11 +2,18 @@
 
 #include <fmt/format.h>
 
+#include "journal_reader.h"
+
 namespace qjt::kestrel {
 
-void ReplayState::begin_file(std::uint32_t file_index, std::string file_name, bool live) {
-  if (file_names_.size() <= file_index) file_names_.resize(file_index + 1);
+void ReplayState::begin_file(std::uint32_t file_index, std::string file_name, ByteSpan bytes,
+                             bool live) {
+  if (file_names_.size() <= file_index) {
+    file_names_.resize(file_index + 1);
+    file_bytes_.resize(file_index + 1);
+  }
   file_names_[file_index] = std::move(file_name);
+  file_bytes_[file_index] = bytes;
   file_index_ = file_index;
   file_is_live_ = live;
 }
@@ -28,8 +35,8 @@ void ReplayState::apply(const JournalRecord& record) {
   ++counts_[static_cast<std::size_t>(record.type)];
   switch (record.type) {
     case RecordType::kAdd:
-    case RecordType::kAddX: return add(record, 0);
-    case RecordType::kAddXid: return add(record, record.xid);
+    case RecordType::kAddX:
+    case RecordType::kAddXid: return add(record);
     case RecordType::kRemove: return remove(record);
     case RecordType::kRemoveTentative:
       return remove_tentative(record, options_.legacy_xids ? next_legacy_xid() : 0);
@@ -39,14 +46,14 @@ void ReplayState::apply(const JournalRecord& record) {
     case RecordType::kConfirmRemove: return close_transaction(record, false);
     case RecordType::kContinue:
       close_transaction(record, false);
-      return add(record, 0);
+      return add(record);
     default: return;
   }
 }
 
-void ReplayState::add(const JournalRecord& record, std::int32_t inert_xid) {
-  queue_.push_back(QueuedItem{record.payload, record.add_time_ms, record.expiry_ms, record.offset,
-                              file_index_, inert_xid, record.type, record.has_add_time});
+void ReplayState::add(const JournalRecord& record) {
+  queue_.push_back(
+      QueuedItem{record.offset, file_index_, static_cast<std::uint32_t>(record.payload.size())});
 }
 
 void ReplayState::remove(const JournalRecord& record) {
@@ -66,9 +73,8 @@ void ReplayState::remove_tentative(const JournalRecord& record, std::int32_t xid
                      "Kestrel ignores it but still sets the xid counter to {}",
                      name, xid, xid));
   } else {
-    QueuedItem item = queue_.front();
+    const QueuedItem item = queue_.front();
     queue_.pop_front();
-    item.xid = xid;
     const auto previous = open_.find(xid);
     const bool legacy_2x = record.type == RecordType::kRemoveTentative && !options_.legacy_xids;
     if (previous != open_.end()) {
@@ -139,9 +145,16 @@ std::int32_t ReplayState::next_legacy_xid() {
   return static_cast<std::int32_t>(counter);
 }
 
+JournalRecord ReplayState::item_record(const QueuedItem& item) const {
+  JournalReader reader(file_bytes_[item.file_index], item.record_offset);
+  JournalRecord record;
+  reader.next(&record);
+  return record;
+}
+
 std::string ReplayState::describe(const QueuedItem& item) const {
-  return fmt::format("the {}-byte item added by {} at {}:{}", item.payload.size(),
-                     record_type_name(item.added_by), file_names_[item.file_index],
+  return fmt::format("the {}-byte item added by {} at {}:{}", item.payload_size,
+                     record_type_name(item_record(item).type), file_names_[item.file_index],
                      item.record_offset);
 }
 
@@ -160,8 +173,8 @@ std::vector<QueuedItem> ReplayState::after_restart() const {
 
 std::uint64_t ReplayState::live_bytes() const {
   std::uint64_t total = 0;
-  for (const auto& [xid, item] : open_) total += addx_record_size(item.payload.size()) + kXidRecordSize;
-  for (const auto& item : queue_) total += addx_record_size(item.payload.size());
+  for (const auto& [xid, item] : open_) total += addx_record_size(item.payload_size) + kXidRecordSize;
+  for (const auto& item : queue_) total += addx_record_size(item.payload_size);
   return total;
 }
 

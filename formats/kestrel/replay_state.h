@@ -1,9 +1,10 @@
 // ReplayState: the queue Kestrel 2.x rebuilds at startup from a journal
 // (spec 2.2 to 2.4), fed one record at a time, across files.
 //
-// It keeps positions, not payloads: a QueuedItem is a view into the mapped
-// journal plus the record that added it, so memory grows with the number of
-// live items, never with journal bytes. What Kestrel silently accepts but an
+// It keeps positions, not payloads: a QueuedItem is where the record that
+// added the item lies (16 bytes), and item_record() decodes that record
+// again from the mapped file when its payload or times are wanted. Memory
+// grows with the number of live items, never with journal bytes. What Kestrel silently accepts but an
 // operator must know (removes on an empty queue, unknown or reused xids,
 // legacy tentative removes filed under xid 0, truncation of a broken file)
 // is told to the Reporter as a warning; broken records as errors.
@@ -21,16 +22,12 @@
 
 namespace qjt::kestrel {
 
-struct QueuedItem {  // 56 bytes: replay holds one per live item
-  ByteSpan payload;
-  std::int64_t add_time_ms = 0;
-  std::int64_t expiry_ms = 0;
+struct QueuedItem {  // replay holds one per live item: keep it small
   std::uint64_t record_offset = 0;  // of the record that added the item
   std::uint32_t file_index = 0;     // into the files given to begin_file
-  std::int32_t xid = 0;             // the open transaction holding it, if any
-  RecordType added_by = RecordType::kAddX;
-  bool has_add_time = true;
+  std::uint32_t payload_size = 0;
 };
+static_assert(sizeof(QueuedItem) == 16);
 
 struct ReplayOptions {
   // Kestrel 1.x rules: each legacy REMOVE_TENTATIVE gets the next xid
@@ -43,16 +40,22 @@ class ReplayState {
   ReplayState(ReplayOptions options, Reporter* reporter) : options_(options), reporter_(reporter) {}
 
   // Starts the next file of the stream; `live` says whether Kestrel appends
-  // to it (and so whether a broken record truncates this very file).
-  void begin_file(std::uint32_t file_index, std::string file_name, bool live);
+  // to it (and so whether a broken record truncates this very file). The
+  // records applied next must lie in `bytes`, which must outlive the state.
+  void begin_file(std::uint32_t file_index, std::string file_name, ByteSpan bytes, bool live);
   void apply(const JournalRecord& record);
 
   const ChunkedDeque<QueuedItem>& queue() const { return queue_; }
+  // Open transactions by xid: the item each one holds.
   const std::map<std::int32_t, QueuedItem>& open_transactions() const { return open_; }
   std::int32_t xid_counter() const { return xid_counter_; }
   bool saw_broken_record() const { return broken_records_ > 0; }
   std::uint64_t record_count(RecordType type) const;
   std::uint64_t total_records() const;
+
+  // The record that added `item` (ADD, ADDX, ADD_XID or CONTINUE), decoded
+  // again: its payload view points into the file's bytes.
+  JournalRecord item_record(const QueuedItem& item) const;
 
   // The queue after a restart: open transactions rolled back onto the head
   // in ascending xid order, ahead of the queued items (spec 2.3).
@@ -62,7 +65,7 @@ class ReplayState {
   std::uint64_t live_bytes() const;
 
  private:
-  void add(const JournalRecord& record, std::int32_t inert_xid);
+  void add(const JournalRecord& record);
   void remove(const JournalRecord& record);
   void remove_tentative(const JournalRecord& record, std::int32_t xid);
   void close_transaction(const JournalRecord& record, bool push_back);
@@ -74,6 +77,7 @@ class ReplayState {
   ReplayOptions options_;
   Reporter* reporter_;
   std::vector<std::string> file_names_;
+  std::vector<ByteSpan> file_bytes_;
   std::uint32_t file_index_ = 0;
   bool file_is_live_ = false;
 

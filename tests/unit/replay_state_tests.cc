@@ -4,13 +4,16 @@
 #include <doctest/doctest.h>
 
 #include <cstdint>
+#include <cstring>
 #include <map>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "finding.h"
+#include "journal_reader.h"
 #include "journal_record.h"
+#include "journal_writer.h"
 #include "replay_state.h"
 #include "unit_helpers.h"
 
@@ -54,17 +57,39 @@ JournalRecord unremove(std::int32_t xid) { return simple(RecordType::kUnremove, 
 JournalRecord confirm(std::int32_t xid) { return simple(RecordType::kConfirmRemove, xid); }
 JournalRecord save_xid(std::int32_t xid) { return simple(RecordType::kSaveXid, xid); }
 
+// One journal file in memory. Each record is encoded as Kestrel writes it,
+// decoded back and applied, so that the items the state keeps by position
+// can be read again.
+struct TestFile {
+  std::vector<std::uint8_t> bytes = std::vector<std::uint8_t>(1 << 16);
+  std::size_t used = 0;
+
+  ByteSpan span() const { return ByteSpan(bytes.data(), bytes.size()); }
+  // Appends `r`, applies it and returns its offset.
+  std::uint64_t apply(ReplayState* state, const JournalRecord& r) {
+    std::string encoded;
+    append_record(&encoded, r);
+    REQUIRE(used + encoded.size() <= bytes.size());
+    std::memcpy(bytes.data() + used, encoded.data(), encoded.size());
+    JournalReader reader(span(), used);
+    JournalRecord decoded;
+    reader.next(&decoded);
+    REQUIRE(decoded.type == r.type);
+    used += encoded.size();
+    state->apply(decoded);
+    return decoded.offset;
+  }
+};
+
 // A replay of one live file named "q", records laid out back to back.
 struct Replay {
   explicit Replay(ReplayOptions options = {}) : state(options, &findings) {
-    state.begin_file(0, "q", true);
+    state.begin_file(0, "q", file.span(), true);
   }
   // Applies `r` at the current offset and returns that offset.
-  std::uint64_t apply(JournalRecord r) {
-    r.offset = offset;
-    offset += r.length;
-    state.apply(r);
-    return r.offset;
+  std::uint64_t apply(const JournalRecord& r) { return file.apply(&state, r); }
+  std::string payload(const QueuedItem& item) const {
+    return std::string(state.item_record(item).payload.as_chars());
   }
   void apply_all(std::initializer_list<JournalRecord> records) {
     for (const JournalRecord& r : records) apply(r);
@@ -72,15 +97,12 @@ struct Replay {
 
   std::vector<std::string> queue() const {
     std::vector<std::string> out;
-    for (const QueuedItem& item : state.queue()) out.emplace_back(item.payload.as_chars());
+    for (const QueuedItem& item : state.queue()) out.push_back(payload(item));
     return out;
   }
   std::map<std::int32_t, std::string> open() const {
     std::map<std::int32_t, std::string> out;
-    for (const auto& [xid, item] : state.open_transactions()) {
-      CHECK(item.xid == xid);  // an open item carries the xid it is filed under
-      out.emplace(xid, std::string(item.payload.as_chars()));
-    }
+    for (const auto& [xid, item] : state.open_transactions()) out.emplace(xid, payload(item));
     return out;
   }
   std::vector<std::string> codes() const {
@@ -89,9 +111,9 @@ struct Replay {
     return out;
   }
 
+  TestFile file;
   FindingList findings;
   ReplayState state;
-  std::uint64_t offset = 0;
 };
 
 using Queue = std::vector<std::string>;
@@ -111,12 +133,14 @@ TEST_CASE("replay: adds append in FIFO order") {
   CHECK(q[0].record_offset == 0);
   CHECK(q[1].record_offset == 22);
   CHECK(q[2].record_offset == 45);
-  CHECK(q[2].added_by == RecordType::kAdd);
-  CHECK_FALSE(q[2].has_add_time);
-  CHECK(q[0].has_add_time);
-  CHECK(q[0].add_time_ms == 1700000000000LL);
-  CHECK(q[3].added_by == RecordType::kAddXid);
-  CHECK(q[3].xid == 7);  // ADD_XID's xid stays with the item, inert
+  CHECK(q[1].payload_size == 2);
+  // Each item reads back the record that added it.
+  CHECK(r.state.item_record(q[2]).type == RecordType::kAdd);
+  CHECK_FALSE(r.state.item_record(q[2]).has_add_time);
+  CHECK(r.state.item_record(q[0]).has_add_time);
+  CHECK(r.state.item_record(q[0]).add_time_ms == 1700000000000LL);
+  CHECK(r.state.item_record(q[3]).type == RecordType::kAddXid);
+  CHECK(r.state.item_record(q[3]).xid == 7);  // ADD_XID's xid stays with the item, inert
   CHECK_FALSE(r.state.saw_broken_record());
 }
 
@@ -200,8 +224,7 @@ TEST_CASE("replay: CONTINUE closes the xid and appends its item") {
   CHECK(r.state.xid_counter() == 4);
   CHECK(r.findings.findings().empty());
   const QueuedItem& z = r.state.queue().back();
-  CHECK(z.added_by == RecordType::kContinue);
-  CHECK(z.xid == 0);  // Continue(QItem(..., xid=0), xid)
+  CHECK(r.state.item_record(z).type == RecordType::kContinue);
   CHECK(z.record_offset == 22 + 22 + 5);
 }
 
@@ -327,7 +350,7 @@ TEST_CASE("replay: after_restart puts open transactions first in ascending xid o
   CHECK(r.queue() == Queue{"five"});
   const std::vector<QueuedItem> items = r.state.after_restart();
   std::vector<std::string> payloads;
-  for (const QueuedItem& item : items) payloads.emplace_back(item.payload.as_chars());
+  for (const QueuedItem& item : items) payloads.push_back(r.payload(item));
   CHECK(payloads == std::vector<std::string>{"one", "three", "five"});
   // Restart does not change the replay state itself.
   CHECK(r.queue() == Queue{"five"});
@@ -339,7 +362,7 @@ TEST_CASE("replay: after_restart with the spec's 1-3-5 journal") {
   r.apply_all({addx("one"), addx("two"), addx("three"), addx("four"), addx("five"), rtx(1),
                rtx(2), rtx(3), rtx(4), confirm(2), confirm(4)});
   std::vector<std::string> payloads;
-  for (const QueuedItem& item : r.state.after_restart()) payloads.emplace_back(item.payload.as_chars());
+  for (const QueuedItem& item : r.state.after_restart()) payloads.push_back(r.payload(item));
   CHECK(payloads == std::vector<std::string>{"one", "three", "five"});
   CHECK(r.state.xid_counter() == 4);
 }
@@ -394,9 +417,9 @@ TEST_CASE("replay: a BROKEN record in the live file is an error at its offset") 
 TEST_CASE("replay: a BROKEN record in an archived file says the live journal is truncated") {
   FindingList findings;
   ReplayState state({}, &findings);
-  state.begin_file(0, "dir/q.100", false);
-  JournalRecord add = addx("a");
-  state.apply(add);
+  TestFile archived, live;
+  state.begin_file(0, "dir/q.100", archived.span(), false);
+  archived.apply(&state, addx("a"));
   JournalRecord broken;
   broken.type = RecordType::kBroken;
   broken.offset = 22;
@@ -413,10 +436,8 @@ TEST_CASE("replay: a BROKEN record in an archived file says the live journal is 
   CHECK(contains(f.message, "live journal"));
 
   // Replay carries on with the next file, state intact.
-  state.begin_file(1, "dir/q", true);
-  JournalRecord rm = remove();
-  rm.offset = 0;
-  state.apply(rm);
+  state.begin_file(1, "dir/q", live.span(), true);
+  live.apply(&state, remove());
   CHECK(state.queue().empty());
   CHECK(findings.findings().size() == 1);
 }
@@ -424,29 +445,20 @@ TEST_CASE("replay: a BROKEN record in an archived file says the live journal is 
 TEST_CASE("replay: state carries across files and items remember their file") {
   FindingList findings;
   ReplayState state({}, &findings);
-  state.begin_file(0, "q.1", false);
-  JournalRecord a = addx("a");
-  a.offset = 0;
-  state.apply(a);
-  JournalRecord b = addx("b");
-  b.offset = 22;
-  state.apply(b);
-  JournalRecord t = rtx(6);
-  t.offset = 44;
-  state.apply(t);
+  TestFile archived, live;
+  state.begin_file(0, "q.1", archived.span(), false);
+  CHECK(archived.apply(&state, addx("a")) == 0);
+  CHECK(archived.apply(&state, addx("b")) == 22);
+  CHECK(archived.apply(&state, rtx(6)) == 44);
   JournalRecord eof;
   eof.type = RecordType::kEndOfFile;
   eof.offset = 49;
   state.apply(eof);
-  state.begin_file(1, "q", true);
-  JournalRecord c = confirm(6);
-  c.offset = 0;
-  state.apply(c);
-  JournalRecord u = unremove(6);
-  u.offset = 5;
-  state.apply(u);
+  state.begin_file(1, "q", live.span(), true);
+  CHECK(live.apply(&state, confirm(6)) == 0);
+  CHECK(live.apply(&state, unremove(6)) == 5);
   REQUIRE(state.queue().size() == 1);
-  CHECK(state.queue()[0].payload.as_chars() == "b");
+  CHECK(state.item_record(state.queue()[0]).payload.as_chars() == "b");
   CHECK(state.queue()[0].file_index == 0);
   CHECK(state.queue()[0].record_offset == 22);
   CHECK(state.open_transactions().empty());
@@ -462,6 +474,6 @@ TEST_CASE("replay: after_restart orders xids as signed integers") {
   Replay r;
   r.apply_all({addx("pos"), addx("neg"), addx("tail"), rtx(3), rtx(-5)});
   std::vector<std::string> payloads;
-  for (const QueuedItem& item : r.state.after_restart()) payloads.emplace_back(item.payload.as_chars());
+  for (const QueuedItem& item : r.state.after_restart()) payloads.push_back(r.payload(item));
   CHECK(payloads == std::vector<std::string>{"neg", "pos", "tail"});
 }
