@@ -19,18 +19,22 @@ std::int32_t file_of(std::int64_t value) { return EventPointer::from_long(value)
 // holds it, the slot of the only copy). Open addressing with linear probing:
 // replay adds and removes millions of pointers, and a node-based map would
 // allocate for each. Key 0 marks a free bucket; EMPTY is never indexed.
-class EventQueue::PointerIndex {
- public:
+struct EventQueue::IndexEntry {
   static constexpr std::uint32_t kUnknownSlot = std::numeric_limits<std::uint32_t>::max();
   static constexpr std::uint32_t kInSet = 0x80000000u;
 
-  struct Entry {
-    std::int64_t key = 0;
-    std::uint32_t slot = kUnknownSlot;  // meaningful only while copies() == 1
-    std::uint32_t bits = 0;             // copies | kInSet
-    std::uint32_t copies() const { return bits & ~kInSet; }
-    bool in_set() const { return (bits & kInSet) != 0; }
-  };
+  std::int64_t key = 0;
+  std::uint32_t slot = kUnknownSlot;  // meaningful only while copies() == 1
+  std::uint32_t bits = 0;             // copies | kInSet
+  std::uint32_t copies() const { return bits & ~kInSet; }
+  bool in_set() const { return (bits & kInSet) != 0; }
+};
+
+class EventQueue::PointerIndex {
+ public:
+  using Entry = IndexEntry;
+  static constexpr std::uint32_t kUnknownSlot = Entry::kUnknownSlot;
+  static constexpr std::uint32_t kInSet = Entry::kInSet;
 
   explicit PointerIndex(std::size_t expected) {
     std::size_t buckets = 16;
@@ -46,19 +50,23 @@ class EventQueue::PointerIndex {
   }
   const Entry* find(std::int64_t key) const { return const_cast<PointerIndex*>(this)->find(key); }
 
-  // A queue add: one more copy, and the queueSet holds it again.
-  void added(std::int64_t key) {
+  // A queue add: one more copy, and the queueSet holds it again. The entry
+  // stays valid until the next added().
+  Entry* added(std::int64_t key) {
     Entry* e = find_or_insert(key);
     const std::uint32_t copies = e->copies() + 1;
     e->bits = copies | kInSet;
     if (copies > 1) e->slot = kUnknownSlot;
+    return e;
   }
 
   // A queue removal of one copy; queueSet.remove drops it from the set even
   // when other copies stay queued.
   void removed(std::int64_t key) {
     Entry* e = find(key);
-    if (e == nullptr) return;
+    if (e != nullptr) removed(e);
+  }
+  void removed(Entry* e) {
     const std::uint32_t copies = e->copies() - 1;
     if (copies == 0) {
       erase(static_cast<std::size_t>(e - table_.data()));
@@ -166,8 +174,7 @@ EventQueue::EventQueue(std::vector<std::int64_t> slots, std::size_t head, std::s
   for (std::size_t i = 0; i < size_; ++i) {
     const std::int64_t value = value_at(i);
     if (value == kEmpty) continue;
-    index_->added(value);
-    index_->moved(value, physical(i));
+    index_->added(value)->slot = static_cast<std::uint32_t>(physical(i));
     counts_->increment(file_of(value));
   }
 }
@@ -229,7 +236,7 @@ void EventQueue::set(std::size_t i, std::int64_t value) {
 // FlumeEventQueue.add(index, value) with room checked by the caller: the
 // shorter side moves, and the head side moves by stepping head back.
 void EventQueue::add(std::size_t index, std::int64_t value) {
-  index_->added(value);
+  PointerIndex::Entry* entry = index_->added(value);  // shifting below only finds, never inserts
   ++size_;
   if (index <= size_ / 2) {
     head_ = head_ == 0 ? slots_.size() - 1 : head_ - 1;
@@ -237,13 +244,19 @@ void EventQueue::add(std::size_t index, std::int64_t value) {
   } else {
     for (std::size_t i = size_ - 1; i > index; --i) set(i, value_at(i - 1));
   }
-  set(index, value);
+  const std::size_t p = physical(index);
+  slots_[p] = value;
+  entry->slot = static_cast<std::uint32_t>(p);
 }
 
 // FlumeEventQueue.remove(index, 0): the sizes compared are the old ones.
-std::int64_t EventQueue::remove_at(std::size_t index) {
+std::int64_t EventQueue::remove_at(std::size_t index, IndexEntry* entry) {
   const std::int64_t value = value_at(index);
-  if (value != kEmpty) index_->removed(value);
+  if (entry != nullptr) {
+    index_->removed(entry);
+  } else if (value != kEmpty) {
+    index_->removed(value);
+  }
   if (index > size_ / 2) {
     for (std::size_t i = index; i + 1 < size_; ++i) set(i, value_at(i + 1));
     set(size_ - 1, kEmpty);
@@ -284,7 +297,7 @@ bool EventQueue::add_head(EventPointer pointer) {
 
 bool EventQueue::remove_head(EventPointer* taken) {
   if (size_ == 0) return false;
-  const std::int64_t value = remove_at(0);
+  const std::int64_t value = remove_at(0, nullptr);
   *taken = EventPointer::from_long(value);
   if (value == kEmpty) {
     ++anomalies_.empty_heads_removed;
@@ -303,8 +316,9 @@ bool EventQueue::contains(EventPointer pointer) const {
 
 bool EventQueue::remove(EventPointer pointer) {
   const std::int64_t value = pointer.to_long();
-  if (!contains(pointer)) return false;
-  const PointerIndex::Entry* e = index_->find(value);
+  if (value == kEmpty) return false;
+  PointerIndex::Entry* e = index_->find(value);
+  if (e == nullptr || !e->in_set()) return false;
   std::size_t logical = size_;
   if (e->copies() == 1 && e->slot != PointerIndex::kUnknownSlot && slots_[e->slot] == value) {
     logical = e->slot >= head_ ? e->slot - head_ : e->slot + slots_.size() - head_;
@@ -318,7 +332,7 @@ bool EventQueue::remove(EventPointer pointer) {
     }
   }
   if (logical >= size_) return false;  // cannot happen: the set only holds queued values
-  remove_at(logical);
+  remove_at(logical, e);
   decrement_file(value);
   return true;
 }

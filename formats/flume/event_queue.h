@@ -159,6 +159,7 @@ class EventQueue {
 
  private:
   class PointerIndex;
+  struct IndexEntry;
   class ReferenceCounts;
 
   explicit EventQueue(std::vector<std::int64_t> slots, std::size_t head, std::size_t size);
@@ -169,7 +170,8 @@ class EventQueue {
   }
   void set(std::size_t i, std::int64_t value);
   void add(std::size_t index, std::int64_t value);
-  std::int64_t remove_at(std::size_t index);
+  // `entry`: the index entry of the value at `index` when the caller has it.
+  std::int64_t remove_at(std::size_t index, IndexEntry* entry);
   void decrement_file(std::int64_t value);
 
   std::vector<std::int64_t> slots_;
