@@ -31,8 +31,8 @@ std::string at_byte(std::size_t position) { return fmt::format(" (at byte {} of 
 // where, counted from the record's OP byte.
 class V3PayloadDecoder {
  public:
-  V3PayloadDecoder(ByteSpan payload, std::uint64_t payload_offset, LogRecord* record)
-      : payload_(payload), payload_offset_(payload_offset), record_(record) {}
+  V3PayloadDecoder(ByteSpan payload, std::uint64_t payload_offset, bool verify_checksum, LogRecord* record)
+      : payload_(payload), payload_offset_(payload_offset), verify_checksum_(verify_checksum), record_(record) {}
 
   bool decode() {
     if (!header()) return false;
@@ -156,6 +156,7 @@ class V3PayloadDecoder {
     record_->body_offset = payload_offset_ + (where(record_->body) - kV3Framing);
     if (checksum) {
       record_->stored_crc = static_cast<std::uint32_t>(*checksum);
+      if (!verify_checksum_) return true;
       record_->computed_crc = static_cast<std::uint32_t>(crc32_z(0, record_->body.data(), record_->body.size()));
       record_->crc_ok = *checksum == record_->computed_crc;
     }
@@ -253,6 +254,7 @@ class V3PayloadDecoder {
 
   ByteSpan payload_;
   std::uint64_t payload_offset_;  // in the file
+  bool verify_checksum_;
   LogRecord* record_;
   std::size_t position_ = 0;
   bool event_has_body_ = false;
@@ -566,7 +568,7 @@ bool LogReader::read_v3(LogRecord* record) {
       return broken(record, "expected a payload AES/CTR can decrypt, found OpenSSL failing");
     }
   }
-  V3PayloadDecoder decoder(payload, position_ + kV3Framing, record);
+  V3PayloadDecoder decoder(payload, position_ + kV3Framing, verify_checksums_, record);
   if (!decoder.decode()) {
     record->size = size;
     record->type = LogRecordType::kBroken;

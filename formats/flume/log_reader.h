@@ -9,6 +9,8 @@
 //  - Every file yields its records, then exactly one terminal record:
 //    kEndOfData or kBroken. next() returns false after that. Nothing after
 //    a kBroken record is decoded, as Flume stops reading the file there.
+//  - The same loop serves V2, as in Flume, though a V2 record has no length
+//    after its OP byte: a NOOP'd V2 record cannot be skipped correctly.
 //  - A V3 put whose stored checksum does not match stays a kPut with
 //    crc_ok = false and reading goes on: its framing is intact.
 //  - A kBroken record's size is 5 + L when a V3 record's framing was intact
@@ -84,6 +86,12 @@ class LogReader {
   // been returned.
   bool next(LogRecord* record);
 
+  // Whether puts' stored checksums are checked (the default, as Flume
+  // does). The CRC over every body is most of the reading cost, so a
+  // caller that only lists records may turn it off: stored_crc is still
+  // filled, crc_ok then stays true.
+  void set_verify_checksums(bool verify) { verify_checksums_ = verify; }
+
   // After a kEndOfData at a 0x80 byte: the offset of the first later byte
   // that is not 0x80 ("records after the end-of-data fill"), else nullopt.
   // Scans the rest of the file on each call, so callers ask only when they
@@ -104,6 +112,7 @@ class LogReader {
   std::size_t position_;
   AesCtr* decryptor_;
   std::vector<std::uint8_t> plaintext_;  // decrypted payload, reused
+  bool verify_checksums_ = true;
   bool started_ = false;
   bool done_ = false;
   std::optional<std::size_t> fill_start_;  // offset of the 0x80 that ended the data

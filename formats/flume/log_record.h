@@ -37,7 +37,8 @@ struct EventHeader {
 struct LogRecord {
   LogRecordType type = LogRecordType::kEndOfData;
   std::uint64_t offset = 0;  // of the OP byte: the pointer a checkpoint holds for a put
-  std::uint64_t size = 0;    // bytes from the OP byte to the next record
+  std::uint64_t size = 0;    // bytes from the OP byte to the next record; kBroken: 5 + L when a V3
+                             // record's framing was intact (its whole extent), else 0
   std::int64_t transaction_id = 0;
   std::int64_t write_order_id = 0;
 
@@ -47,7 +48,7 @@ struct LogRecord {
   std::uint64_t body_offset = 0;  // of body's first byte in the file (also when encrypted: CTR keeps positions)
   bool null_body = false;         // V2 body length -1 (Flume's null body); body is then empty
   std::optional<std::uint32_t> stored_crc;  // V3 Put.checksum, absent before Flume 1.4
-  std::uint32_t computed_crc = 0;           // CRC32 of body, computed only when stored_crc is present
+  std::uint32_t computed_crc = 0;           // CRC32 of body, computed only when stored_crc is present (and checked)
   bool crc_ok = true;                       // false only when stored_crc does not match
   // Put.checksum is an sfixed64: a stored value above 32 bits never matches
   // (Flume compares longs); stored_crc then holds its low 32 bits.

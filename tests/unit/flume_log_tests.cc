@@ -278,6 +278,14 @@ TEST_CASE("flume V3 put: a checksum mismatch keeps the put and reading goes on")
   CHECK(r[8].type == LogRecordType::kEndOfData);
   // The same record without its checksum is not checked: crc_ok stays true.
   CHECK(r[1].crc_ok);
+
+  // A reader told not to verify fills stored_crc but trusts it.
+  LogReader reader(ByteSpan(log), 3, 0);
+  reader.set_verify_checksums(false);
+  LogRecord record;
+  REQUIRE(reader.next(&record));
+  CHECK(record.stored_crc.has_value());
+  CHECK(record.crc_ok);
 }
 
 TEST_CASE("flume V3 put: a checksum above 32 bits never matches, as Flume compares longs") {
