@@ -284,10 +284,12 @@ class V2RecordDecoder {
 
  private:
   std::size_t here() const { return in_.position() - op_offset_; }
-  bool fail(std::string message) {
-    record_->error = std::move(message) + at_byte(here());
+  // `at`: where the offending field starts, counted from the OP byte.
+  bool fail_at(std::size_t at, std::string message) {
+    record_->error = std::move(message) + at_byte(at);
     return false;
   }
+  bool fail(std::string message) { return fail_at(here(), std::move(message)); }
   bool truncated(const char* what, std::size_t width) {
     return fail(fmt::format("expected {} ({} bytes), found {}", what, width, in_.remaining()));
   }
@@ -308,7 +310,7 @@ class V2RecordDecoder {
     std::uint32_t magic = 0;
     if (!in_.read_u32_be(&magic)) return truncated("the V2 record magic 0xDEADBEEF", 4);
     if (magic != kV2Magic)
-      return fail(fmt::format("expected the V2 record magic 0xDEADBEEF, found 0x{:08X}", magic));
+      return fail_at(1, fmt::format("expected the V2 record magic 0xDEADBEEF, found 0x{:08X}", magic));
     std::int16_t type = 0;
     if (!read_i16(&type, "a record type (int16)")) return false;
     switch (type) {
@@ -317,7 +319,7 @@ class V2RecordDecoder {
       case 3: record_->type = LogRecordType::kRollback; break;
       case 4: record_->type = LogRecordType::kCommit; break;
       default:
-        return fail(fmt::format(
+        return fail_at(5, fmt::format(
             "expected record type 1 (put), 2 (take), 3 (rollback) or 4 (commit), found {}", type));
     }
     return read_i64(&record_->transaction_id, "a transaction id (int64)") &&
@@ -349,12 +351,13 @@ class V2RecordDecoder {
   }
 
   bool headers() {
+    const std::size_t at = here();
     std::int32_t count = 0;
     if (!read_i32(&count, "the event's header count (int32)")) return false;
     // Each header takes at least 4 bytes (two type bytes, two VInts): a
     // count the rest of the file cannot hold is refused before any work.
     if (count > 0 && static_cast<std::size_t>(count) > in_.remaining() / 4)
-      return fail(fmt::format("expected {} headers (at least {} bytes), found {} bytes", count,
+      return fail_at(at, fmt::format("expected {} headers (at least {} bytes), found {} bytes", count,
                               std::uint64_t{4} * static_cast<std::uint32_t>(count), in_.remaining()));
     for (std::int32_t i = 0; i < count; ++i) {
       EventHeader header;
@@ -369,28 +372,30 @@ class V2RecordDecoder {
   bool text(ByteSpan* out, const char* what) {
     std::uint8_t type_id = 0;
     if (!in_.read_u8(&type_id)) return truncated("a header type byte", 1);
+    const std::size_t at = here();
     std::int32_t length = 0;
     if (!read_hadoop_vint(&in_, &length))
       return fail(fmt::format("expected a header {} length (Hadoop VInt), found a truncated or oversized one", what));
-    if (length < 0) return fail(fmt::format("expected a header {} length >= 0, found {}", what, length));
+    if (length < 0) return fail_at(at, fmt::format("expected a header {} length >= 0, found {}", what, length));
     if (!in_.read_span(static_cast<std::size_t>(length), out))
       return fail(fmt::format("expected a header {} of {} bytes, found {}", what, length, in_.remaining()));
     return true;
   }
 
   bool body() {
+    const std::size_t at = here();
     std::int32_t length = 0;
     if (!read_i32(&length, "the event's body length (int32)")) return false;
     if (length == -1) {
       record_->null_body = true;
       record_->body = ByteSpan();
     } else if (length < 0) {
-      return fail(fmt::format("expected a body length >= -1, found {}", length));
+      return fail_at(at, fmt::format("expected a body length >= -1, found {}", length));
     } else {
-      const std::size_t at = in_.position();
+      const std::size_t body_at = in_.position();
       if (!in_.read_span(static_cast<std::size_t>(length), &record_->body))
         return fail(fmt::format("expected a body of {} bytes, found {}", length, in_.remaining()));
-      record_->body_offset = at;
+      record_->body_offset = body_at;
     }
     return true;
   }

@@ -572,12 +572,12 @@ TEST_CASE("flume V2 broken records") {
     return r[0].error;
   };
   CHECK(error_of(cat({{0x7F, 0xDE, 0xAD, 0xBE, 0xEE}, Bytes(30, 0)})) ==
-        "expected the V2 record magic 0xDEADBEEF, found 0xDEADBEEE (at byte 5 of the record)");
+        "expected the V2 record magic 0xDEADBEEF, found 0xDEADBEEE (at byte 1 of the record)");
   CHECK(error_of(cat({{0x7F, 0xDE, 0xAD, 0xBE, 0xEF, 0x00, 0x07}, Bytes(30, 0)})) ==
-        "expected record type 1 (put), 2 (take), 3 (rollback) or 4 (commit), found 7 (at byte 7 of the record)");
+        "expected record type 1 (put), 2 (take), 3 (rollback) or 4 (commit), found 7 (at byte 5 of the record)");
   CHECK(error_of({0x7F, 0xDE, 0xAD}) == "expected the V2 record magic 0xDEADBEEF (4 bytes), found 2 (at byte 1 of the record)");
   CHECK(error_of(cat({prefix, be32(0x7FFFFFFF), Bytes(100, 0)})) ==
-        "expected 2147483647 headers (at least 8589934588 bytes), found 100 bytes (at byte 28 of the record)");
+        "expected 2147483647 headers (at least 8589934588 bytes), found 100 bytes (at byte 24 of the record)");
   // A VInt key length of 2^31-1: refused against the bytes present.
   CHECK(error_of(cat({prefix, be32(1), {0x8C, 0x8C, 0x7F, 0xFF, 0xFF, 0xFF}, Bytes(10, 0)})) ==
         "expected a header key of 2147483647 bytes, found 10 (at byte 34 of the record)");
@@ -585,9 +585,9 @@ TEST_CASE("flume V2 broken records") {
   CHECK(contains(error_of(cat({prefix, be32(1), {0x8C, 0x88, 0x01, 0, 0, 0, 0, 0, 0, 0}})),
                  "expected a header key length (Hadoop VInt), found a truncated or oversized one"));
   CHECK(error_of(cat({prefix, be32(1), {0x8C, 0xFF}, Bytes(10, 0)})) ==
-        "expected a header key length >= 0, found -1 (at byte 30 of the record)");
+        "expected a header key length >= 0, found -1 (at byte 29 of the record)");
   CHECK(error_of(cat({prefix, be32(0), be32(0xFFFFFFFE)})) ==
-        "expected a body length >= -1, found -2 (at byte 32 of the record)");
+        "expected a body length >= -1, found -2 (at byte 28 of the record)");
   CHECK(error_of(cat({prefix, be32(0), be32(0x7FFFFFFF), text("abc")})) ==
         "expected a body of 2147483647 bytes, found 3 (at byte 32 of the record)");
   // A negative header count reads as none, as Java's loop does.
