@@ -664,19 +664,22 @@ TEST_CASE("flume every truncation prefix of a log reads cleanly up to the cut") 
   append_v2_take(&v2, 1, 3, EventPointer{1, 24});
   append_v2_rollback(&v2, 1, 4);
   append_v2_commit(&v2, 1, 5, 1);
+  AesCtr cipher = make_cipher(Bytes(32, 0x5A), Bytes(16, 0xA5));
   struct Case {
     std::string log;
     int version;
     std::uint64_t start;
+    AesCtr* cipher;
   };
-  for (const Case& c : {Case{sample_v3_log(), 3, 0}, Case{v2, 2, kV2LogHeaderSize}}) {
-    const auto full = read_all(c.log, c.version, c.start);
+  for (const Case& c : {Case{sample_v3_log(), 3, 0, nullptr}, Case{v2, 2, kV2LogHeaderSize, nullptr},
+                        Case{sample_v3_log(&cipher), 3, 0, &cipher}}) {
+    const auto full = read_all(c.log, c.version, c.start, c.cipher);
     std::set<std::uint64_t> boundaries;
     for (const Decoded& d : full) boundaries.insert(d.offset);
     for (std::size_t cut = c.start; cut <= c.log.size(); ++cut) {
       // A heap copy of exactly `cut` bytes, so ASan sees any overread.
       const Bytes prefix(c.log.begin(), c.log.begin() + static_cast<std::ptrdiff_t>(cut));
-      const auto r = read_all(span(prefix), c.version, c.start);
+      const auto r = read_all(span(prefix), c.version, c.start, c.cipher);
       REQUIRE(!r.empty());
       for (std::size_t i = 0; i + 1 < r.size(); ++i) {
         CHECK(r[i].type == full[i].type);
