@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "commands.h"
+#include "flume_commands.h"
 #include "journal_json.h"
 #include "journal_reader.h"
 #include "kestrel_input.h"
@@ -24,6 +25,7 @@ struct DumpOptions {
   std::optional<std::int32_t> xid;
   std::uint64_t from_offset = 0;
   std::optional<std::uint64_t> limit;
+  FlumeOptions flume;
 };
 
 struct RecordFilter {
@@ -56,6 +58,7 @@ std::optional<RecordFilter> make_filter(const DumpOptions& o) {
 }
 
 ExitCode run_dump(const DumpOptions& o) {
+  if (auto flume = run_if_flume(FlumeRun{o.paths, o.flume, o.json, o.data, o.limit, false, false}, run_flume_dump)) return *flume;
   const auto filter = make_filter(o);
   if (!filter) return ExitCode::kUsage;
   // Text output shows payloads only when asked; JSON shows them by default.
@@ -110,6 +113,7 @@ void add_dump_command(CLI::App* app, ExitCode* status) {
   command->add_option("--xid", o->xid, "Only records carrying this xid");
   command->add_option("--from-offset", o->from_offset, "Only records at or after this byte offset");
   command->add_option("--limit", o->limit, "Print at most this many records");
+  add_flume_options(command, &o->flume, false);
   command->callback([o, status] { *status = run_dump(*o); });
 }
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "commands.h"
+#include "flume_commands.h"
 #include "journal_json.h"
 #include "json_line.h"
 #include "kestrel_input.h"
@@ -17,6 +18,7 @@ struct ReplayCommandOptions {
   bool json = false;
   std::string data = "text";
   bool legacy_xids = false;
+  FlumeOptions flume;
 };
 
 struct ReplayResult {
@@ -98,6 +100,7 @@ void append_text(Output* out, const ReplayResult& r, const kestrel::ReplayState&
 }
 
 ExitCode run_replay(const ReplayCommandOptions& o) {
+  if (auto flume = run_if_flume(FlumeRun{o.paths, o.flume, o.json, o.data, std::nullopt, false, false}, run_flume_replay)) return *flume;
   const DataMode mode = *parse_data_mode(o.data);
   StderrReporter diagnostics;
   JournalSelection selection = open_journals(o.paths, o.queue, &diagnostics);
@@ -124,12 +127,13 @@ ExitCode run_replay(const ReplayCommandOptions& o) {
 
 void add_replay_command(CLI::App* app, ExitCode* status) {
   auto o = std::make_shared<ReplayCommandOptions>();
-  auto* command = app->add_subcommand("replay", "Rebuild the queue as Kestrel's startup would");
+  auto* command = app->add_subcommand("replay", "Rebuild the queue as Kestrel's or Flume's startup would");
   add_journal_selection(command, &o->paths, &o->queue);
   command->add_flag("--json", o->json, "One JSON object per queue");
   add_data_option(command, &o->data);
   command->add_flag("--legacy-xids", o->legacy_xids,
                     "Give legacy REMOVE_TENTATIVE records xids by Kestrel 1.x rules");
+  add_flume_options(command, &o->flume, true);
   command->callback([o, status] { *status = run_replay(*o); });
 }
 

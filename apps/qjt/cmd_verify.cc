@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "commands.h"
+#include "flume_commands.h"
 #include "json_line.h"
 #include "kestrel_input.h"
 #include "output.h"
@@ -17,9 +18,12 @@ struct VerifyOptions {
   bool strict = false;
   bool quiet = false;
   bool legacy_xids = false;
+  FlumeOptions flume;
 };
 
 ExitCode run_verify(const VerifyOptions& o) {
+  FlumeRun flume{o.paths, o.flume, o.json, "", std::nullopt, o.strict, o.quiet};
+  if (auto status = run_if_flume(flume, run_flume_verify)) return *status;
   FindingList findings;
   JournalSelection selection = open_journals_and_report(o.paths, o.queue, &findings);
   std::uint64_t files = 0, records = 0;
@@ -62,6 +66,7 @@ void add_verify_command(CLI::App* app, ExitCode* status) {
   command->add_flag("-q,--quiet", o->quiet, "No summary line when everything is clean");
   command->add_flag("--legacy-xids", o->legacy_xids,
                     "Replay legacy REMOVE_TENTATIVE by Kestrel 1.x rules");
+  add_flume_options(command, &o->flume, true);
   command->callback([o, status] { *status = run_verify(*o); });
 }
 

@@ -13,8 +13,8 @@ CLI::Option* add_data_option(CLI::App* command, std::string* mode_name) {
 }
 
 void add_journal_selection(CLI::App* command, std::vector<std::string>* paths, std::string* queue) {
-  command->add_option("path", *paths, "Journal file(s) (one stream), a queue directory, or - for stdin")
-      ->required();
+  command->add_option("path", *paths,
+                      "Journal file(s) (one stream), a queue directory, - for stdin, or Flume files");
   command->add_option("--queue", *queue, "In a directory, only this queue");
 }
 

@@ -1,0 +1,33 @@
+// dump, verify and replay for Apache Flume file channels: what cmd_dump,
+// cmd_verify and cmd_replay run when their input is Flume (flume_input.h).
+// The work is done by formats/flume; these only choose files and print.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "exit_code.h"
+#include "flume_input.h"
+
+namespace qjt::app {
+
+struct FlumeRun {
+  std::vector<std::string> paths;
+  FlumeOptions flume;
+  bool json = false;
+  std::string data;  // --data, empty when not given
+  std::optional<std::uint64_t> limit;  // dump --limit
+  bool strict = false, quiet = false;  // verify
+};
+
+// What dump, verify and replay call first: runs `command` when the input is
+// Flume, returns a usage error when there is no input at all or --format
+// is wrong, and nullopt when the input is Kestrel (the caller carries on).
+std::optional<ExitCode> run_if_flume(const FlumeRun& run, ExitCode (*command)(const FlumeRun&));
+
+ExitCode run_flume_dump(const FlumeRun& run);
+ExitCode run_flume_verify(const FlumeRun& run);
+ExitCode run_flume_replay(const FlumeRun& run);
+
+}  // namespace qjt::app

@@ -1,0 +1,97 @@
+// ChannelLogs: the data logs of one channel, opened for reading as Flume's
+// LogFileFactory opens them (spec §5.2-5.4): each log-N mapped, its version
+// decided (a meta file makes it V3), its V2 header or log-N.meta decoded, its
+// cipher set up from a key the operator supplied, and a random reader for
+// the pointers a queue holds (Flume's RandomReader, used by take).
+//
+// Findings go to the Reporter given at construction: io_error (a file that
+// cannot be read), missing_key (an encrypted log whose key alias was not
+// given: none of its records can be read), bad_key, log_file_id_mismatch
+// (meta or header names another id than the file name), and those of the
+// header and meta decoders. A log that cannot be read is kept with
+// readable() false, so callers can say what depends on it.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "aes_ctr.h"
+#include "channel_layout.h"
+#include "event_pointer.h"
+#include "finding.h"
+#include "input_file.h"
+#include "log_metadata.h"
+#include "log_reader.h"
+#include "log_record.h"
+
+namespace qjt::flume {
+
+// Key alias -> raw key bytes (16, 24 or 32), as --key ALIAS=HEX gives them.
+using KeyRing = std::map<std::string, std::string>;
+
+class ChannelLog {
+ public:
+  const DataLog& layout() const { return layout_; }
+  std::int32_t file_id() const { return file_id_; }  // as its meta or header says
+  int version() const { return version_; }           // 2 or 3
+  bool readable() const { return readable_; }
+  ByteSpan bytes() const { return input_ ? input_->bytes() : ByteSpan(); }
+  const std::optional<LogMetadata>& metadata() const { return metadata_; }
+  const std::optional<V2LogHeader>& v2_header() const { return v2_header_; }
+  AesCtr* cipher() const { return cipher_.get(); }
+  // Where a sequential read of the whole file starts: 24 for V2, 0 for V3.
+  std::uint64_t data_start() const { return version_ == 2 ? kV2LogHeaderSize : 0; }
+  // Flume's skipToLastCheckpointPosition(W) (spec §6.2 step 2).
+  std::uint64_t replay_start(std::int64_t checkpoint_write_order_id) const;
+  // A reader from `start` (data_start() or replay_start()).
+  LogReader reader(std::uint64_t start) const { return LogReader(bytes(), version_, start, cipher_.get()); }
+
+ private:
+  friend class ChannelLogs;
+  DataLog layout_;
+  std::int32_t file_id_ = 0;
+  int version_ = 3;
+  bool readable_ = false;
+  std::unique_ptr<InputFile> input_;
+  std::optional<LogMetadata> metadata_;
+  std::optional<V2LogHeader> v2_header_;
+  std::unique_ptr<AesCtr> cipher_;
+};
+
+// What a pointer in the queue leads to.
+enum class PointerTarget {
+  kPut,          // a Put record: *record is filled
+  kNoop,         // a record NOOP'd by the integrity tool: take skips it
+  kMissingLog,   // no log with that file id
+  kUnreadable,   // the log exists but could not be read (I/O, missing key)
+  kPastEnd,      // the offset is outside the log's data
+  kNotARecord,   // the byte there is not an OP_RECORD
+  kNotAPut,      // a record of another type
+  kBroken,       // the record there cannot be decoded (or its CRC fails)
+};
+const char* pointer_target_name(PointerTarget target);
+
+class ChannelLogs {
+ public:
+  ChannelLogs(const std::vector<DataLog>& logs, const KeyRing& keys, Reporter* reporter);
+
+  const std::vector<ChannelLog>& logs() const { return logs_; }
+  const ChannelLog* find(std::int32_t file_id) const;
+
+  // Flume's RandomReader.get(offset) for `pointer`. *record's views stay
+  // valid until the next call; *why says what was found when it is not kPut.
+  PointerTarget read_pointer(EventPointer pointer, LogRecord* record, std::string* why) const;
+
+ private:
+  void open(const DataLog& layout, const KeyRing& keys, Reporter* reporter);
+  static void set_up_cipher(ChannelLog* log, const KeyRing& keys, Reporter* reporter);
+
+  std::vector<ChannelLog> logs_;
+  std::map<std::int32_t, std::size_t> by_id_;
+};
+
+}  // namespace qjt::flume

@@ -1,0 +1,435 @@
+#include "channel_replay.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <queue>
+#include <set>
+#include <unordered_map>
+#include <vector>
+
+#include "checkpoint_file.h"
+#include "checkpoint_state.h"
+#include "input_file.h"
+#include "snappy_stream.h"
+
+namespace qjt::flume {
+namespace {
+
+constexpr std::int64_t kDefaultCapacity = 1000000;  // FileChannel's default "capacity"
+
+void tell(Reporter* reporter, Severity severity, std::string code, const std::string& file,
+          std::optional<std::uint64_t> offset, std::string message) {
+  reporter->report(Finding{severity, std::move(code), file, offset, std::move(message)});
+}
+
+// Keeps the inputs of one checkpoint's files open for as long as the
+// CheckpointBytes that view them.
+class CheckpointInputs {
+ public:
+  std::optional<ByteSpan> open(const std::optional<std::string>& path, Reporter* reporter) {
+    if (!path) return std::nullopt;
+    std::string error;
+    auto input = InputFile::open(*path, &error);
+    if (!input) {
+      tell(reporter, Severity::kError, "io_error", *path, std::nullopt, error);
+      return std::nullopt;
+    }
+    inputs_.push_back(std::move(input));
+    return inputs_.back()->bytes();
+  }
+  // Keeps a decompressed copy alive (checkpoint.snappy).
+  ByteSpan keep(std::string bytes) {
+    buffers_.push_back(std::make_unique<std::string>(std::move(bytes)));
+    return ByteSpan(*buffers_.back());
+  }
+
+ private:
+  std::vector<std::unique_ptr<InputFile>> inputs_;
+  std::vector<std::unique_ptr<std::string>> buffers_;
+};
+
+CheckpointBytes files_of(const CheckpointFiles& c, CheckpointInputs* inputs, Reporter* reporter) {
+  CheckpointBytes bytes;
+  bytes.checkpoint_path = c.checkpoint.value_or(c.dir + "/checkpoint");
+  bytes.checkpoint = inputs->open(c.checkpoint, reporter);
+  bytes.meta_path = c.checkpoint_meta.value_or(c.dir + "/checkpoint.meta");
+  bytes.meta = inputs->open(c.checkpoint_meta, reporter);
+  bytes.inflight_puts_path = c.inflight_puts.value_or("");
+  bytes.inflight_puts = inputs->open(c.inflight_puts, reporter);
+  bytes.inflight_takes_path = c.inflight_takes.value_or("");
+  bytes.inflight_takes = inputs->open(c.inflight_takes, reporter);
+  return bytes;
+}
+
+bool backup_usable(const ChannelLayout& layout) {
+  return layout.backup && layout.backup->complete &&
+         (layout.backup->checkpoint || layout.backup->checkpoint_snappy);
+}
+
+std::optional<CheckpointState> load_backup(const BackupFiles& b, const ChannelReplayOptions& options,
+                                           Reporter* reporter) {
+  CheckpointInputs inputs;
+  CheckpointFiles files{b.dir, true, b.checkpoint, b.checkpoint_meta, b.inflight_puts, b.inflight_takes,
+                        std::nullopt, std::nullopt, {}};
+  CheckpointBytes bytes = files_of(files, &inputs, reporter);
+  if (!b.checkpoint && b.checkpoint_snappy) {
+    bytes.checkpoint_path = *b.checkpoint_snappy;
+    const auto compressed = inputs.open(b.checkpoint_snappy, reporter);
+    if (!compressed) return std::nullopt;
+    const std::size_t limit = (static_cast<std::size_t>(EventQueue::kMaxCapacity) + kCheckpointHeaderSlots) * 8;
+    SnappyStreamDecode plain = decompress_snappy_stream(*compressed, limit, *b.checkpoint_snappy, reporter);
+    if (!plain.complete) return std::nullopt;
+    bytes.checkpoint = inputs.keep(std::move(plain.data));
+  }
+  if (!bytes.checkpoint) return std::nullopt;
+  return load_checkpoint(bytes, CheckpointLoadOptions{options.capacity}, reporter);
+}
+
+// Step 1: which checkpoint Flume starts from, or none (a full replay).
+std::optional<CheckpointState> choose_checkpoint(const ChannelLayout& layout, const ChannelReplayOptions& options,
+                                                 ReplaySource* source, Reporter* reporter) {
+  const CheckpointFiles& main = layout.checkpoint;
+  const bool has_checkpoint = main.checkpoint.has_value();
+  std::optional<CheckpointState> state;
+  if (has_checkpoint) {
+    CheckpointInputs inputs;
+    const CheckpointBytes bytes = files_of(main, &inputs, reporter);
+    if (bytes.checkpoint && !bytes.checkpoint->empty()) {
+      state = load_checkpoint(bytes, CheckpointLoadOptions{options.capacity}, reporter);
+    }
+    if (state) {
+      *source = ReplaySource::kCheckpoint;
+      return state;
+    }
+  } else if (!main.checkpoint_meta && !backup_usable(layout)) {
+    *source = ReplaySource::kLogs;  // a new channel: nothing to refuse
+    return std::nullopt;
+  }
+  const std::string path = main.checkpoint.value_or(main.dir + "/checkpoint");
+  if (backup_usable(layout)) {
+    tell(reporter, Severity::kError, "checkpoint_unusable", path, std::nullopt,
+         fmt::format("Flume refuses this checkpoint (BadCheckpointException) and restores the backup "
+                     "checkpoint in {}", layout.backup->dir));
+    state = load_backup(*layout.backup, options, reporter);
+    if (state) {
+      *source = ReplaySource::kBackup;
+      return state;
+    }
+    tell(reporter, Severity::kError, "backup_unusable", layout.backup->dir, std::nullopt,
+         "the backup checkpoint cannot be used either: Flume replays every log from its start");
+  } else {
+    tell(reporter, Severity::kError, "checkpoint_unusable", path, std::nullopt,
+         "Flume refuses this checkpoint (BadCheckpointException), deletes it and replays every log "
+         "from its start; logs it already deleted are lost to the queue");
+  }
+  *source = ReplaySource::kLogs;
+  return std::nullopt;
+}
+
+int type_rank(LogRecordType type) {  // LogRecord.compareTo: Take < Put < Rollback < Commit
+  switch (type) {
+    case LogRecordType::kTake: return 0;
+    case LogRecordType::kPut: return 1;
+    case LogRecordType::kRollback: return 2;
+    default: return 3;
+  }
+}
+
+struct Cursor {
+  const ChannelLog* log;
+  LogReader reader;
+  LogRecord record;
+};
+
+// Steps 2 and 3: the merge of every log and ReplayHandler's transaction rules.
+class Replayer {
+ public:
+  Replayer(ChannelReplay* result, Reporter* reporter) : result_(*result), reporter_(reporter) {}
+
+  void seed(std::vector<InflightTransaction> puts, std::vector<InflightTransaction> takes) {
+    for (auto& t : puts)
+      for (EventPointer p : t.pointers) transactions_[t.transaction_id].push_back(p);
+    for (auto& t : takes) {
+      auto& pointers = inflight_takes_[t.transaction_id];
+      pointers.insert(pointers.end(), t.pointers.begin(), t.pointers.end());
+      inflight_order_.push_back(t.transaction_id);
+    }
+  }
+
+  void run(const ChannelLogs& logs, std::int64_t checkpoint_woid) {
+    std::vector<Cursor> cursors;
+    cursors.reserve(logs.logs().size());
+    for (const ChannelLog& log : logs.logs()) {
+      if (!log.readable()) continue;
+      cursors.push_back(Cursor{&log, log.reader(log.replay_start(checkpoint_woid)), LogRecord{}});
+    }
+    auto later = [&cursors](std::size_t a, std::size_t b) {
+      const LogRecord& x = cursors[a].record;
+      const LogRecord& y = cursors[b].record;
+      if (x.write_order_id != y.write_order_id) return x.write_order_id > y.write_order_id;
+      if (x.transaction_id != y.transaction_id) return x.transaction_id > y.transaction_id;
+      if (type_rank(x.type) != type_rank(y.type)) return type_rank(x.type) > type_rank(y.type);
+      return a > b;
+    };
+    std::priority_queue<std::size_t, std::vector<std::size_t>, decltype(later)> heap(later);
+    for (std::size_t i = 0; i < cursors.size(); ++i)
+      if (advance(&cursors[i])) heap.push(i);
+    while (!heap.empty()) {
+      const std::size_t i = heap.top();
+      heap.pop();
+      apply(*cursors[i].log, cursors[i].record, checkpoint_woid);
+      if (advance(&cursors[i])) heap.push(i);
+    }
+  }
+
+  void finish(const std::string& where) {
+    EventQueue& queue = *result_.queue;
+    for (std::int64_t txid : inflight_order_) {
+      const auto it = inflight_takes_.find(txid);
+      if (it == inflight_takes_.end()) continue;
+      for (EventPointer p : it->second) {
+        ++result_.counts.uncommitted_takes;
+        if (!queue.add_head(p))
+          tell(reporter_, Severity::kError, "uncommitted_take_lost", where, std::nullopt,
+               fmt::format("the uncommitted take of log-{} offset {} cannot go back to the full queue "
+                           "(capacity {}): Flume ignores the refusal and the event is lost",
+                           p.file_id, p.offset, queue.capacity()));
+      }
+      inflight_takes_.erase(it);
+    }
+    for (const auto& [pointer, count] : pending_takes_) result_.counts.pending_takes += static_cast<std::uint64_t>(count);
+    if (result_.counts.pending_takes > 0)
+      tell(reporter_, Severity::kWarning, "pending_takes", where, std::nullopt,
+           fmt::format("{} committed take(s) found no put to remove: Flume logs \"Pending takes exist after "
+                       "the end of replay. Duplicate messages will exist in destination.\"",
+                       result_.counts.pending_takes));
+    if (full_refusals_ > 1)
+      tell(reporter_, Severity::kError, "queue_full", where, std::nullopt,
+           fmt::format("{} committed put(s) in all did not fit the queue's capacity {}", full_refusals_,
+                       queue.capacity()));
+  }
+
+ private:
+  // The next record of the cursor's log that the merge must see: NOOPs are
+  // stepped over; the end, a broken record or a failed CRC end the log.
+  bool advance(Cursor* c) {
+    while (c->reader.next(&c->record)) {
+      const LogRecord& r = c->record;
+      switch (r.type) {
+        case LogRecordType::kNoop: ++result_.counts.noops; continue;
+        case LogRecordType::kEndOfData: return false;
+        case LogRecordType::kBroken:
+          refuse_record(*c->log, r, "broken_record", r.error);
+          return false;
+        case LogRecordType::kPut:
+          if (!r.crc_ok) {
+            refuse_record(*c->log, r, "crc_mismatch",
+                          fmt::format("expected the put's CRC32 {:08x} over its {}-byte body, found a "
+                                      "different checksum of the body at {} to {}",
+                                      r.stored_crc.value_or(0), r.body.size(),
+                                      r.body.data() - c->log->bytes().data(),
+                                      r.body.data() - c->log->bytes().data() + static_cast<std::ptrdiff_t>(r.body.size())));
+            return false;
+          }
+          return true;
+        default: return true;
+      }
+    }
+    return false;
+  }
+
+  void refuse_record(const ChannelLog& log, const LogRecord& r, const char* code, const std::string& what) {
+    tell(reporter_, Severity::kError, code, log.layout().path, r.offset,
+         fmt::format("{}; Flume's replay stops here and, with fsyncPerTransaction=true (the default), "
+                     "the channel does not start (\"Please run File Channel Integrity tool\")",
+                     what));
+  }
+
+  void apply(const ChannelLog& log, const LogRecord& r, std::int64_t checkpoint_woid) {
+    ++result_.counts.read;
+    result_.max_transaction_id = std::max(result_.max_transaction_id, r.transaction_id);
+    result_.max_write_order_id = std::max(result_.max_write_order_id, r.write_order_id);
+    if (r.write_order_id <= checkpoint_woid) {
+      ++result_.counts.skipped;
+      return;
+    }
+    switch (r.type) {
+      case LogRecordType::kPut:
+        ++result_.counts.puts;
+        transactions_[r.transaction_id].push_back(EventPointer{log.file_id(), static_cast<std::int32_t>(r.offset)});
+        break;
+      case LogRecordType::kTake:
+        ++result_.counts.takes;
+        transactions_[r.transaction_id].push_back(r.taken);
+        break;
+      case LogRecordType::kRollback:
+        ++result_.counts.rollbacks;
+        transactions_.erase(r.transaction_id);
+        break;
+      case LogRecordType::kCommit: commit(log, r); break;
+      default: break;
+    }
+  }
+
+  void commit(const ChannelLog& log, const LogRecord& r) {
+    ++result_.counts.commits;
+    std::vector<EventPointer> pointers;
+    if (auto it = transactions_.find(r.transaction_id); it != transactions_.end()) {
+      pointers = std::move(it->second);
+      transactions_.erase(it);
+    }
+    if (r.commit_type == 2) {
+      if (auto it = inflight_takes_.find(r.transaction_id); it != inflight_takes_.end()) {
+        pointers.insert(pointers.end(), it->second.begin(), it->second.end());
+        inflight_takes_.erase(it);
+      }
+    }
+    if (pointers.empty()) return;
+    if (r.commit_type == 1) {
+      for (EventPointer p : pointers) commit_put(log, r, p);
+    } else if (r.commit_type == 2) {
+      for (EventPointer p : pointers)
+        if (!result_.queue->remove(p)) ++pending_takes_[p.to_long()];
+    } else {
+      tell(reporter_, Severity::kError, "unknown_commit_type", log.layout().path, r.offset,
+           fmt::format("expected a commit of type 1 (put) or 2 (take), found {}: Flume's replay throws "
+                       "IllegalArgumentException",
+                       r.commit_type));
+    }
+  }
+
+  void commit_put(const ChannelLog& log, const LogRecord& r, EventPointer p) {
+    EventQueue& queue = *result_.queue;
+    if (!queue.add_tail(p)) {
+      if (full_refusals_++ == 0)
+        tell(reporter_, Severity::kError, "queue_full", log.layout().path, r.offset,
+             fmt::format("the commit adds log-{} offset {} to a full queue (size {}, inflight takes {}, "
+                         "capacity {}): Flume's replay throws IllegalStateException \"Unable to add\"",
+                         p.file_id, p.offset, queue.size(), queue.inflight_takes(), queue.capacity()));
+      return;
+    }
+    const auto pending = pending_takes_.find(p.to_long());
+    if (pending != pending_takes_.end()) {
+      if (--pending->second == 0) pending_takes_.erase(pending);
+      queue.remove(p);
+    }
+  }
+
+  ChannelReplay& result_;
+  Reporter* reporter_;
+  std::unordered_map<std::int64_t, std::vector<EventPointer>> transactions_;
+  std::unordered_map<std::int64_t, std::vector<EventPointer>> inflight_takes_;
+  std::vector<std::int64_t> inflight_order_;
+  std::unordered_map<std::int64_t, int> pending_takes_;
+  std::uint64_t full_refusals_ = 0;
+};
+
+void report_anomalies(const EventQueue& queue, const std::string& where, Reporter* reporter) {
+  const QueueAnomalies& a = queue.anomalies();
+  if (a.dropped_tail_adds > 0)
+    tell(reporter, Severity::kError, "queue_anomaly", where, std::nullopt,
+         fmt::format("{} put(s) passed Flume's capacity check but found the ring full: Flume counts "
+                     "and drops them", a.dropped_tail_adds));
+  if (a.missing_reference_counts > 0)
+    tell(reporter, Severity::kError, "queue_anomaly", where, std::nullopt,
+         fmt::format("{} removal(s) found no reference count for the event's log: Flume throws "
+                     "IllegalStateException (\"null counter\")", a.missing_reference_counts));
+  if (a.empty_heads_removed > 0)
+    tell(reporter, Severity::kError, "queue_anomaly", where, std::nullopt,
+         fmt::format("{} removal(s) took an empty slot: Flume throws IllegalStateException",
+                     a.empty_heads_removed));
+}
+
+}  // namespace
+
+const char* replay_source_name(ReplaySource source) {
+  switch (source) {
+    case ReplaySource::kCheckpoint: return "checkpoint";
+    case ReplaySource::kBackup: return "backup";
+    case ReplaySource::kLogs: return "logs";
+  }
+  return "logs";
+}
+
+ChannelReplay replay_channel(const ChannelLayout& layout, const ChannelLogs& logs,
+                             const ChannelReplayOptions& options, Reporter* reporter) {
+  ChannelReplay result;
+  std::optional<CheckpointState> state = choose_checkpoint(layout, options, &result.source, reporter);
+  Replayer replayer(&result, reporter);
+  const std::string where = layout.checkpoint.dir;
+  if (state) {
+    result.checkpoint_version = state->version;
+    result.checkpoint_write_order_id = state->write_order_id;
+    result.queue = std::move(state->queue);
+    replayer.seed(std::move(state->inflight_puts), std::move(state->inflight_takes));
+  } else {
+    std::string error;
+    result.queue = EventQueue::create(options.capacity.value_or(kDefaultCapacity), &error);
+    if (!result.queue) {
+      tell(reporter, Severity::kError, "bad_capacity", where, std::nullopt, error);
+      return result;
+    }
+  }
+  result.max_transaction_id = result.max_write_order_id = result.checkpoint_write_order_id;
+  replayer.run(logs, result.checkpoint_write_order_id);
+  replayer.finish(where);
+  report_anomalies(*result.queue, where, reporter);
+  return result;
+}
+
+std::uint64_t for_each_queued_event(const EventQueue& queue, const ChannelLogs& logs, const std::string& where,
+                                    Reporter* reporter, const QueuedEventVisitor& visit) {
+  std::uint64_t visited = 0;
+  LogRecord record;
+  std::string why;
+  for (std::size_t i = 0; i < static_cast<std::size_t>(queue.size()); ++i) {
+    const EventPointer p = queue.at(i);
+    const PointerTarget target = logs.read_pointer(p, &record, &why);
+    if (target == PointerTarget::kPut) {
+      ++visited;
+      visit(i, p, record);
+      continue;
+    }
+    const ChannelLog* log = logs.find(p.file_id);
+    const std::string file = log ? log->layout().path : where;
+    const std::optional<std::uint64_t> offset =
+        log ? std::optional<std::uint64_t>(static_cast<std::uint32_t>(p.offset)) : std::nullopt;
+    if (target == PointerTarget::kNoop) {
+      tell(reporter, Severity::kWarning, "pointer_to_noop", file, offset,
+           fmt::format("queue element {} points to log-{} offset {}: {}", i, p.file_id, p.offset, why));
+    } else {
+      tell(reporter, Severity::kError, "dangling_pointer", file, offset,
+           fmt::format("queue element {} points to log-{} offset {} ({}): {}", i, p.file_id, p.offset,
+                       pointer_target_name(target), why));
+    }
+  }
+  return visited;
+}
+
+void check_log_retention(const ChannelLogs& logs, const EventQueue& queue, Reporter* reporter) {
+  std::optional<std::int32_t> lowest_counted;
+  for (const auto& [file_id, count] : queue.reference_counts())
+    if (count > 0 && (!lowest_counted || file_id < *lowest_counted)) lowest_counted = file_id;
+  std::set<std::int32_t> referenced;
+  for (EventPointer p : queue) referenced.insert(p.file_id);
+  std::map<std::string, std::vector<std::int32_t>> ids_by_dir;
+  for (const ChannelLog& log : logs.logs()) ids_by_dir[log.layout().dir].push_back(log.file_id());
+  for (auto& [dir, ids] : ids_by_dir) {
+    std::sort(ids.begin(), ids.end());
+    const std::size_t candidates = ids.size() > 2 ? ids.size() - 2 : 0;  // the newest two stay
+    for (std::size_t i = 0; i < candidates; ++i) {
+      const std::int32_t id = ids[i];
+      const bool deleted = !lowest_counted || id < *lowest_counted;
+      if (!deleted || referenced.count(id) == 0) continue;
+      tell(reporter, Severity::kError, "log_would_be_deleted", logs.find(id)->layout().path, std::nullopt,
+           fmt::format("the queue still points into log-{}, but the reference counts name no log below "
+                       "{}: Flume deletes this log after its next checkpoint and those events are lost",
+                       id, lowest_counted ? fmt::format("log-{}", *lowest_counted) : std::string("any")));
+    }
+  }
+}
+
+}  // namespace qjt::flume

@@ -1,0 +1,80 @@
+// ChannelReplay: the queue Flume 1.11 recovers when a file channel starts
+// (spec §1.5, §4, §6.2, §6.3), computed without changing a byte.
+//
+//  1. The main checkpoint, if Flume would open it; else, when a backup
+//     directory with backupComplete is given, the backup (checkpoint or
+//     checkpoint.snappy); else a fresh empty queue and every log replayed
+//     from its start.
+//  2. Every log read from the position its meta (or V2 header) marks for
+//     that checkpoint's write order id, all logs merged by (write order id,
+//     transaction id, Take < Put < Rollback < Commit), records at or below
+//     the checkpoint's write order id skipped.
+//  3. Transactions as ReplayHandler.replayLog applies them: inflight puts
+//     seed the transaction map, commits of puts addTail, commits of takes
+//     remove (or wait as pending takes), and finally the inflight takes of
+//     transactions that never committed go back to the head.
+//
+// What Flume's own startup would refuse or lose is a finding: an error when
+// Flume would not start (a record it cannot decode, a full queue), a
+// warning when it starts but an operator should know (pending takes).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "channel_layout.h"
+#include "channel_logs.h"
+#include "event_queue.h"
+#include "finding.h"
+
+namespace qjt::flume {
+
+enum class ReplaySource { kCheckpoint, kBackup, kLogs };
+const char* replay_source_name(ReplaySource source);  // "checkpoint", "backup", "logs"
+
+struct ChannelReplayOptions {
+  // The channel's configured capacity. Without it: the checkpoint's own, or
+  // Flume's default 1,000,000 for a replay from the logs alone.
+  std::optional<std::int64_t> capacity;
+};
+
+struct ReplayCounts {
+  std::uint64_t read = 0;  // records the merge returned
+  std::uint64_t puts = 0, takes = 0, rollbacks = 0, commits = 0;
+  std::uint64_t skipped = 0;  // at or below the checkpoint's write order id
+  std::uint64_t noops = 0;    // NOOP records stepped over
+  std::uint64_t uncommitted_takes = 0;  // inflight takes put back at the head
+  std::uint64_t pending_takes = 0;      // committed takes whose put never came
+};
+
+struct ChannelReplay {
+  ReplaySource source = ReplaySource::kLogs;
+  std::optional<EventQueue> queue;  // empty only when no queue could be built
+  std::int64_t checkpoint_write_order_id = 0;
+  int checkpoint_version = 0;  // 0 for a replay from the logs alone
+  ReplayCounts counts;
+  std::int64_t max_transaction_id = 0;
+  std::int64_t max_write_order_id = 0;
+};
+
+ChannelReplay replay_channel(const ChannelLayout& layout, const ChannelLogs& logs,
+                             const ChannelReplayOptions& options, Reporter* reporter);
+
+// Reads every event of `queue`, head to tail, as Flume's take would: a
+// pointer to a NOOP'd record is skipped with a warning (pointer_to_noop),
+// one that leads to no readable put is an error (dangling_pointer) saying
+// what is there. `visit` gets each readable put; *record's views last until
+// it returns. Returns the number of events visited.
+using QueuedEventVisitor = std::function<void(std::size_t index, EventPointer pointer, const LogRecord& put)>;
+std::uint64_t for_each_queued_event(const EventQueue& queue, const ChannelLogs& logs, const std::string& where,
+                                    Reporter* reporter, const QueuedEventVisitor& visit);
+
+// Flume deletes, after its next checkpoint, every log below the lowest file
+// id its reference counts (and inflight pointers) still name, except the
+// newest two of each data dir (spec §6.4). Counts that are wrong make it
+// delete a log the queue still points into: error log_would_be_deleted.
+void check_log_retention(const ChannelLogs& logs, const EventQueue& queue, Reporter* reporter);
+
+}  // namespace qjt::flume
