@@ -58,7 +58,9 @@ std::optional<RecordFilter> make_filter(const DumpOptions& o) {
 }
 
 ExitCode run_dump(const DumpOptions& o) {
-  if (auto flume = run_if_flume(FlumeRun{o.paths, o.flume, o.json, o.data, o.limit, false, false}, run_flume_dump)) return *flume;
+  const bool filters = !o.ops.empty() || o.xid || o.from_offset != 0;
+  FlumeRun flume{o.paths, o.flume, o.json, o.data, o.limit, false, false, filters};
+  if (auto status = run_if_flume(flume, run_flume_dump)) return *status;
   const auto filter = make_filter(o);
   if (!filter) return ExitCode::kUsage;
   // Text output shows payloads only when asked; JSON shows them by default.

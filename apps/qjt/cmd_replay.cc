@@ -100,7 +100,7 @@ void append_text(Output* out, const ReplayResult& r, const kestrel::ReplayState&
 }
 
 ExitCode run_replay(const ReplayCommandOptions& o) {
-  if (auto flume = run_if_flume(FlumeRun{o.paths, o.flume, o.json, o.data, std::nullopt, false, false}, run_flume_replay)) return *flume;
+  if (auto flume = run_if_flume(FlumeRun{o.paths, o.flume, o.json, o.data, std::nullopt, false, false, false}, run_flume_replay)) return *flume;
   const DataMode mode = *parse_data_mode(o.data);
   StderrReporter diagnostics;
   JournalSelection selection = open_journals(o.paths, o.queue, &diagnostics);

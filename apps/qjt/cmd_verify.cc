@@ -22,7 +22,7 @@ struct VerifyOptions {
 };
 
 ExitCode run_verify(const VerifyOptions& o) {
-  FlumeRun flume{o.paths, o.flume, o.json, "", std::nullopt, o.strict, o.quiet};
+  FlumeRun flume{o.paths, o.flume, o.json, "", std::nullopt, o.strict, o.quiet, false};
   if (auto status = run_if_flume(flume, run_flume_verify)) return *status;
   FindingList findings;
   JournalSelection selection = open_journals_and_report(o.paths, o.queue, &findings);

@@ -102,6 +102,11 @@ std::optional<ExitCode> run_if_flume(const FlumeRun& run, ExitCode (*command)(co
 }
 
 ExitCode run_flume_dump(const FlumeRun& run) {
+  if (run.kestrel_filters) {
+    fmt::print(stderr, "qjt dump: --op, --xid and --from-offset apply to Kestrel journals; for Flume files, "
+                       "filter the --json output (e.g. with jq)\n");
+    return ExitCode::kUsage;
+  }
   CountingStderr counting;
   UniqueFindings reporter(&counting);
   auto in = gather(run, &reporter);

@@ -19,6 +19,7 @@ struct FlumeRun {
   std::string data;  // --data, empty when not given
   std::optional<std::uint64_t> limit;  // dump --limit
   bool strict = false, quiet = false;  // verify
+  bool kestrel_filters = false;        // dump --op, --xid or --from-offset given
 };
 
 // What dump, verify and replay call first: runs `command` when the input is
