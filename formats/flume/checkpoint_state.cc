@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <map>
+
 #include "checkpoint_file.h"
 #include "checkpoint_meta.h"
 
@@ -41,6 +43,29 @@ std::optional<std::vector<InflightTransaction>> load_inflight(const std::optiona
   InflightFile file = decode_inflight(*bytes, path, watch);
   if (!file.checksum_ok) return std::nullopt;
   return std::move(file.transactions);
+}
+
+// Flume trusts the stored counts (V2 header slots, V3 activeLogs) to decide
+// which logs it may delete; counts that differ from the queue's own
+// references make it keep logs for nothing or, worse, delete one the queue
+// still needs. Not a reason to refuse the checkpoint: Flume does not check.
+void check_stored_counts(const std::vector<std::pair<std::int32_t, std::int64_t>>& actual,
+                         const std::vector<std::pair<std::int32_t, std::int64_t>>& stored, const std::string& file,
+                         Reporter* reporter) {
+  std::map<std::int32_t, std::pair<std::int64_t, std::int64_t>> both;  // file id -> (actual, stored)
+  for (const auto& [id, n] : actual) both[id].first = n;
+  for (const auto& [id, n] : stored) both[id].second += n;
+  for (const auto& [id, counts] : both) {
+    if (counts.first == counts.second) continue;
+    reporter->report(Finding{counts.second < counts.first ? Severity::kError : Severity::kWarning,
+                             "active_log_count", file, std::nullopt,
+                             fmt::format("log-{}: expected the stored reference count to equal the {} queue "
+                                         "element(s) that point into it, found {}{}",
+                                         id, counts.first, counts.second,
+                                         counts.second < counts.first
+                                             ? "; Flume may delete the log while the queue still needs it"
+                                             : "; Flume keeps the log longer than needed")});
+  }
 }
 
 }  // namespace
@@ -91,6 +116,7 @@ std::optional<CheckpointState> load_checkpoint(const CheckpointBytes& bytes, con
     refuse(reporter, "checkpoint_ring", path, first, error);
     return std::nullopt;
   }
+  check_stored_counts(queue->reference_counts(), counts_of(stored), version == 3 ? bytes.meta_path : path, reporter);
   queue->set_reference_counts(counts_of(stored));
 
   auto puts = load_inflight(bytes.inflight_puts, bytes.inflight_puts_path, &watch);
