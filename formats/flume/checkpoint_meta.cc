@@ -4,63 +4,11 @@
 
 #include <utility>
 
-#include "protobuf_wire.h"
+#include "meta_message.h"
 
 namespace qjt::flume {
 
 namespace {
-
-// The file, the reporter and where the message being walked starts in the
-// file, so every finding carries an absolute offset.
-struct MetaContext {
-  std::string_view file;
-  Reporter* reporter;
-  std::size_t base;
-
-  void report(std::string_view code, std::uint64_t offset, std::string message,
-              Severity severity = Severity::kError) const {
-    if (reporter == nullptr) return;
-    reporter->report(Finding{severity, std::string(code), std::string(file), offset, std::move(message)});
-  }
-  MetaContext nested(ByteSpan outer, const WireField& field) const {
-    return MetaContext{file, reporter, base + static_cast<std::size_t>(field.bytes.data() - outer.data())};
-  }
-};
-
-const char* wire_type_name(WireType type) {
-  switch (type) {
-    case WireType::kVarint: return "varint";
-    case WireType::kFixed64: return "fixed64";
-    case WireType::kLengthDelimited: return "length-delimited";
-    case WireType::kFixed32: return "fixed32";
-  }
-  return "unknown";
-}
-
-bool has_type(const WireField& field, WireType expected, std::string_view name, const MetaContext& context) {
-  if (field.type == expected) return true;
-  context.report("meta_malformed", context.base + field.offset,
-                 fmt::format("expected {} for field {} ({}), found {}", wire_type_name(expected), field.number, name,
-                             wire_type_name(field.type)));
-  return false;
-}
-
-std::int32_t as_sfixed32(const WireField& field) {
-  return static_cast<std::int32_t>(static_cast<std::uint32_t>(field.value));
-}
-std::int64_t as_sfixed64(const WireField& field) { return static_cast<std::int64_t>(field.value); }
-
-bool walk_failed(const WireReader& reader, const MetaContext& context) {
-  if (reader.error().empty()) return false;
-  context.report("meta_malformed", context.base + reader.error_offset(), reader.error());
-  return true;
-}
-
-void report_missing(const MetaContext& context, std::uint64_t offset, std::string_view message_name,
-                    std::string_view field) {
-  context.report("meta_missing_field", offset,
-                 fmt::format("expected required field {} in the {} message, found none", field, message_name));
-}
 
 std::optional<ActiveLogCount> decode_active_log(ByteSpan message, const MetaContext& context) {
   ActiveLogCount count;
@@ -146,27 +94,12 @@ bool decode_fields(ByteSpan message, const MetaContext& context, CheckpointMetaD
 
 CheckpointMetaDecode decode_checkpoint_meta(ByteSpan bytes, std::string_view file, Reporter* reporter) {
   CheckpointMetaDecode out;
-  MetaContext context{file, reporter, 0};
-  if (bytes.empty()) {
-    context.report("meta_empty", 0, "expected a length-prefixed Checkpoint message, found an empty file");
-    return out;
-  }
   ByteSpan message;
-  std::size_t consumed = 0;
-  std::string error;
-  if (!read_delimited(bytes, &message, &consumed, &error)) {
-    context.report("meta_malformed", 0, error);
-    return out;
-  }
-  context.base = consumed - message.size();
-  out.valid = decode_fields(message, context, &out);
-  if (consumed < bytes.size())  // Flume never reads them: a warning
-    context.report("meta_trailing_bytes", consumed,
-                   fmt::format("expected the file to end after the {}-byte message, found {} more bytes",
-                               message.size(), bytes.size() - consumed),
-                   Severity::kWarning);
+  const auto context = open_meta_message(bytes, file, reporter, "Checkpoint", &message);
+  if (!context) return out;
+  out.valid = decode_fields(message, *context, &out);
   if (out.version_offset && out.meta.version != kCheckpointMetaVersion)
-    context.report("meta_version", *out.version_offset,
+    context->report("meta_version", *out.version_offset,
                    fmt::format("expected version {}, found {}", kCheckpointMetaVersion, out.meta.version));
   return out;
 }

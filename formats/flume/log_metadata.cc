@@ -4,62 +4,11 @@
 
 #include <utility>
 
-#include "protobuf_wire.h"
+#include "meta_message.h"
 
 namespace qjt::flume {
 
 namespace {
-
-// The file, the reporter and where the message being walked starts in the
-// file, so every finding carries an absolute offset.
-struct MetaContext {
-  std::string_view file;
-  Reporter* reporter;
-  std::size_t base;
-
-  void report(std::string_view code, std::uint64_t offset, std::string message,
-              Severity severity = Severity::kError) const {
-    if (reporter == nullptr) return;
-    reporter->report(Finding{severity, std::string(code), std::string(file), offset, std::move(message)});
-  }
-  MetaContext nested(ByteSpan outer, const WireField& field) const {
-    return MetaContext{file, reporter, base + static_cast<std::size_t>(field.bytes.data() - outer.data())};
-  }
-};
-
-const char* wire_type_name(WireType type) {
-  switch (type) {
-    case WireType::kVarint: return "varint";
-    case WireType::kFixed64: return "fixed64";
-    case WireType::kLengthDelimited: return "length-delimited";
-    case WireType::kFixed32: return "fixed32";
-  }
-  return "unknown";
-}
-
-bool has_type(const WireField& field, WireType expected, std::string_view name, const MetaContext& context) {
-  if (field.type == expected) return true;
-  context.report("meta_malformed", context.base + field.offset,
-                 fmt::format("expected {} for field {} ({}), found {}", wire_type_name(expected), field.number, name,
-                             wire_type_name(field.type)));
-  return false;
-}
-
-bool walk_failed(const WireReader& reader, const MetaContext& context) {
-  if (reader.error().empty()) return false;
-  context.report("meta_malformed", context.base + reader.error_offset(), reader.error());
-  return true;
-}
-
-void report_missing(const MetaContext& context, std::string_view message_name, std::string_view field) {
-  context.report("meta_missing_field", context.base,
-                 fmt::format("expected required field {} in the {} message, found none", field, message_name));
-}
-
-std::int32_t as_sfixed32(const WireField& field) {
-  return static_cast<std::int32_t>(static_cast<std::uint32_t>(field.value));
-}
-std::int64_t as_sfixed64(const WireField& field) { return static_cast<std::int64_t>(field.value); }
 
 std::string as_string(const WireField& field) { return std::string(field.bytes.as_chars()); }
 
@@ -88,8 +37,8 @@ std::optional<LogFileEncryption> decode_encryption(ByteSpan message, const MetaC
     }
   }
   if (walk_failed(reader, context)) return std::nullopt;
-  if (!have_provider) report_missing(context, "LogFileEncryption", "1 (cipherProvider)");
-  if (!have_alias) report_missing(context, "LogFileEncryption", "2 (keyAlias)");
+  if (!have_provider) report_missing(context, context.base, "LogFileEncryption", "1 (cipherProvider)");
+  if (!have_alias) report_missing(context, context.base, "LogFileEncryption", "2 (keyAlias)");
   if (!types_ok || !have_provider || !have_alias) return std::nullopt;
   return encryption;
 }
@@ -159,7 +108,7 @@ bool decode_fields(ByteSpan message, const MetaContext& context, LogMetadata* ou
                                                    {seen->checkpoint_write_order_id, "4 (checkpointWriteOrderID)"}};
   for (const auto& [present, name] : required) {
     if (present) continue;
-    report_missing(context, "LogFileMetaData", name);
+    report_missing(context, context.base, "LogFileMetaData", name);
     ok = false;
   }
   return ok;
@@ -172,28 +121,13 @@ LogMetadataDecode decode_log_metadata(ByteSpan bytes, std::string_view file, Rep
   // Absent optional fields decode as absent, not as Flume's creation-time 0.
   out.metadata.backup_checkpoint_position.reset();
   out.metadata.backup_checkpoint_write_order_id.reset();
-  MetaContext context{file, reporter, 0};
-  if (bytes.empty()) {
-    context.report("meta_empty", 0, "expected a length-prefixed LogFileMetaData message, found an empty file");
-    return out;
-  }
   ByteSpan message;
-  std::size_t consumed = 0;
-  std::string error;
-  if (!read_delimited(bytes, &message, &consumed, &error)) {
-    context.report("meta_malformed", 0, error);
-    return out;
-  }
-  context.base = consumed - message.size();
+  const auto context = open_meta_message(bytes, file, reporter, "LogFileMetaData", &message);
+  if (!context) return out;
   Seen seen;
-  out.valid = decode_fields(message, context, &out.metadata, &seen);
-  if (consumed < bytes.size())  // Flume never reads them: a warning
-    context.report("meta_trailing_bytes", consumed,
-                   fmt::format("expected the file to end after the {}-byte message, found {} more bytes",
-                               message.size(), bytes.size() - consumed),
-                   Severity::kWarning);
+  out.valid = decode_fields(message, *context, &out.metadata, &seen);
   if (seen.version_offset && out.metadata.version != kLogMetadataVersion)
-    context.report("meta_version", *seen.version_offset,
+    context->report("meta_version", *seen.version_offset,
                    fmt::format("expected version {}, found {}", kLogMetadataVersion, out.metadata.version));
   return out;
 }
