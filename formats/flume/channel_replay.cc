@@ -419,7 +419,10 @@ void check_log_retention(const ChannelLogs& logs, const EventQueue& queue, Repor
   for (const ChannelLog& log : logs.logs()) ids_by_dir[log.layout().dir].push_back(log.file_id());
   for (auto& [dir, ids] : ids_by_dir) {
     std::sort(ids.begin(), ids.end());
-    const std::size_t candidates = ids.size() > 2 ? ids.size() - 2 : 0;  // the newest two stay
+    // Flume keeps the newest two logs of each dir, counted when it removes
+    // old logs: after the replay it has rolled every dir to a new log (spec
+    // §1.5, §6.4), so of the logs here only the newest one is kept for sure.
+    const std::size_t candidates = ids.size() > 1 ? ids.size() - 1 : 0;
     for (std::size_t i = 0; i < candidates; ++i) {
       const std::int32_t id = ids[i];
       const bool deleted = !lowest_counted || id < *lowest_counted;
