@@ -4,7 +4,6 @@
 
 #include "commands.h"
 #include "flume_commands.h"
-#include "json_line.h"
 #include "kestrel_input.h"
 #include "output.h"
 
@@ -32,26 +31,8 @@ ExitCode run_verify(const VerifyOptions& o) {
     for (std::uint64_t n : replay_journal(journal, &state)) records += n;
     files += journal.files.size();
   }
-  const std::size_t errors = findings.count(Severity::kError);
-  const std::size_t warnings = findings.count(Severity::kWarning);
-  const bool ok = errors == 0 && (!o.strict || warnings == 0);
-
   Output out;
-  if (o.json) {
-    JsonLine line(out.buffer());
-    line.boolean("ok", ok).unsigned_num("files", files).unsigned_num("records", records);
-    line.unsigned_num("errors", errors).unsigned_num("warnings", warnings);
-    std::string array;
-    append_findings_json(&array, findings.findings());
-    line.raw("findings", array);
-    line.finish();
-  } else {
-    for (const Finding& f : findings.findings()) out.write(format_finding(f) + "\n");
-    if (!o.quiet || !ok) {
-      out.write(fmt::format("{}: {} error(s), {} warning(s) in {} file(s), {} record(s)\n",
-                            ok ? "OK" : "FAILED", errors, warnings, files, records));
-    }
-  }
+  const bool ok = write_verify_report(&out, findings, files, records, o.json, o.strict, o.quiet);
   return finish_output(&out, worse(selection.status, ok ? ExitCode::kOk : ExitCode::kProblems));
 }
 

@@ -3,6 +3,8 @@
 
 #include "commands.h"
 
+#include "json_line.h"
+
 namespace qjt::app {
 
 CLI::Option* add_data_option(CLI::App* command, std::string* mode_name) {
@@ -16,6 +18,29 @@ void add_journal_selection(CLI::App* command, std::vector<std::string>* paths, s
   command->add_option("path", *paths,
                       "Journal file(s) (one stream), a queue directory, - for stdin, or Flume files");
   command->add_option("--queue", *queue, "In a directory, only this queue");
+}
+
+bool write_verify_report(Output* out, const FindingList& findings, std::uint64_t files, std::uint64_t records,
+                         bool json, bool strict, bool quiet) {
+  const std::size_t errors = findings.count(Severity::kError);
+  const std::size_t warnings = findings.count(Severity::kWarning);
+  const bool ok = errors == 0 && (!strict || warnings == 0);
+  if (json) {
+    JsonLine line(out->buffer());
+    line.boolean("ok", ok).unsigned_num("files", files).unsigned_num("records", records);
+    line.unsigned_num("errors", errors).unsigned_num("warnings", warnings);
+    std::string array;
+    append_findings_json(&array, findings.findings());
+    line.raw("findings", array);
+    line.finish();
+    return ok;
+  }
+  for (const Finding& f : findings.findings()) out->write(format_finding(f) + "\n");
+  if (!quiet || !ok) {
+    out->write(fmt::format("{}: {} error(s), {} warning(s) in {} file(s), {} record(s)\n", ok ? "OK" : "FAILED",
+                           errors, warnings, files, records));
+  }
+  return ok;
 }
 
 ExitCode finish_output(Output* out, ExitCode status) {

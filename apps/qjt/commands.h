@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include "exit_code.h"
+#include "finding.h"
 #include "output.h"
 
 namespace qjt::app {
@@ -24,6 +25,13 @@ CLI::Option* add_data_option(CLI::App* command, std::string* mode_name);
 
 // Adds the PATH... arguments and --queue that select journals.
 void add_journal_selection(CLI::App* command, std::vector<std::string>* paths, std::string* queue);
+
+// verify's report for any format: one JSON object ({"ok","files","records",
+// "errors","warnings","findings"}) or one line per finding and a summary
+// (left out when `quiet` and all is well). Returns whether all is well:
+// no errors, and no warnings either when `strict`.
+bool write_verify_report(Output* out, const FindingList& findings, std::uint64_t files, std::uint64_t records,
+                         bool json, bool strict, bool quiet);
 
 // Flushes `out`; a failed write to stdout makes the status an I/O error.
 ExitCode finish_output(Output* out, ExitCode status);

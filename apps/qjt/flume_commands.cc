@@ -155,24 +155,8 @@ ExitCode run_flume_verify(const FlumeRun& run) {
       flume::check_log_retention(logs, *replay.queue, &reporter);
     }
   }
-  const std::size_t errors = findings.count(Severity::kError);
-  const std::size_t warnings = findings.count(Severity::kWarning);
-  const bool ok = errors == 0 && (!run.strict || warnings == 0);
   Output out;
-  if (run.json) {
-    JsonLine line(out.buffer());
-    line.boolean("ok", ok).unsigned_num("files", in->files.size()).unsigned_num("records", records);
-    line.unsigned_num("errors", errors).unsigned_num("warnings", warnings);
-    std::string array;
-    append_findings_json(&array, findings.findings());
-    line.raw("findings", array);
-    line.finish();
-  } else {
-    for (const Finding& f : findings.findings()) out.write(format_finding(f) + "\n");
-    if (!run.quiet || !ok)
-      out.write(fmt::format("{}: {} error(s), {} warning(s) in {} file(s), {} record(s)\n", ok ? "OK" : "FAILED",
-                            errors, warnings, in->files.size(), records));
-  }
+  const bool ok = write_verify_report(&out, findings, in->files.size(), records, run.json, run.strict, run.quiet);
   return finish_output(&out, worse(in->status, ok ? ExitCode::kOk : ExitCode::kProblems));
 }
 

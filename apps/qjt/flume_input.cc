@@ -43,7 +43,7 @@ void add(std::vector<FlumeFile>* files, const std::optional<std::string>& path, 
 void add_flume_options(CLI::App* command, FlumeOptions* o, bool with_capacity) {
   command->add_option("--format", o->format,
                       "How to read PATH: auto, kestrel, flume-checkpoint, flume-checkpoint-meta, "
-                      "flume-inflight, flume-log-v2, flume-log-v3, flume-log-meta, flume-snappy");
+                      "flume-inflight, flume-log-v2, flume-log-v3, flume-log-meta, flume-snappy, flume-backup-complete");
   command->add_option("--checkpoint-dir", o->checkpoint_dir, "A Flume file channel's checkpointDir");
   command->add_option("--data-dir", o->data_dirs, "A Flume file channel's dataDirs, in order (repeatable)")
       ->delimiter(',');
@@ -75,7 +75,7 @@ std::optional<bool> wants_flume(const FlumeOptions& o, const std::vector<std::st
   if (o.format != "auto" && !forced_kind(o.format)) {
     *error = fmt::format("unknown --format {}: expected auto, kestrel, or one of flume-checkpoint, "
                          "flume-checkpoint-meta, flume-inflight, flume-log-v2, flume-log-v3, "
-                         "flume-log-meta, flume-snappy",
+                         "flume-log-meta, flume-snappy, flume-backup-complete",
                          o.format);
     return std::nullopt;
   }
