@@ -1,0 +1,108 @@
+// dump_file: the library side of `qjt dump` for ONE Flume file channel file
+// (a checkpoint, checkpoint.meta, an inflight file, a data log V2 or V3, a
+// log-N.meta, a snappy backup checkpoint), one line per record, queue
+// element or transaction, as JSON Lines or as greppable text.
+//
+// Contract:
+//  - Decoding never throws and never allocates from a size read in the
+//    file; every problem goes to the Reporter, as the codecs report it, plus
+//    the findings below that only a dump knows about. Output stops after
+//    options.limit lines, and nothing after that line is decoded (so no
+//    later finding is reported either).
+//  - A line is one object: in text form a put's payload, when shown, goes on
+//    an indented continuation line that belongs to its record and is not
+//    counted separately. `sink` runs after each counted line.
+//  - Files beside the one dumped are read when the format keeps part of a
+//    file's meaning there: a V3 log's log-N.meta (.meta.tmp, .meta.old as
+//    Flume chooses) for its file id and encryption, a V3 checkpoint's
+//    checkpoint.meta for the queue's head, size and active logs. Nothing is
+//    read beside standard input ("-").
+//
+// JSON Lines (every object starts with "file", then "kind"):
+//   {"file","kind":"checkpoint","version","write_order_id","capacity",
+//    "marker","complete","size","head","active_logs":[{"file_id","count"}]}
+//     size/head/active_logs: V2 from the header; V3 from checkpoint.meta,
+//     null when it is missing or invalid (then no element lines).
+//   {"file","kind":"checkpoint_element","index","slot","file_id","offset"}
+//     index: logical (0 = queue head); slot: absolute long index (>= 1029).
+//   {"file","kind":"checkpoint_meta","version","write_order_id",
+//    "queue_size","queue_head","active_logs":[{"file_id","count"}]}
+//   {"file","kind":"inflight_puts"|"inflight_takes"|"inflight","offset",
+//    "transaction_id","pointers":[{"file_id","offset"}]}
+//   {"file","kind":"log_meta","version","log_file_id","checkpoint_position",
+//    "checkpoint_write_order_id","backup_checkpoint_position"|null,
+//    "backup_checkpoint_write_order_id"|null,"encryption":null|
+//    {"cipher_provider","key_alias","parameters_hex"|null}}
+//   {"file","kind":"log_record","offset","type","version", then by type:
+//     put:      "transaction_id","write_order_id","headers":{..},"size",
+//               payload (add_payload: data|data_b64|data_hex, none: omitted),
+//               "crc" (stored, null when absent),"crc_ok"
+//     take:     "transaction_id","write_order_id","taken":{"file_id","offset"}
+//     rollback: "transaction_id","write_order_id"
+//     commit:   "transaction_id","write_order_id","commit_type":"put"|"take"|N
+//     noop:     "size" (bytes skipped, framing included)
+//     end_of_data: nothing more;  broken: "error"}
+//   Header keys and values are JSON strings; bytes that are not UTF-8 become
+//   U+FFFD (JsonLine's rule). Duplicate keys are all kept, in file order
+//   (Flume's map keeps the last, as a JSON reader does).
+//   A meta file that does not decode (invalid) gives no line: the decoder's
+//   findings say why.
+//
+// Text (one line per object; %08x is the byte offset):
+//   checkpoint v2 woid=W capacity=C size=S head=H complete|incomplete|marker=M active_logs=1:3,2:3|none|?
+//     [i] slot N -> log-F @ O
+//   checkpoint_meta v3 woid=W size=S head=H active_logs=...
+//   %08x  inflight_puts txid=T -> log-F @ O, log-F @ O
+//   log_meta v3 log_file_id=N checkpoint_position=P checkpoint_woid=W backup_position=P|none
+//     backup_woid=W|none encryption=none|PROVIDER key_alias=A iv=HEX|none   (one line)
+//   %08x  put txid=T woid=W size=N crc=ok|mismatch|none [headers={"k":"v"}]
+//       data="..."   (only when the mode is not none; data_b64= / data_hex= likewise)
+//   %08x  take txid=T woid=W -> log-F @ O
+//   %08x  rollback txid=T woid=W
+//   %08x  commit txid=T woid=W type=put|take|N
+//   %08x  noop size=N
+//   %08x  end_of_data
+//   %08x  broken  ERROR
+//
+// Findings added here: missing_key / bad_key (error: an encrypted log whose
+// key is not given or unusable; no records then), missing_log_meta (warning:
+// a non-empty V3 log with no meta beside it, dumped unencrypted),
+// log_file_id_mismatch (error: a meta naming another id than log-N),
+// io_error (a meta beside the file that cannot be read),
+// missing_checkpoint_meta (warning: a V3 checkpoint without checkpoint.meta),
+// broken_record (error, at the record), crc_mismatch (error, at the put's OP
+// byte; "expected CRC32 <stored>, found <computed> over bytes A to B", B
+// exclusive), data_after_end (warning, at the first non-fill byte after the
+// end-of-data fill), not_dumpable (warning, backupComplete), unknown_file
+// (error).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "byte_span.h"
+#include "channel_logs.h"
+#include "file_kind.h"
+#include "finding.h"
+#include "payload.h"
+
+namespace qjt::flume {
+
+struct FileDumpOptions {
+  bool json = false;
+  DataMode mode = DataMode::kText;
+  // Max lines printed by this call; the caller counts across calls with the
+  // return value.
+  std::optional<std::uint64_t> limit;
+  const KeyRing* keys = nullptr;  // alias -> raw key bytes, for encrypted logs
+};
+
+// Appends the dump of `bytes` (the file `path`, of kind `kind`) to *out.
+// Returns the number of lines written. `sink` (may be empty) is called after
+// each line so the caller can flush.
+std::uint64_t dump_file(const std::string& path, ByteSpan bytes, FileKind kind, const FileDumpOptions& options,
+                        std::string* out, const std::function<void()>& sink, Reporter* reporter);
+
+}  // namespace qjt::flume
