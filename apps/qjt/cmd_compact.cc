@@ -222,7 +222,7 @@ void add_compact_command(CLI::App* app, ExitCode* status) {
   auto* command = app->add_subcommand(
       "compact", "Rewrite a queue's journal into its minimal equivalent (alias: roll)");
   command->alias("roll");
-  add_journal_selection(command, &o->paths, &o->queue);
+  add_journal_selection(command, &o->paths, &o->queue, true);
   command->add_option("-o,--output", o->output, "Write the compacted journal here; leave the source untouched");
   command->add_flag("--dry-run", o->dry_run, "Report what would change; change nothing");
   add_write_guard_options(command, &o->guard);

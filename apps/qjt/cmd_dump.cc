@@ -108,10 +108,12 @@ ExitCode run_dump(const DumpOptions& o) {
 void add_dump_command(CLI::App* app, ExitCode* status) {
   auto o = std::make_shared<DumpOptions>();
   auto* command = app->add_subcommand("dump", "Decode every record, one line each");
-  add_journal_selection(command, &o->paths, &o->queue);
+  add_journal_selection(command, &o->paths, &o->queue, false);
   command->add_flag("--json", o->json, "JSON Lines, one object per record");
   add_data_option(command, &o->data);
-  command->add_option("--op", o->ops, "Only records of this type (repeatable)")->delimiter(',');
+  command->add_option("--op", o->ops, "Only records of this type (repeatable)")
+      ->delimiter(',')
+      ->allow_extra_args(false);  // PATH is optional: a name after --op X is a PATH
   command->add_option("--xid", o->xid, "Only records carrying this xid");
   command->add_option("--from-offset", o->from_offset, "Only records at or after this byte offset");
   command->add_option("--limit", o->limit, "Print at most this many records");

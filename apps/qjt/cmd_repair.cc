@@ -198,7 +198,7 @@ ExitCode run_repair(const RepairOptions& o) {
 void add_repair_command(CLI::App* app, ExitCode* status) {
   auto o = std::make_shared<RepairOptions>();
   auto* command = app->add_subcommand("repair", "Plan, then cut or salvage broken journal files");
-  add_journal_selection(command, &o->paths, &o->queue);
+  add_journal_selection(command, &o->paths, &o->queue, true);
   command->add_flag("--apply", o->apply, "Carry out the plan (without it, only print the plan)");
   command->add_flag("--salvage", o->salvage,
                     "Keep the records that decode again after each damaged region");

@@ -128,7 +128,7 @@ ExitCode run_replay(const ReplayCommandOptions& o) {
 void add_replay_command(CLI::App* app, ExitCode* status) {
   auto o = std::make_shared<ReplayCommandOptions>();
   auto* command = app->add_subcommand("replay", "Rebuild the queue as Kestrel's or Flume's startup would");
-  add_journal_selection(command, &o->paths, &o->queue);
+  add_journal_selection(command, &o->paths, &o->queue, false);
   command->add_flag("--json", o->json, "One JSON object per queue");
   add_data_option(command, &o->data);
   command->add_flag("--legacy-xids", o->legacy_xids,

@@ -41,7 +41,7 @@ ExitCode run_verify(const VerifyOptions& o) {
 void add_verify_command(CLI::App* app, ExitCode* status) {
   auto o = std::make_shared<VerifyOptions>();
   auto* command = app->add_subcommand("verify", "Find every problem; the exit status tells CI");
-  add_journal_selection(command, &o->paths, &o->queue);
+  add_journal_selection(command, &o->paths, &o->queue, false);
   command->add_flag("--json", o->json, "One JSON report object");
   command->add_flag("--strict", o->strict, "Warnings fail too");
   command->add_flag("-q,--quiet", o->quiet, "No summary line when everything is clean");

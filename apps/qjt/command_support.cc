@@ -14,9 +14,13 @@ CLI::Option* add_data_option(CLI::App* command, std::string* mode_name) {
       ->check(CLI::IsMember({"text", "base64", "hex", "none"}));
 }
 
-void add_journal_selection(CLI::App* command, std::vector<std::string>* paths, std::string* queue) {
-  command->add_option("path", *paths,
-                      "Journal file(s) (one stream), a queue directory, - for stdin, or Flume files");
+void add_journal_selection(CLI::App* command, std::vector<std::string>* paths, std::string* queue,
+                           bool required) {
+  auto* path = command->add_option("path", *paths,
+                                   required ? "Journal file(s) (one stream), a queue directory, or - for stdin"
+                                            : "Journal file(s) (one stream), a queue directory, - for stdin, "
+                                              "or Flume files");
+  if (required) path->required();
   command->add_option("--queue", *queue, "In a directory, only this queue");
 }
 

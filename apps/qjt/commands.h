@@ -23,8 +23,10 @@ void add_help_command(CLI::App* app, ExitCode* status);
 // Adds --data=text|base64|hex|none bound to *mode_name.
 CLI::Option* add_data_option(CLI::App* command, std::string* mode_name);
 
-// Adds the PATH... arguments and --queue that select journals.
-void add_journal_selection(CLI::App* command, std::vector<std::string>* paths, std::string* queue);
+// Adds the PATH... arguments and --queue that select journals. PATH is
+// optional for the commands that also take a Flume channel's directories.
+void add_journal_selection(CLI::App* command, std::vector<std::string>* paths, std::string* queue,
+                           bool required);
 
 // verify's report for any format: one JSON object ({"ok","files","records",
 // "errors","warnings","findings"}) or one line per finding and a summary

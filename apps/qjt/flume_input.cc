@@ -45,10 +45,13 @@ void add_flume_options(CLI::App* command, FlumeOptions* o, bool with_capacity) {
                       "How to read PATH: auto, kestrel, flume-checkpoint, flume-checkpoint-meta, "
                       "flume-inflight, flume-log-v2, flume-log-v3, flume-log-meta, flume-snappy, flume-backup-complete");
   command->add_option("--checkpoint-dir", o->checkpoint_dir, "A Flume file channel's checkpointDir");
+  // One value per occurrence, so that a PATH after it is not taken for a dir.
   command->add_option("--data-dir", o->data_dirs, "A Flume file channel's dataDirs, in order (repeatable)")
-      ->delimiter(',');
+      ->delimiter(',')
+      ->allow_extra_args(false);
   command->add_option("--backup-dir", o->backup_dir, "A Flume file channel's backupCheckpointDir");
-  command->add_option("--key", o->keys, "Key for encrypted Flume logs: ALIAS=HEX (repeatable)");
+  command->add_option("--key", o->keys, "Key for encrypted Flume logs: ALIAS=HEX (repeatable)")
+      ->allow_extra_args(false);
   if (with_capacity)
     command->add_option("--capacity", o->capacity, "The Flume channel's configured capacity")
         ->check(CLI::Range(std::int64_t{1}, std::int64_t{0x7FFFFFFF}));

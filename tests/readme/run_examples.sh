@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every command line of the README's Examples block, in a scratch
+# Runs every command line of the README's Examples blocks, in a scratch
 # directory holding a copy of testdata/ (so examples that write cannot touch
 # the repository), with the built qjt first on the PATH. Each must print
 # something and exit 0, or the status its "# exit N" comment names.
@@ -7,7 +7,9 @@ set -uo pipefail
 qjt_dir=$(cd "$1" && pwd)
 root=$2
 export PATH="$qjt_dir:$PATH"
-examples=$(awk '/^## Examples/{s=1} s&&/^```sh/{f=1;next} f&&/^```/{exit} f{print}' "$root/README.md")
+# Every ```sh block of the "## Examples" section, its subsections included
+# (console transcripts are not run).
+examples=$(awk '/^## /{s=/^## Examples/} s&&/^```sh/{f=1;next} f&&/^```/{f=0;next} s&&f{print}' "$root/README.md")
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 cp -r "$root/testdata" "$scratch/" && cd "$scratch" || exit 1

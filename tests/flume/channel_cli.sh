@@ -1,0 +1,65 @@
+#!/bin/bash
+# qjt on the channels of testdata/flume (written by make_flume_testdata,
+# whose header gives the scenario). Every expectation is derived by hand
+# from the spec's replay rules (flume-format.md §1.5, §4, §6.2):
+#
+#   channel: checkpoint at write order id 1000 holds [bravo, charlie]
+#   (alpha was taken by txn 3, still open: inflighttakes; delta was put by
+#   txn 4, still open: inflightputs). After it: txn 4 commits (delta to
+#   the tail), txn 5 rolls back echo, txn 6 commits foxtrot, txn 7 takes
+#   charlie, txn 8's golf never commits; txn 3 never commits, so alpha goes
+#   back to the head. Queue: alpha, bravo, delta, foxtrot. Records read
+#   after the checkpoint positions: 5 in log-1, 3 in log-2.
+#   damaged: the checkpoint is incomplete, so Flume restores the backup (the
+#   same queue); foxtrot's CRC fails, so log-2's replay stops before txn 6
+#   commits: alpha, bravo, delta. Without the backup, every log from 0.
+#   encrypted: without the key log-2 cannot be read: delta's commit is never
+#   seen (alpha, bravo); with it, as channel.
+#
+#   channel_cli.sh QJT TESTDATA_FLUME_DIR
+set -uo pipefail
+qjt=$1
+td=$2
+failures=0
+check() {  # check NAME EXPECTED ACTUAL
+  if [ "$2" == "$3" ]; then echo "ok: $1"; else
+    echo "FAILED: $1"; diff <(echo "$2") <(echo "$3"); failures=$((failures + 1)); fi
+}
+dirs() { echo --checkpoint-dir "$td/$1/checkpoint" --data-dir "$td/$1/data1,$td/$1/data2"; }
+
+out=$("$qjt" replay $(dirs channel) --json); status=$?
+check "channel: replay" '0 checkpoint ["alpha","bravo","delta","foxtrot"] []' \
+  "$status $(jq -r '.source' <<<"$out") $(jq -c '[.queue[].data]' <<<"$out") $(jq -c '[.findings[].code]' <<<"$out")"
+check "channel: counts" '{"read":8,"puts":3,"takes":1,"rollbacks":1,"commits":3,"skipped":0,"noops":0,"uncommitted_takes":1,"pending_takes":0}' \
+  "$(jq -c .counts <<<"$out")"
+# Offsets from the V3 record sizes (§5.3: 5 + the 24-byte transaction
+# header + the delimited Put + the 1-byte footer): alpha with header
+# host=web-1 is 64 bytes, so bravo is at 64; in log-2 charlie (header
+# "empty" without a value) is 60 bytes and its commit 36, so delta is at 96;
+# delta is 49 bytes and txn 4's commit 36, so foxtrot is at 181.
+check "channel: headers and pointers" \
+  '[{"file_id":1,"offset":0,"headers":{"host":"web-1"}},{"file_id":1,"offset":64},{"file_id":2,"offset":96},{"file_id":2,"offset":181,"headers":{"host":"web-1"}}]' \
+  "$(jq -c '[.queue[] | {file_id, offset} + (if .headers == {} then {} else {headers} end)]' <<<"$out")"
+"$qjt" verify $(dirs channel) --strict >/dev/null; check "channel: verify --strict" 0 $?
+
+out=$("$qjt" replay $(dirs damaged) --backup-dir "$td/damaged/backup" --json); status=$?
+check "damaged: replay from the backup, log-2 stops at foxtrot" \
+  '1 backup ["alpha","bravo","delta"] ["checkpoint_incomplete","checkpoint_unusable","crc_mismatch"]' \
+  "$status $(jq -r '.source' <<<"$out") $(jq -c '[.queue[].data]' <<<"$out") $(jq -c '[.findings[].code]' <<<"$out")"
+out=$("$qjt" replay $(dirs damaged) --json); status=$?
+# From the logs alone: txn 3's take of alpha never commits and there is no
+# inflight file any more, so alpha simply stays; charlie is taken.
+check "damaged without the backup: every log from its start" '1 logs ["alpha","bravo","delta"]' \
+  "$status $(jq -r '.source' <<<"$out") $(jq -c '[.queue[].data]' <<<"$out")"
+
+out=$("$qjt" replay $(dirs encrypted) --json); status=$?
+check "encrypted without the key" '1 ["alpha","bravo"] ["missing_key"]' \
+  "$status $(jq -c '[.queue[].data]' <<<"$out") $(jq -c '[.findings[].code]' <<<"$out")"
+out=$("$qjt" replay $(dirs encrypted) --key k1=000102030405060708090a0b0c0d0e0f --json); status=$?
+check "encrypted with the key" '0 ["alpha","bravo","delta","foxtrot"]' "$status $(jq -c '[.queue[].data]' <<<"$out")"
+"$qjt" replay $(dirs encrypted) --key k1=00 >/dev/null 2>&1; check "a key of the wrong length" 1 $?
+"$qjt" replay $(dirs encrypted) --key k1=zz >/dev/null 2>&1; check "a malformed --key" 2 $?
+"$qjt" replay --checkpoint-dir "$td/nowhere" --data-dir "$td/channel/data1" >/dev/null 2>&1; check "a missing directory" 1 $?
+"$qjt" dump "$td/channel/checkpoint/no-such-file" >/dev/null 2>&1; check "an unreadable file" 3 $?
+"$qjt" dump $(dirs channel) "$td/channel/checkpoint/checkpoint" >/dev/null 2>&1; check "PATH and a channel" 2 $?
+[ "$failures" -eq 0 ]
