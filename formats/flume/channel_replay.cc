@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <queue>
@@ -127,6 +128,18 @@ std::optional<CheckpointState> choose_checkpoint(const ChannelLayout& layout, co
   }
   *source = ReplaySource::kLogs;
   return std::nullopt;
+}
+
+// The configured capacity when none is given: the one the refused
+// checkpoint was made with (Flume checks it against the configuration, so
+// they agree), else Flume's default.
+std::int64_t capacity_of(const CheckpointFiles& checkpoint) {
+  std::error_code error;
+  const std::uint64_t size =
+      checkpoint.checkpoint ? std::filesystem::file_size(*checkpoint.checkpoint, error) : 0;
+  if (error || size % 8 != 0 || size / 8 <= kCheckpointHeaderSlots) return kDefaultCapacity;
+  return static_cast<std::int64_t>(std::min<std::uint64_t>(size / 8 - kCheckpointHeaderSlots,
+                                                           EventQueue::kMaxCapacity));
 }
 
 int type_rank(LogRecordType type) {  // LogRecord.compareTo: Take < Put < Rollback < Commit
@@ -372,7 +385,7 @@ ChannelReplay replay_channel(const ChannelLayout& layout, const ChannelLogs& log
     replayer.seed(std::move(state->inflight_puts), std::move(state->inflight_takes));
   } else {
     std::string error;
-    result.queue = EventQueue::create(options.capacity.value_or(kDefaultCapacity), &error);
+    result.queue = EventQueue::create(options.capacity.value_or(capacity_of(layout.checkpoint)), &error);
     if (!result.queue) {
       tell(reporter, Severity::kError, "bad_capacity", where, std::nullopt, error);
       return result;

@@ -35,8 +35,9 @@ enum class ReplaySource { kCheckpoint, kBackup, kLogs };
 const char* replay_source_name(ReplaySource source);  // "checkpoint", "backup", "logs"
 
 struct ChannelReplayOptions {
-  // The channel's configured capacity. Without it: the checkpoint's own, or
-  // Flume's default 1,000,000 for a replay from the logs alone.
+  // The channel's configured capacity. Without it: the checkpoint's own
+  // (taken from its length even when Flume refuses the checkpoint), or
+  // Flume's default 1,000,000 when there is none.
   std::optional<std::int64_t> capacity;
 };
 
