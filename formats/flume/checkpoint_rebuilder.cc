@@ -1,0 +1,314 @@
+#include "checkpoint_rebuilder.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "checkpoint_file.h"
+#include "checkpoint_meta.h"
+#include "event_queue.h"
+#include "inflight_file.h"
+#include "log_metadata.h"
+#include "log_reader.h"
+#include "log_writer.h"
+
+namespace qjt::flume {
+namespace {
+
+void report(Reporter* reporter, Severity severity, std::string code, std::string file,
+            std::optional<std::uint64_t> offset, std::string message) {
+  if (reporter == nullptr) return;
+  reporter->report(Finding{severity, std::move(code), std::move(file), offset, std::move(message)});
+}
+
+// A put as the rebuilder's ComparableFlumeEventPointer holds it: equal by
+// pointer, ordered by write order id.
+struct PutEntry {
+  std::int64_t pointer = 0;
+  std::int64_t write_order_id = 0;
+};
+
+// One txid's values in a Guava HashMultimap: a set, so a second put of an
+// equal pointer keeps the first (and its write order id).
+struct PointerSet {
+  std::vector<PutEntry> entries;
+  std::unordered_set<std::int64_t> seen;
+  void add(PutEntry entry) {
+    if (seen.insert(entry.pointer).second) entries.push_back(entry);
+  }
+};
+
+// The rebuilder's state (CheckpointRebuilder's fields). Uncommitted sets
+// are not cleared by a commit (Flume only reads them with get()), only by
+// a rollback; with unique txids that makes no difference.
+struct RebuildState {
+  std::map<std::int64_t, PointerSet> uncommitted_puts;
+  std::map<std::int64_t, PointerSet> uncommitted_takes;
+  struct Committed {
+    std::int64_t write_order_id;
+    std::uint64_t sequence;  // commit order, the tie-break for equal ids
+  };
+  std::unordered_map<std::int64_t, Committed> committed_puts;
+  std::unordered_set<std::int64_t> pending_takes;
+  std::uint64_t sequence = 0;
+  std::int64_t max_write_order_id = 0;  // Flume's seed starts at 0
+
+  void commit_puts(std::int64_t txid) {
+    auto it = uncommitted_puts.find(txid);
+    if (it == uncommitted_puts.end()) return;
+    for (const PutEntry& put : it->second.entries) {
+      if (pending_takes.erase(put.pointer) != 0) continue;  // taken before its put was read
+      committed_puts.emplace(put.pointer, Committed{put.write_order_id, sequence++});  // a set: first wins
+    }
+  }
+  void commit_takes(std::int64_t txid) {
+    auto it = uncommitted_takes.find(txid);
+    if (it == uncommitted_takes.end()) return;
+    for (const PutEntry& take : it->second.entries)
+      if (committed_puts.erase(take.pointer) == 0) pending_takes.insert(take.pointer);
+  }
+  void rollback(std::int64_t txid) {
+    // containsKey(txid): a HashMultimap has a key only while it has values.
+    if (uncommitted_puts.erase(txid) == 0) uncommitted_takes.erase(txid);
+  }
+};
+
+// Whether Flume's SequentialReader.next() returns null (end of this log,
+// quietly) where qjt's reader says kBroken: a byte that is no OP code ("non
+// op-record", logged and null) or a V3 record running past the end of the
+// file (readFully throws EOFException, caught as null). Every other broken
+// record is a CorruptEventException or IOException that fails the rebuild.
+bool flume_ends_quietly(const ChannelLog& log, const LogRecord& record) {
+  const ByteSpan bytes = log.bytes();
+  if (record.offset >= bytes.size()) return true;
+  const std::uint8_t op = bytes[record.offset];
+  if (op != kOpRecord && op != kOpNoop && op != kOpEof) return true;
+  if (op != kOpRecord || log.version() != 3) return false;
+  const std::uint64_t left = bytes.size() - record.offset;
+  if (left < 5) return true;
+  std::int32_t length = 0;
+  for (std::size_t i = 1; i <= 4; ++i)
+    length = static_cast<std::int32_t>((static_cast<std::uint32_t>(length) << 8) | bytes[record.offset + i]);
+  return length >= 0 && static_cast<std::uint64_t>(length) > left - 5;
+}
+
+// Flume's rebuild() would not get through this log: encrypted (no key
+// provider), or one its MetaDataWriter cannot open for the mark.
+bool log_usable(const ChannelLog& log, Reporter* reporter) {
+  const std::string& path = log.layout().path;
+  if (log.metadata() && log.metadata()->encryption) {
+    report(reporter, Severity::kError, "rebuild_encrypted_log", path, std::nullopt,
+           "expected an unencrypted log, found one encrypted with key alias '" +
+               log.metadata()->encryption->key_alias +
+               "': Flume's CheckpointRebuilder opens logs without a key provider and fails "
+               "(\"Data file is encrypted but no provider was specified\")");
+    return false;
+  }
+  const bool has_mark = log.version() == 2 ? log.v2_header().has_value() : log.metadata().has_value();
+  if (!log.readable() || !has_mark) {
+    report(reporter, Severity::kError, "rebuild_unreadable_log", path, std::nullopt,
+           "expected a log the rebuilder can read and mark, found one that cannot be read or has no "
+           "usable " + std::string(log.version() == 2 ? "V2 header" : "log-N.meta"));
+    return false;
+  }
+  if (log.file_id() != log.layout().file_id) {
+    report(reporter, Severity::kError, "log_file_id_mismatch", path, std::nullopt,
+           fmt::format("expected file id {} (the name) in its {}, found {}: Flume's MetaDataWriter throws "
+                       "before the checkpoint is written",
+                       log.layout().file_id, log.version() == 2 ? "header" : "meta", log.file_id()));
+    return false;
+  }
+  return true;
+}
+
+// Applies one log's records; false when Flume's rebuild fails on it.
+bool read_log(const ChannelLog& log, RebuildState* state, Reporter* reporter) {
+  LogReader reader = log.reader(log.data_start());
+  LogRecord r;
+  while (reader.next(&r)) {
+    switch (r.type) {
+      case LogRecordType::kEndOfData:
+        return true;
+      case LogRecordType::kNoop:
+        continue;
+      case LogRecordType::kBroken:
+        if (flume_ends_quietly(log, r)) {
+          report(reporter, Severity::kWarning, "rebuild_log_cut_short", log.layout().path, r.offset,
+                 "expected a record or the end-of-data fill, found " + r.error +
+                     ": Flume's reader quietly ends this log here, so later records are not rebuilt");
+          return true;
+        }
+        report(reporter, Severity::kError, "broken_record", log.layout().path, r.offset,
+               r.error + ": the rebuild fails (fsyncPerTransaction=true)");
+        return false;
+      default:
+        break;
+    }
+    if (r.type == LogRecordType::kPut && !r.crc_ok) {
+      report(reporter, Severity::kError, "crc_mismatch", log.layout().path, r.offset,
+             fmt::format("expected Put.checksum {:08x} over the body, found {:08x}: the rebuild fails",
+                         r.stored_crc.value_or(0), r.computed_crc));
+      return false;
+    }
+    state->max_write_order_id = std::max(state->max_write_order_id, r.write_order_id);
+    if (r.type == LogRecordType::kPut) {
+      const EventPointer p{log.file_id(), static_cast<std::int32_t>(r.offset)};
+      state->uncommitted_puts[r.transaction_id].add(PutEntry{p.to_long(), r.write_order_id});
+    } else if (r.type == LogRecordType::kTake) {
+      state->uncommitted_takes[r.transaction_id].add(PutEntry{r.taken.to_long(), r.write_order_id});
+    } else if (r.type == LogRecordType::kCommit) {
+      // Flume: `commit.getType() == PUT` else the take branch, whatever the type.
+      if (r.commit_type == 1)
+        state->commit_puts(r.transaction_id);
+      else
+        state->commit_takes(r.transaction_id);
+    } else if (r.type == LogRecordType::kRollback) {
+      state->rollback(r.transaction_id);
+    }
+  }
+  return true;
+}
+
+// Sets.newTreeSet(committedPuts): by write order id; see the header for ties.
+std::vector<EventPointer> sorted_puts(const RebuildState& state) {
+  std::vector<std::pair<std::int64_t, RebuildState::Committed>> puts(state.committed_puts.begin(),
+                                                                       state.committed_puts.end());
+  std::sort(puts.begin(), puts.end(), [](const auto& a, const auto& b) {
+    if (a.second.write_order_id != b.second.write_order_id)
+      return a.second.write_order_id < b.second.write_order_id;
+    return a.second.sequence < b.second.sequence;
+  });
+  std::vector<EventPointer> out;
+  out.reserve(puts.size());
+  for (const auto& p : puts) out.push_back(EventPointer::from_long(p.first));
+  return out;
+}
+
+// EventQueueBackingStoreFileV3.writeCheckpointMetaData: head, size, the
+// oracle's id and every count != 0 in the HashMap's iteration order, the
+// keys having been put in the order of each file's first addTail.
+std::string checkpoint_meta_bytes(const EventQueue& queue, std::int64_t write_order_id,
+                                  const std::vector<std::int32_t>& first_added) {
+  CheckpointMeta meta;
+  meta.write_order_id = write_order_id;
+  meta.queue_size = queue.size();
+  meta.queue_head = queue.head();
+  for (std::int32_t file_id : java_hash_map_order(first_added)) {
+    const std::int64_t count = queue.reference_count(file_id);
+    if (count != 0) meta.active_logs.push_back(ActiveLogCount{file_id, static_cast<std::int32_t>(count)});
+  }
+  return encode_checkpoint_meta(meta);
+}
+
+// LogFile.MetaDataWriter.markCheckpoint(woid) = markCheckpoint(
+// lastCheckpointOffset, woid), lastCheckpointOffset being the position the
+// meta (V3) or header (V2) already holds. LogFileV3's version builds on
+// the old message, moving its (position, woid) to the backup fields;
+// LogFileV2's writes both longs at header offset 8.
+std::string new_mark(const ChannelLog& log, std::int64_t write_order_id) {
+  if (log.version() == 2) {
+    V2LogHeader header = *log.v2_header();
+    header.checkpoint_write_order_id = write_order_id;
+    std::string out;
+    append_v2_log_header(&out, header);
+    return out;
+  }
+  LogMetadata meta = *log.metadata();
+  meta.backup_checkpoint_position = meta.checkpoint_position;
+  meta.backup_checkpoint_write_order_id = meta.checkpoint_write_order_id;
+  meta.checkpoint_write_order_id = write_order_id;
+  return encode_log_metadata(meta);
+}
+
+// addTail of every committed put; false when some do not fit and the
+// caller did not ask for Flume's lossy result.
+bool fill_queue(const std::vector<EventPointer>& puts, const RebuildOptions& options, EventQueue* queue,
+                RebuiltCheckpoint* out, std::vector<std::int32_t>* first_added, Reporter* reporter) {
+  std::unordered_set<std::int32_t> files;
+  for (EventPointer p : puts) {
+    if (!queue->add_tail(p)) {
+      ++out->dropped_events;
+      continue;
+    }
+    out->queue.push_back(p);
+    if (files.insert(p.file_id).second) first_added->push_back(p.file_id);
+  }
+  out->events = out->queue.size();
+  if (out->dropped_events == 0) return true;
+  report(reporter, options.keep_what_fits ? Severity::kWarning : Severity::kError, "queue_full", "",
+         std::nullopt,
+         fmt::format("expected a capacity of at least {} for the committed events, found {}: Flume's rebuilder "
+                     "ignores addTail's refusal and silently loses the last {} (capacity too small)",
+                     puts.size(), options.capacity, out->dropped_events));
+  return options.keep_what_fits;
+}
+
+}  // namespace
+
+std::vector<std::int32_t> java_hash_map_order(const std::vector<std::int32_t>& keys) {
+  std::size_t table = 16;
+  const auto bucket = [&table](std::int32_t key) {
+    const auto h = static_cast<std::uint32_t>(key);
+    return static_cast<std::size_t>(h ^ (h >> 16)) & (table - 1);
+  };
+  std::vector<std::int32_t> inserted;
+  inserted.reserve(keys.size());
+  for (std::int32_t key : keys) {
+    const std::size_t b = bucket(key);
+    const auto in_bin = std::count_if(inserted.begin(), inserted.end(),
+                                      [&](std::int32_t k) { return bucket(k) == b; });
+    inserted.push_back(key);
+    if (in_bin >= 8 && table < 64) table *= 2;  // treeifyBin resizes a small table instead
+    if (inserted.size() > table / 4 * 3) table *= 2;
+  }
+  std::stable_sort(inserted.begin(), inserted.end(),
+                   [&](std::int32_t a, std::int32_t b) { return bucket(a) < bucket(b); });
+  return inserted;
+}
+
+std::optional<RebuiltCheckpoint> rebuild_checkpoint(const ChannelLogs& logs, const RebuildOptions& options,
+                                                    Reporter* reporter) {
+  std::string error;
+  std::optional<EventQueue> queue = EventQueue::create(options.capacity, &error);
+  if (!queue) {
+    report(reporter, Severity::kError, "bad_capacity", "", std::nullopt,
+           fmt::format("expected a capacity from 1 to 2147483647, found {}: {}", options.capacity, error));
+    return std::nullopt;
+  }
+  bool ok = true;
+  for (const ChannelLog& log : logs.logs()) ok = log_usable(log, reporter) && ok;
+  if (!ok) return std::nullopt;
+
+  RebuildState state;
+  for (const ChannelLog& log : logs.logs())
+    if (!read_log(log, &state, reporter)) return std::nullopt;
+  if (!state.pending_takes.empty())
+    report(reporter, Severity::kWarning, "pending_takes", "", std::nullopt,
+           fmt::format("expected every committed take to find its put, found {} that did not: ignored",
+                       state.pending_takes.size()));
+
+  RebuiltCheckpoint out;
+  std::vector<std::int32_t> first_added;
+  if (!fill_queue(sorted_puts(state), options, &*queue, &out, &first_added, reporter)) return std::nullopt;
+
+  // WriteOrderOracle: starts at currentTimeMillis, setSeed raises it to the
+  // highest id read, next() adds one (FC/WriteOrderOracle.java).
+  out.write_order_id = options.write_order_id.value_or(std::max(options.now_ms, state.max_write_order_id) + 1);
+  CheckpointImage image;
+  image.version = 3;
+  image.write_order_id = out.write_order_id;
+  image.marker = kCheckpointComplete;
+  image.slots = queue->slots();
+  out.checkpoint = encode_checkpoint(image).value_or(std::string());
+  out.checkpoint_meta = checkpoint_meta_bytes(*queue, out.write_order_id, first_added);
+  out.inflight_puts = encode_inflight({});
+  out.inflight_takes = encode_inflight({});
+  for (const ChannelLog& log : logs.logs())
+    out.log_metas.emplace_back(log.layout().file_id, new_mark(log, out.write_order_id));
+  return out;
+}
+
+}  // namespace qjt::flume

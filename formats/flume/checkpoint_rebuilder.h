@@ -1,0 +1,113 @@
+// CheckpointRebuilder: the files Flume's standalone CheckpointRebuilder
+// (`java ... org.apache.flume.channel.file.CheckpointRebuilder -c DIR -l
+// DIRS -t CAPACITY`, spec §7.1) writes for a set of data logs, byte for
+// byte, computed in memory: nothing is read but the logs, nothing written.
+//
+// What Flume does (FC/CheckpointRebuilder.java, `rebuild` and
+// `writeCheckpoint`), and so what this computes:
+//  1. Every log is read from its start (offset 0 for V3, 24 for V2), one
+//     log after the other; checkpoint marks, inflight files and any old
+//     checkpoint are ignored.
+//  2. Transactions: puts and takes collect per transaction id; a Commit of
+//     type 1 (put) makes each put committed unless a pending take cancels
+//     it; a Commit of any other type makes each take cancel a committed put
+//     or become pending; a Rollback drops the txid's puts if it has any,
+//     else its takes. Work never committed is dropped.
+//  3. The committed puts, sorted by their Put record's write order id, are
+//     addTail'ed into a fresh V3 queue (head 0) of the given capacity.
+//  4. A forced checkpoint: write order id W = WriteOrderOracle.next(), i.e.
+//     1 + max(the oracle's start value, System.currentTimeMillis() when the
+//     class loaded, and the highest write order id of any record read);
+//     `checkpoint` (V3, marker complete), `checkpoint.meta`, empty
+//     `inflightputs` and `inflighttakes`; then markCheckpoint(W) on every
+//     log: the checkpoint position is kept, only the write order id
+//     changes (V3: the old mark moves to the backup fields; V2: header
+//     bytes 16..23 are overwritten, bytes 8..15 rewritten unchanged).
+//
+// Order of the logs: Flume's main lists each data dir (File.listFiles:
+// directory order, unsorted) in the order the dirs are given; this function
+// takes logs in ChannelLogs order (file id order). The order matters only
+// when one transaction's records are split over two logs read out of
+// order (a roll in the middle of a transaction): a Commit read before its
+// Puts or Takes finds nothing, and those records stay uncommitted. Within
+// one file id order this cannot happen, so the file id order gives the
+// result Flume gets whenever its listing happens to be sorted.
+//
+// Not byte-exact (said in the findings or below):
+//  - puts with equal write order ids (pre-FLUME-1432 logs use millisecond
+//    timestamps): Flume's TreeSet comparator never answers "equal", so ties
+//    keep the iteration order of a java.util.HashSet (pointer hash order);
+//    here ties keep the order in which their transactions committed.
+//  - unknown fields in a log-N.meta, which protobuf-java would carry over.
+//
+// When Flume's rebuild fails (returns false, or main throws) the result is
+// nullopt and the findings say why:
+//  - a record Flume cannot decode (broken_record) or whose CRC fails
+//    (crc_mismatch): fsyncPerTransaction=true makes that an error;
+//  - an encrypted log (rebuild_encrypted_log): the rebuilder opens logs
+//    without a key provider and throws IllegalStateException;
+//  - a log it cannot open or mark (rebuild_unreadable_log,
+//    log_file_id_mismatch: its MetaDataWriter throws before the checkpoint);
+//  - a capacity outside 1..2^31-1 (bad_capacity);
+//  - more committed events than the capacity (queue_full): Flume ignores
+//    addTail's false and silently writes the first `capacity` events; qjt
+//    refuses unless options.keep_what_fits asks for Flume's exact output.
+// Note that Flume's main has already created an empty checkpoint (write
+// order id 0) in the checkpoint dir before a failed rebuild.
+//
+// Warnings: rebuild_log_cut_short (a byte that is no OP code, or a record
+// running past the end of the file: Flume's reader quietly ends that log
+// there), pending_takes (committed takes whose put was never seen).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "channel_logs.h"
+#include "finding.h"
+
+namespace qjt::flume {
+
+struct RebuildOptions {
+  std::int64_t capacity = 0;  // -t
+  // The checkpoint's write order id; default 1 + max(now_ms, highest
+  // write order id in the logs), as WriteOrderOracle gives it.
+  std::optional<std::int64_t> write_order_id;
+  std::int64_t now_ms = 0;  // System.currentTimeMillis() when Flume would run
+  // Produce Flume's output even when committed events do not fit: the
+  // first `capacity` in write order, the rest lost (queue_full becomes a
+  // warning).
+  bool keep_what_fits = false;
+};
+
+struct RebuiltCheckpoint {
+  std::string checkpoint;       // checkpointDir/checkpoint
+  std::string checkpoint_meta;  // checkpointDir/checkpoint.meta
+  std::string inflight_puts;    // checkpointDir/inflightputs (32 bytes, empty)
+  std::string inflight_takes;   // checkpointDir/inflighttakes
+  // For each log, in the order read: its file id (from the name, as Flume's
+  // writeCheckpoint parses it) and its new log-N.meta (V3), or the new
+  // first 24 bytes of log-N (V2).
+  std::vector<std::pair<std::int32_t, std::string>> log_metas;
+  std::int64_t write_order_id = 0;
+  std::uint64_t events = 0;          // in the queue
+  std::uint64_t dropped_events = 0;  // committed but past the capacity
+  std::vector<EventPointer> queue;   // head to tail
+};
+
+std::optional<RebuiltCheckpoint> rebuild_checkpoint(const ChannelLogs& logs, const RebuildOptions& options,
+                                                    Reporter* reporter);
+
+// The iteration order of a java.util.HashMap<Integer, ?> (Java 8+) into
+// which `keys` (distinct) were put in this order and none removed: bucket
+// (h ^ h >>> 16) & (n - 1), insertion order within a bucket, the table
+// doubling from 16 when it passes 3/4 full or when a bin of 8 grows in a
+// table below 64. (A bin that becomes a tree in a table of 64 or more is
+// iterated as a list here.) Flume writes checkpoint.meta's activeLogs in
+// this order.
+std::vector<std::int32_t> java_hash_map_order(const std::vector<std::int32_t>& keys);
+
+}  // namespace qjt::flume
