@@ -1,0 +1,250 @@
+#include "integrity_repair.h"
+
+#include <fmt/format.h>
+
+#include <functional>
+#include <optional>
+
+#include "durable_file.h"
+#include "input_file.h"
+#include "log_reader.h"
+
+namespace qjt::flume {
+namespace {
+
+constexpr std::size_t kFraming = 5;  // OP byte + int32 length
+
+std::int32_t load_i32_be(ByteSpan file, std::size_t at) {
+  const std::uint32_t v = std::uint32_t{file[at]} << 24 | std::uint32_t{file[at + 1]} << 16 |
+                          std::uint32_t{file[at + 2]} << 8 | std::uint32_t{file[at + 3]};
+  return static_cast<std::int32_t>(v);
+}
+
+// Whether the record (0x7F) or NOOP (0x00) at `offset`, whose framing the
+// reader could not follow, is a torn tail that Flume reads as the end of
+// the file's data (see the header): too short for its length, a length
+// past the end, or a negative length with only the 0x80 fill after it.
+bool is_torn_tail(ByteSpan file, std::size_t offset) {
+  const std::uint8_t op = file[offset];
+  if (op != kOpRecord && op != kOpNoop) return false;
+  const std::size_t remaining = file.size() - offset;
+  if (remaining < kFraming) return true;
+  const std::int32_t length = load_i32_be(file, offset + 1);
+  if (length >= 0) return static_cast<std::size_t>(length) > remaining - kFraming;
+  return !find_first_non_fill(file, offset + 1).has_value();
+}
+
+// Calls `emit` with the pieces of `original` with the plan applied, in
+// order: unchanged runs and single changed bytes. Shared by patched_bytes
+// and apply, so that what tests check is what apply writes.
+bool for_each_piece(ByteSpan original, const IntegrityPlan& plan, const std::function<bool(ByteSpan)>& emit) {
+  std::size_t done = 0;
+  for (const IntegrityChange& change : plan.changes) {
+    if (change.offset < done || change.offset >= original.size()) continue;
+    const auto at = static_cast<std::size_t>(change.offset);
+    if (!emit(original.subspan(done, at - done)) || !emit(ByteSpan(&change.new_byte, 1))) return false;
+    done = at + 1;
+  }
+  return emit(original.subspan(done));
+}
+
+class Planner {
+ public:
+  Planner(const ChannelLog& log, const std::set<std::uint64_t>& drops, Reporter* reporter, IntegrityPlan* plan)
+      : log_(log), file_(log.bytes()), drops_(drops), reporter_(reporter), plan_(plan) {}
+
+  void run() {
+    // A corrupt record ends a LogReader; the tool goes on after it, so a
+    // fresh reader resumes there.
+    std::optional<std::uint64_t> start = 0;
+    while (start) start = walk(*start);
+    report_unmet_drops();
+    if (log_.cipher() != nullptr && plan_->records == 0 && !plan_->changes.empty()) refuse_suspect_key();
+  }
+
+ private:
+  void report(Severity severity, const char* code, std::optional<std::uint64_t> offset, std::string message) {
+    reporter_->report(Finding{severity, code, plan_->log_path, offset, std::move(message)});
+  }
+
+  void change(const LogRecord& r, std::uint8_t new_byte, IntegrityChangeKind kind, std::string reason) {
+    plan_->changes.push_back(IntegrityChange{r.offset, file_[static_cast<std::size_t>(r.offset)], new_byte, kind,
+                                             std::move(reason)});
+  }
+
+  bool wants_drop(std::uint64_t offset) {
+    if (drops_.count(offset) == 0) return false;
+    met_drops_.insert(offset);
+    return true;
+  }
+
+  // One reader from `start`; the offset to resume at after a corrupt
+  // record whose length can be skipped, else nullopt (the walk is over).
+  std::optional<std::uint64_t> walk(std::uint64_t start) {
+    LogReader reader(file_, 3, start, log_.cipher());
+    LogRecord r;
+    std::optional<std::uint64_t> resume;
+    while (reader.next(&r)) {
+      switch (r.type) {
+        case LogRecordType::kPut: on_put(r); break;
+        case LogRecordType::kTake:
+        case LogRecordType::kRollback:
+        case LogRecordType::kCommit: on_other(r); break;
+        case LogRecordType::kNoop: on_noop(r); break;
+        case LogRecordType::kEndOfData: break;
+        case LogRecordType::kBroken: resume = on_broken(r); break;
+      }
+    }
+    return resume;
+  }
+
+  void on_put(const LogRecord& r) {
+    ++plan_->records;
+    ++plan_->puts;
+    const bool drop = wants_drop(r.offset);
+    if (!r.crc_ok) {
+      change(r, kOpNoop, IntegrityChangeKind::kCrcMismatch,
+             fmt::format("CRC32 mismatch: stored 0x{:08X}, body's CRC32 is 0x{:08X}", r.stored_crc.value_or(0),
+                         r.computed_crc));
+    } else if (drop) {
+      change(r, kOpNoop, IntegrityChangeKind::kDropped, "dropped by request");
+    }
+  }
+
+  void on_other(const LogRecord& r) {
+    ++plan_->records;
+    if (wants_drop(r.offset))
+      report(Severity::kError, "integrity_drop_not_a_put", r.offset,
+             fmt::format("expected a put record to drop at offset {}, found a {} record; nothing changed there",
+                         r.offset, log_record_type_name(r.type)));
+  }
+
+  void on_noop(const LogRecord& r) {
+    ++plan_->noops;
+    if (wants_drop(r.offset))
+      report(Severity::kWarning, "integrity_drop_noop", r.offset,
+             fmt::format("expected a put record to drop at offset {}, found a NOOP (already neutralised)", r.offset));
+  }
+
+  std::optional<std::uint64_t> on_broken(const LogRecord& r) {
+    wants_drop(r.offset);  // neutralised or reported below either way
+    if (r.size > 0) {
+      // Framing intact: the tool's CorruptEventException case.
+      const std::uint64_t next = r.offset + r.size;
+      if (find_first_non_fill(file_, static_cast<std::size_t>(next)))
+        change(r, kOpNoop, IntegrityChangeKind::kCorrupt, r.error);
+      else
+        change(r, kOpNoop, IntegrityChangeKind::kTornRecord, "torn record: " + r.error);
+      return next;
+    }
+    const auto at = static_cast<std::size_t>(r.offset);
+    if (at < file_.size() && is_torn_tail(file_, at)) {
+      change(r, kOpEof, IntegrityChangeKind::kTornRecord, "torn record: " + r.error);
+    } else {
+      report(Severity::kError, "integrity_unrepairable", r.offset,
+             fmt::format("expected a record whose length can be skipped, found: {}; the integrity tool stops "
+                         "here (Flume reads nothing after it), so nothing after it was checked",
+                         r.error));
+    }
+    return std::nullopt;
+  }
+
+  void report_unmet_drops() {
+    for (std::uint64_t offset : drops_)
+      if (met_drops_.count(offset) == 0)
+        report(Severity::kError, "integrity_drop_not_a_put", offset,
+               fmt::format("expected a put record to drop at offset {}, found no record starting there", offset));
+  }
+
+  void refuse_suspect_key() {
+    report(Severity::kError, "integrity_suspect_key", std::nullopt,
+           fmt::format("expected some records of this encrypted log to decode, found none of {} (the key is "
+                       "more likely wrong than every record corrupt); nothing planned",
+                       plan_->changes.size()));
+    plan_->changes.clear();
+  }
+
+  const ChannelLog& log_;
+  ByteSpan file_;
+  const std::set<std::uint64_t>& drops_;
+  Reporter* reporter_;
+  IntegrityPlan* plan_;
+  std::set<std::uint64_t> met_drops_;
+};
+
+}  // namespace
+
+const char* integrity_change_kind_name(IntegrityChangeKind kind) {
+  switch (kind) {
+    case IntegrityChangeKind::kCorrupt: return "corrupt";
+    case IntegrityChangeKind::kCrcMismatch: return "crc_mismatch";
+    case IntegrityChangeKind::kDropped: return "dropped";
+    case IntegrityChangeKind::kTornRecord: return "torn_record";
+  }
+  return "unknown";
+}
+
+IntegrityPlan plan_integrity_repair(const ChannelLog& log, const std::set<std::uint64_t>& drop_offsets,
+                                    Reporter* reporter) {
+  IntegrityPlan plan;
+  plan.log_path = log.layout().path;
+  plan.file_id = log.file_id();
+  plan.file_size = log.bytes().size();
+  auto refuse = [&](const char* code, std::string message) {
+    reporter->report(Finding{Severity::kError, code, plan.log_path, std::nullopt, std::move(message)});
+    return plan;
+  };
+  const bool encrypted = log.metadata() && log.metadata()->encryption;
+  if (log.version() != 3)
+    return refuse("integrity_unsupported",
+                  "expected a V3 log, found V2: its records have no length, so a NOOP'd one cannot be skipped; "
+                  "the integrity tool does not handle V2 logs");
+  if (encrypted && log.cipher() == nullptr)
+    return refuse("integrity_unsupported",
+                  "expected an unencrypted log or its key, found an encrypted log without a key; not checked");
+  if (!log.readable()) return refuse("integrity_unreadable", "the log cannot be read; not checked");
+  plan.checked = true;
+  Planner(log, drop_offsets, reporter, &plan).run();
+  return plan;
+}
+
+std::string patched_bytes(ByteSpan original, const IntegrityPlan& plan) {
+  std::string out;
+  out.reserve(original.size());
+  for_each_piece(original, plan, [&](ByteSpan piece) {
+    out.append(piece.as_chars());
+    return true;
+  });
+  return out;
+}
+
+bool apply_integrity_plan(const std::string& log_path, const IntegrityPlan& plan, std::string* error) {
+  if (plan.changes.empty()) return true;
+  const auto input = InputFile::open(log_path, error);
+  if (!input) return false;
+  const ByteSpan bytes = input->bytes();
+  if (bytes.size() != plan.file_size) {
+    *error = fmt::format("{}: expected {} bytes as planned, found {}; the log changed since the plan, nothing "
+                         "written",
+                         log_path, plan.file_size, bytes.size());
+    return false;
+  }
+  for (const IntegrityChange& c : plan.changes) {
+    if (c.offset < bytes.size() && bytes[static_cast<std::size_t>(c.offset)] == c.old_byte) continue;
+    *error = fmt::format("{}: expected byte 0x{:02X} at offset {} as planned, found {}; the log changed since "
+                         "the plan, nothing written",
+                         log_path, c.old_byte, c.offset,
+                         c.offset < bytes.size()
+                             ? fmt::format("0x{:02X}", bytes[static_cast<std::size_t>(c.offset)])
+                             : std::string("the end of the file"));
+    return false;
+  }
+  return write_file_atomically(
+      log_path,
+      [&](FileWriter* writer, std::string* write_error) {
+        return for_each_piece(bytes, plan, [&](ByteSpan piece) { return writer->append(piece, write_error); });
+      },
+      error);
+}
+
+}  // namespace qjt::flume
