@@ -23,6 +23,7 @@
 #include "channel_layout.h"
 #include "channel_logs.h"
 #include "channel_replay.h"
+#include "durable_file.h"
 #include "finding.h"
 #include "integrity_repair.h"
 #include "log_metadata.h"
@@ -524,4 +525,23 @@ TEST_CASE("flume integrity: the tool's own test, 25 puts over several logs, corr
   const std::string bodies = replayed_bodies(channel, &replay_findings);
   CHECK(replay_findings.count(Severity::kError) == 0);
   CHECK(static_cast<std::size_t>(std::count(bodies.begin(), bodies.end(), ',')) + 1 == 25 - corrupted);
+}
+
+TEST_CASE("flume integrity: apply replaces the file, so a hard-linked backup keeps the old bytes") {
+  Channel channel("integrity-backup");
+  V3Log log(1);
+  const auto a = log.put(10, 100, "event-A");
+  log.commit(10, 101);
+  log.write(channel.data());
+  const std::string path = channel.log_path(1).string();
+  const std::string before = get_bytes(path);
+  std::string error;
+  REQUIRE(durable_copy(path, path + ".bak", &error));  // a hard link on one file system
+  auto o = open_channel(channel);
+  FindingList findings;
+  const IntegrityPlan plan = plan_integrity_repair(*o->logs->find(1), {a}, &findings);
+  REQUIRE(apply_integrity_plan(path, plan, &error));
+  CHECK(get_bytes(path + ".bak") == before);
+  CHECK(get_bytes(path) == patched_bytes(ByteSpan(before), plan));
+  CHECK(get_bytes(path)[static_cast<std::size_t>(a)] == '\0');
 }
