@@ -41,19 +41,72 @@ struct PointerSet {
   }
 };
 
+// FlumeEventPointer.hashCode(): 31 * (31 + fileID) + offset, in Java ints.
+std::uint32_t pointer_hash(std::int64_t pointer) {
+  const EventPointer p = EventPointer::from_long(pointer);
+  const std::uint32_t h = 31u * (31u + static_cast<std::uint32_t>(p.file_id)) + static_cast<std::uint32_t>(p.offset);
+  return h ^ (h >> 16);  // HashMap.hash spreads the high half down
+}
+
+// The iteration order of a java.util.HashSet (Java 8+ HashMap) of
+// pointers: bins by index, each a list in insertion order; the table
+// starts at 16 and doubles past 3/4 full, or when a bin of 8 grows while
+// the table is below 64 (treeifyBin resizes instead); a resize splits each
+// bin keeping its order. A bin that grows past 8 in a table of 64 or more
+// becomes a red-black tree whose list order Flume's iteration follows but
+// which is not emulated: tree_bins() says it happened.
+class JavaHashSetOrder {
+ public:
+  void insert(std::int64_t pointer) {
+    std::vector<std::int64_t>& bin = bins_[index(pointer)];
+    const std::size_t before = bin.size();
+    bin.push_back(pointer);
+    if (before >= 8) {
+      if (bins_.size() < 64)
+        resize();
+      else
+        tree_bins_ = true;
+    }
+    if (++size_ > bins_.size() / 4 * 3) resize();
+  }
+  void erase(std::int64_t pointer) {
+    std::vector<std::int64_t>& bin = bins_[index(pointer)];
+    const auto it = std::find(bin.begin(), bin.end(), pointer);
+    if (it == bin.end()) return;
+    bin.erase(it);
+    --size_;
+  }
+  std::vector<std::int64_t> in_order() const {
+    std::vector<std::int64_t> out;
+    out.reserve(size_);
+    for (const auto& bin : bins_) out.insert(out.end(), bin.begin(), bin.end());
+    return out;
+  }
+  bool tree_bins() const { return tree_bins_; }
+
+ private:
+  std::size_t index(std::int64_t pointer) const { return pointer_hash(pointer) & (bins_.size() - 1); }
+  void resize() {
+    std::vector<std::vector<std::int64_t>> old(bins_.size() * 2);
+    old.swap(bins_);
+    for (const auto& bin : old)
+      for (std::int64_t p : bin) bins_[index(p)].push_back(p);
+  }
+
+  std::vector<std::vector<std::int64_t>> bins_ = std::vector<std::vector<std::int64_t>>(16);
+  std::size_t size_ = 0;
+  bool tree_bins_ = false;
+};
+
 // The rebuilder's state (CheckpointRebuilder's fields). Uncommitted sets
 // are not cleared by a commit (Flume only reads them with get()), only by
 // a rollback; with unique txids that makes no difference.
 struct RebuildState {
   std::map<std::int64_t, PointerSet> uncommitted_puts;
   std::map<std::int64_t, PointerSet> uncommitted_takes;
-  struct Committed {
-    std::int64_t write_order_id;
-    std::uint64_t sequence;  // commit order, the tie-break for equal ids
-  };
-  std::unordered_map<std::int64_t, Committed> committed_puts;
+  std::unordered_map<std::int64_t, std::int64_t> committed_puts;  // pointer -> its put's write order id
+  JavaHashSetOrder committed_order;  // committedPuts' iteration order
   std::unordered_set<std::int64_t> pending_takes;
-  std::uint64_t sequence = 0;
   std::int64_t max_write_order_id = 0;  // Flume's seed starts at 0
 
   void commit_puts(std::int64_t txid) {
@@ -61,14 +114,19 @@ struct RebuildState {
     if (it == uncommitted_puts.end()) return;
     for (const PutEntry& put : it->second.entries) {
       if (pending_takes.erase(put.pointer) != 0) continue;  // taken before its put was read
-      committed_puts.emplace(put.pointer, Committed{put.write_order_id, sequence++});  // a set: first wins
+      // A set: adding an equal pointer keeps the first (and its woid).
+      if (committed_puts.emplace(put.pointer, put.write_order_id).second) committed_order.insert(put.pointer);
     }
   }
   void commit_takes(std::int64_t txid) {
     auto it = uncommitted_takes.find(txid);
     if (it == uncommitted_takes.end()) return;
-    for (const PutEntry& take : it->second.entries)
-      if (committed_puts.erase(take.pointer) == 0) pending_takes.insert(take.pointer);
+    for (const PutEntry& take : it->second.entries) {
+      if (committed_puts.erase(take.pointer) != 0)
+        committed_order.erase(take.pointer);
+      else
+        pending_takes.insert(take.pointer);
+    }
   }
   void rollback(std::int64_t txid) {
     // containsKey(txid): a HashMultimap has a key only while it has values.
@@ -158,6 +216,12 @@ bool read_log(const ChannelLog& log, RebuildState* state, Reporter* reporter) {
       const EventPointer p{log.file_id(), static_cast<std::int32_t>(r.offset)};
       state->uncommitted_puts[r.transaction_id].add(PutEntry{p.to_long(), r.write_order_id});
     } else if (r.type == LogRecordType::kTake) {
+      if (r.taken.offset < 0) {
+        report(reporter, Severity::kError, "broken_record", log.layout().path, r.offset,
+               fmt::format("expected a Take of an offset >= 0, found {}: FlumeEventPointer throws and the "
+                           "rebuild fails", r.taken.offset));
+        return false;
+      }
       state->uncommitted_takes[r.transaction_id].add(PutEntry{r.taken.to_long(), r.write_order_id});
     } else if (r.type == LogRecordType::kCommit) {
       // Flume: `commit.getType() == PUT` else the take branch, whatever the type.
@@ -172,18 +236,21 @@ bool read_log(const ChannelLog& log, RebuildState* state, Reporter* reporter) {
   return true;
 }
 
-// Sets.newTreeSet(committedPuts): by write order id; see the header for ties.
-std::vector<EventPointer> sorted_puts(const RebuildState& state) {
-  std::vector<std::pair<std::int64_t, RebuildState::Committed>> puts(state.committed_puts.begin(),
-                                                                       state.committed_puts.end());
-  std::sort(puts.begin(), puts.end(), [](const auto& a, const auto& b) {
-    if (a.second.write_order_id != b.second.write_order_id)
-      return a.second.write_order_id < b.second.write_order_id;
-    return a.second.sequence < b.second.sequence;
-  });
+// Sets.newTreeSet(committedPuts) adds the HashSet's elements in its
+// iteration order; the comparator answers -1 for a lower write order id and
+// 1 otherwise (never 0), so an element goes after every one with an equal
+// id: a stable sort of the iteration order. *ties: some ids were equal.
+std::vector<EventPointer> sorted_puts(const RebuildState& state, bool* ties) {
+  std::vector<std::pair<std::int64_t, std::int64_t>> puts;  // (woid, pointer)
+  for (std::int64_t pointer : state.committed_order.in_order())
+    puts.emplace_back(state.committed_puts.at(pointer), pointer);
+  std::stable_sort(puts.begin(), puts.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  *ties = std::adjacent_find(puts.begin(), puts.end(), [](const auto& a, const auto& b) {
+            return a.first == b.first;
+          }) != puts.end();
   std::vector<EventPointer> out;
   out.reserve(puts.size());
-  for (const auto& p : puts) out.push_back(EventPointer::from_long(p.first));
+  for (const auto& p : puts) out.push_back(EventPointer::from_long(p.second));
   return out;
 }
 
@@ -291,8 +358,14 @@ std::optional<RebuiltCheckpoint> rebuild_checkpoint(const ChannelLogs& logs, con
                        state.pending_takes.size()));
 
   RebuiltCheckpoint out;
+  bool ties = false;
+  const std::vector<EventPointer> puts = sorted_puts(state, &ties);
+  if (ties && state.committed_order.tree_bins())
+    report(reporter, Severity::kWarning, "rebuild_tie_order", "", std::nullopt,
+           "expected distinct write order ids or a HashSet without tree bins, found equal ids and a bin of "
+           "more than 8 pointers: the order of events with equal ids may differ from Flume's");
   std::vector<std::int32_t> first_added;
-  if (!fill_queue(sorted_puts(state), options, &*queue, &out, &first_added, reporter)) return std::nullopt;
+  if (!fill_queue(puts, options, &*queue, &out, &first_added, reporter)) return std::nullopt;
 
   // WriteOrderOracle: starts at currentTimeMillis, setSeed raises it to the
   // highest id read, next() adds one (FC/WriteOrderOracle.java).

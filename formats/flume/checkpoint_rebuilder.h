@@ -33,12 +33,16 @@
 // one file id order this cannot happen, so the file id order gives the
 // result Flume gets whenever its listing happens to be sorted.
 //
-// Not byte-exact (said in the findings or below):
-//  - puts with equal write order ids (pre-FLUME-1432 logs use millisecond
-//    timestamps): Flume's TreeSet comparator never answers "equal", so ties
-//    keep the iteration order of a java.util.HashSet (pointer hash order);
-//    here ties keep the order in which their transactions committed.
-//  - unknown fields in a log-N.meta, which protobuf-java would carry over.
+// Equal write order ids (pre-FLUME-1432 logs use millisecond timestamps):
+// Flume's TreeSet comparator never answers "equal", so ties keep the
+// iteration order of the java.util.HashSet committedPuts (Java 8+ HashMap,
+// FlumeEventPointer.hashCode); that order is emulated, bins, resizes and
+// removals included, except for bins that become red-black trees (more
+// than 8 pointers in one bin of a table of 64 or more): then the warning
+// rebuild_tie_order says ties may be ordered differently.
+//
+// Not emulated: unknown fields in a log-N.meta, which protobuf-java would
+// carry over into the new meta.
 //
 // When Flume's rebuild fails (returns false, or main throws) the result is
 // nullopt and the findings say why:

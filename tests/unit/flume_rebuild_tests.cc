@@ -252,6 +252,31 @@ TEST_CASE("flume rebuild: queue order by put write order id across two data dirs
   }
 }
 
+TEST_CASE("flume rebuild: equal write order ids keep the HashSet's order, not the commit order") {
+  // FlumeEventPointer.hashCode = 31 * (31 + fileID) + offset; HashMap
+  // bucket = (h ^ h >>> 16) & 15 in the initial table of 16.
+  //   A = 1:0   h = 992   bucket 0
+  //   B = 1:45  h = 1037  bucket 13  (a put of a 1-byte body, no headers, is 45 bytes)
+  //   C = 2:0   h = 1023  bucket 15
+  // All three puts carry woid 7, so the TreeSet keeps the HashSet's
+  // iteration order A B C, though B's transaction committed before A's.
+  Dirs d("flume-rebuild-ties", 2);
+  LogFile l1(1), l2(2);
+  const EventPointer A = l1.put(1, 7, "A");
+  const EventPointer B = l1.put(2, 7, "B");
+  CHECK(B.offset == 45);
+  l1.commit(2, 8, 1);
+  l1.commit(1, 9, 1);
+  const EventPointer C = l2.put(3, 7, "C");
+  l2.commit(3, 10, 1);
+  l1.write(d.data[0]);
+  l2.write(d.data[1]);
+  auto run = rebuild(d, RebuildOptions{10, std::nullopt, 0, false});
+  REQUIRE(run->result.has_value());
+  CHECK(show(run->result->queue) == show({A, B, C}));
+  CHECK(count_code(run->findings, "rebuild_tie_order") == 0);
+}
+
 TEST_CASE("flume rebuild: the exact checkpoint, meta, inflight and log-meta bytes") {
   TwoDirChannel ch("flume-rebuild-bytes");
   auto run = rebuild(ch.d, RebuildOptions{10, 1000, 3, false});
