@@ -76,7 +76,10 @@
 namespace qjt::flume {
 
 struct RebuildOptions {
-  std::int64_t capacity = 0;  // -t
+  // -t. The operator's choice, not read from a file: the queue's capacity
+  // slots and the checkpoint image ((capacity + 1029) * 8 bytes) are
+  // allocated in full, as Flume allocates its checkpoint file.
+  std::int64_t capacity = 0;
   // The checkpoint's write order id; default 1 + max(now_ms, highest
   // write order id in the logs), as WriteOrderOracle gives it.
   std::optional<std::int64_t> write_order_id;
