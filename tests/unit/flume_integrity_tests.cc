@@ -23,8 +23,11 @@
 #include "channel_layout.h"
 #include "channel_logs.h"
 #include "channel_replay.h"
+#include "checkpoint_file.h"
+#include "checkpoint_meta.h"
 #include "durable_file.h"
 #include "finding.h"
+#include "inflight_file.h"
 #include "integrity_repair.h"
 #include "log_metadata.h"
 #include "log_reader.h"
@@ -65,11 +68,15 @@ struct V3Log {
   }
   // log-N as given (records + `tail`) and its meta.
   void write(const fs::path& dir, std::string_view tail = kFill,
-             std::optional<LogFileEncryption> encryption = std::nullopt) const {
+             std::optional<LogFileEncryption> encryption = std::nullopt, std::int64_t mark_woid = 0) const {
     const std::string name = "log-" + std::to_string(id);
     put_bytes(dir / name, bytes + std::string(tail));
     LogMetadata meta;
     meta.log_file_id = id;
+    if (mark_woid != 0) {  // a checkpoint taken after every record
+      meta.checkpoint_position = static_cast<std::int64_t>(bytes.size());
+      meta.checkpoint_write_order_id = mark_woid;
+    }
     meta.encryption = std::move(encryption);
     put_bytes(dir / (name + ".meta"), encode_log_metadata(meta));
   }
@@ -441,6 +448,45 @@ TEST_CASE("flume integrity: apply refuses a log that changed since the plan") {
   CHECK(qjt_test::contains(error, "as planned"));
 }
 
+namespace {
+
+struct Written {
+  std::int32_t file_id;
+  std::uint64_t offset;
+  bool is_commit;
+};
+
+// A V3 checkpoint at write order id `woid` (after every record) whose queue
+// holds every put, in write order, as the tool test's channel leaves it.
+void write_full_checkpoint(const Channel& channel, const std::vector<Written>& records, std::int64_t woid) {
+  const fs::path dir = channel.tmp.path() / "checkpoint";
+  std::vector<EventPointer> queue;
+  std::map<std::int32_t, std::int32_t> counts;
+  for (const Written& w : records) {
+    if (w.is_commit) continue;
+    queue.push_back(EventPointer{w.file_id, static_cast<std::int32_t>(w.offset)});
+    ++counts[w.file_id];
+  }
+  CheckpointImage image;
+  image.version = 3;
+  image.write_order_id = woid;
+  image.marker = kCheckpointComplete;
+  auto slots = place_in_ring(1000, 0, queue);
+  REQUIRE(slots.has_value());
+  image.slots = std::move(*slots);
+  auto bytes = encode_checkpoint(image);
+  REQUIRE(bytes.has_value());
+  put_bytes(dir / "checkpoint", *bytes);
+  CheckpointMeta meta;
+  meta.write_order_id = woid;
+  meta.queue_size = static_cast<std::int32_t>(queue.size());
+  meta.queue_head = 0;
+  for (const auto& [id, n] : counts) meta.active_logs.push_back(ActiveLogCount{id, n});
+  put_bytes(dir / "checkpoint.meta", encode_checkpoint_meta(meta));
+  put_bytes(dir / "inflightputs", encode_inflight({}));
+  put_bytes(dir / "inflighttakes", encode_inflight({}));
+}
+
 // TestFileChannelIntegrityTool.doTestFixCorruptEvents (spec §7.2): 5
 // transactions of 5 puts of 2000-byte bodies, maxFileSize 10000, so the
 // records roll over several logs (Log.java rolls when position + L >
@@ -448,16 +494,13 @@ TEST_CASE("flume integrity: apply refuses a log that changed since the plan") {
 // not a commit, a random int is written at that record's offset + 100 (in
 // its body), and likewise in the second record unless it is a commit.
 // After the repair the channel yields 25 - corrupted events.
-TEST_CASE("flume integrity: the tool's own test, 25 puts over several logs, corrupted ones removed") {
+// With a checkpoint (testFixCorruptRecordsWithCheckpoint) the queue still
+// holds the corrupted puts' pointers; take skips the NOOPs.
+void run_tool_test(bool with_checkpoint) {
   Channel channel("integrity-tool-test");
   constexpr std::uint64_t kMaxFileSize = 10000;
   std::vector<V3Log> logs;
   logs.emplace_back(1);
-  struct Written {
-    std::int32_t file_id;
-    std::uint64_t offset;
-    bool is_commit;
-  };
   std::vector<Written> records;
   std::int64_t woid = 1000;
   auto append = [&](bool commit, std::int64_t txid, std::string_view body) {
@@ -497,8 +540,9 @@ TEST_CASE("flume integrity: the tool's own test, 25 puts over several logs, corr
       ++corrupted;
       expected[log.id].push_back(in_file[k]->offset);
     }
-    log.write(channel.data());
+    log.write(channel.data(), kFill, std::nullopt, with_checkpoint ? woid : 0);
   }
+  if (with_checkpoint) write_full_checkpoint(channel, records, woid);
   REQUIRE(corrupted == 12);
 
   auto o = open_channel(channel);
@@ -524,7 +568,18 @@ TEST_CASE("flume integrity: the tool's own test, 25 puts over several logs, corr
   FindingList replay_findings;
   const std::string bodies = replayed_bodies(channel, &replay_findings);
   CHECK(replay_findings.count(Severity::kError) == 0);
+  CHECK(count_code(replay_findings, "pointer_to_noop") == (with_checkpoint ? corrupted : 0));
   CHECK(static_cast<std::size_t>(std::count(bodies.begin(), bodies.end(), ',')) + 1 == 25 - corrupted);
+}
+
+}  // namespace
+
+TEST_CASE("flume integrity: the tool's own test, 25 puts over several logs, corrupted ones removed") {
+  run_tool_test(false);
+}
+
+TEST_CASE("flume integrity: the tool's own test with the checkpoint, take skips the NOOP'd puts") {
+  run_tool_test(true);
 }
 
 TEST_CASE("flume integrity: apply replaces the file, so a hard-linked backup keeps the old bytes") {
