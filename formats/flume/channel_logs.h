@@ -92,6 +92,7 @@ class ChannelLogs {
 
   std::vector<ChannelLog> logs_;
   std::map<std::int32_t, std::size_t> by_id_;
+  mutable std::unique_ptr<LogReader> reader_;  // read_pointer's, alive until its next call
 };
 
 }  // namespace qjt::flume

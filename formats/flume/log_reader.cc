@@ -541,32 +541,42 @@ bool LogReader::broken(LogRecord* record, std::string message) {
 // end for an overlong one; either means the framing is lost, so both are
 // broken here.
 bool LogReader::skip_noop(LogRecord* record) {
-  const std::size_t remaining = file_.size() - position_;
-  if (remaining < kV3Framing)
-    return broken(record, fmt::format("expected a 4-byte NOOP length after the OP byte, found {} bytes", remaining - 1));
-  const auto length = static_cast<std::int32_t>(load_u32_be(file_.data() + position_ + 1));
-  if (length < 0) return broken(record, fmt::format("expected a NOOP length >= 0, found {}", length));
-  if (static_cast<std::size_t>(length) > remaining - kV3Framing)
-    return broken(record, fmt::format("expected a NOOP record of {} bytes after its length, found {}", length,
-                                      remaining - kV3Framing));
+  std::size_t length = 0;
+  if (!read_length(record, "NOOP", &length)) return true;
   record->type = LogRecordType::kNoop;
-  record->size = kV3Framing + static_cast<std::size_t>(length);
+  record->size = kV3Framing + length;
   record->error = fmt::format("skipped {} bytes", length);
   position_ += record->size;
   return true;
 }
 
-bool LogReader::read_v3(LogRecord* record) {
+// The int32 BE length after the OP byte of a record or a NOOP, checked
+// against the bytes that remain; false (and *record broken) when it is cut
+// short, negative or runs past the end.
+bool LogReader::read_length(LogRecord* record, const char* what, std::size_t* length) {
   const std::size_t remaining = file_.size() - position_;
-  if (remaining < kV3Framing)
-    return broken(record, fmt::format("expected a 4-byte record length after the OP byte, found {} bytes", remaining - 1));
-  const auto length = static_cast<std::int32_t>(load_u32_be(file_.data() + position_ + 1));
-  if (length < 0) return broken(record, fmt::format("expected a record length >= 0, found {}", length));
-  if (static_cast<std::size_t>(length) > remaining - kV3Framing)
-    return broken(record, fmt::format("expected a record payload of {} bytes, found {}", length,
-                                      remaining - kV3Framing));
-  const std::size_t size = kV3Framing + static_cast<std::size_t>(length);
-  ByteSpan payload = file_.subspan(position_ + kV3Framing, static_cast<std::size_t>(length));
+  if (remaining < kV3Framing) {
+    broken(record, fmt::format("expected a 4-byte {} length after the OP byte, found {} bytes", what, remaining - 1));
+    return false;
+  }
+  const auto value = static_cast<std::int32_t>(load_u32_be(file_.data() + position_ + 1));
+  if (value < 0) {
+    broken(record, fmt::format("expected a {} length >= 0, found {}", what, value));
+    return false;
+  }
+  if (static_cast<std::size_t>(value) > remaining - kV3Framing) {
+    broken(record, fmt::format("expected a {} payload of {} bytes, found {}", what, value, remaining - kV3Framing));
+    return false;
+  }
+  *length = static_cast<std::size_t>(value);
+  return true;
+}
+
+bool LogReader::read_v3(LogRecord* record) {
+  std::size_t length = 0;
+  if (!read_length(record, "record", &length)) return true;
+  const std::size_t size = kV3Framing + length;
+  ByteSpan payload = file_.subspan(position_ + kV3Framing, length);
   if (decryptor_ != nullptr) {
     if (!decrypt(&payload)) {
       record->size = size;

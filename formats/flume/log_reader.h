@@ -102,6 +102,7 @@ class LogReader {
   bool end_of_data(LogRecord* record);
   bool broken(LogRecord* record, std::string message);
   bool skip_noop(LogRecord* record);
+  bool read_length(LogRecord* record, const char* what, std::size_t* length);
   bool read_v3(LogRecord* record);
   bool read_v2(LogRecord* record);
   bool decrypt(ByteSpan* payload);

@@ -445,7 +445,7 @@ TEST_CASE("flume NOOP records are skipped by their length") {
     CHECK(read_all(ByteSpan(file.data(), file.size()), 3, 0)[0].error == "expected a NOOP length >= 0, found -2147483648");
     file = cat({{0x00}, be32(10), Bytes(9, 0x80)});
     CHECK(read_all(ByteSpan(file.data(), file.size()), 3, 0)[0].error ==
-          "expected a NOOP record of 10 bytes after its length, found 9");
+          "expected a NOOP payload of 10 bytes, found 9");
     file = {0x00, 0x00};
     CHECK(read_all(ByteSpan(file.data(), file.size()), 3, 0)[0].error ==
           "expected a 4-byte NOOP length after the OP byte, found 1 bytes");
