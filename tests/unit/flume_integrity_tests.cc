@@ -32,58 +32,36 @@
 #include "log_metadata.h"
 #include "log_reader.h"
 #include "log_writer.h"
+#include "flume_test_channel.h"
 #include "unit_helpers.h"
 
 using namespace qjt;
 using namespace qjt::flume;
 namespace fs = std::filesystem;
+using qjt_test::flume::kFill;
+using qjt_test::flume::LogFile;
+using qjt_test::flume::put_file;
 
 namespace {
-
-void put_bytes(const fs::path& path, std::string_view bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-}
 
 std::string get_bytes(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
-const std::string kFill(64, '\x80');  // some of Flume's 0x80 preallocation
-
-// One V3 log being written; each call returns the record's offset.
-struct V3Log {
-  explicit V3Log(std::int32_t file_id, AesCtr* cipher = nullptr) : id(file_id), writer(cipher) {}
-
+// The shared LogFile, with the record offsets integrity plans speak in.
+struct V3Log : LogFile {
+  using LogFile::LogFile;
   std::uint64_t put(std::int64_t txid, std::int64_t woid, std::string_view body) {
-    const auto at = bytes.size();
-    REQUIRE(writer.put(&bytes, txid, woid, {}, body));
-    return at;
+    return static_cast<std::uint64_t>(LogFile::put(txid, woid, body).offset);
   }
-  std::uint64_t commit(std::int64_t txid, std::int64_t woid) {
-    const auto at = bytes.size();
-    REQUIRE(writer.commit(&bytes, txid, woid, 1));
-    return at;
-  }
-  // log-N as given (records + `tail`) and its meta.
+  std::uint64_t commit(std::int64_t txid, std::int64_t woid) { return LogFile::commit(txid, woid, 1); }
+  // log-N as given (records + `tail`) and its meta; a mark_woid marks a
+  // checkpoint taken after every record.
   void write(const fs::path& dir, std::string_view tail = kFill,
              std::optional<LogFileEncryption> encryption = std::nullopt, std::int64_t mark_woid = 0) const {
-    const std::string name = "log-" + std::to_string(id);
-    put_bytes(dir / name, bytes + std::string(tail));
-    LogMetadata meta;
-    meta.log_file_id = id;
-    if (mark_woid != 0) {  // a checkpoint taken after every record
-      meta.checkpoint_position = static_cast<std::int64_t>(bytes.size());
-      meta.checkpoint_write_order_id = mark_woid;
-    }
-    meta.encryption = std::move(encryption);
-    put_bytes(dir / (name + ".meta"), encode_log_metadata(meta));
+    write_with_meta(dir, meta(mark_woid != 0 ? position() : 0, mark_woid, std::move(encryption)), tail);
   }
-
-  std::int32_t id;
-  V3RecordWriter writer;
-  std::string bytes;
 };
 
 // A channel dir pair: an empty checkpoint dir (Flume replays every log from
@@ -372,7 +350,7 @@ TEST_CASE("flume integrity: V2 logs are not handled") {
   append_v2_log_header(&bytes, V2LogHeader{2, 1, 0, 0});
   append_v2_put(&bytes, 10, 100, {}, std::string_view("event-A"));
   append_v2_commit(&bytes, 10, 101, 1);
-  put_bytes(channel.log_path(1), bytes);
+  put_file(channel.log_path(1), bytes);
   auto o = open_channel(channel);
   const ChannelLog* l = o->logs->find(1);
   REQUIRE(l != nullptr);
@@ -437,13 +415,13 @@ TEST_CASE("flume integrity: apply refuses a log that changed since the plan") {
 
   std::string changed = before;
   changed[static_cast<std::size_t>(a)] = '\0';
-  put_bytes(channel.log_path(1), changed);
+  put_file(channel.log_path(1), changed);
   std::string error;
   CHECK_FALSE(apply_integrity_plan(channel.log_path(1).string(), plan, &error));
   CHECK(qjt_test::contains(error, "expected byte 0x7F at offset 0"));
   CHECK(get_bytes(channel.log_path(1)) == changed);
 
-  put_bytes(channel.log_path(1), before + "x");
+  put_file(channel.log_path(1), before + "x");
   CHECK_FALSE(apply_integrity_plan(channel.log_path(1).string(), plan, &error));
   CHECK(qjt_test::contains(error, "as planned"));
 }
@@ -476,15 +454,15 @@ void write_full_checkpoint(const Channel& channel, const std::vector<Written>& r
   image.slots = std::move(*slots);
   auto bytes = encode_checkpoint(image);
   REQUIRE(bytes.has_value());
-  put_bytes(dir / "checkpoint", *bytes);
+  put_file(dir / "checkpoint", *bytes);
   CheckpointMeta meta;
   meta.write_order_id = woid;
   meta.queue_size = static_cast<std::int32_t>(queue.size());
   meta.queue_head = 0;
   for (const auto& [id, n] : counts) meta.active_logs.push_back(ActiveLogCount{id, n});
-  put_bytes(dir / "checkpoint.meta", encode_checkpoint_meta(meta));
-  put_bytes(dir / "inflightputs", encode_inflight({}));
-  put_bytes(dir / "inflighttakes", encode_inflight({}));
+  put_file(dir / "checkpoint.meta", encode_checkpoint_meta(meta));
+  put_file(dir / "inflightputs", encode_inflight({}));
+  put_file(dir / "inflighttakes", encode_inflight({}));
 }
 
 // TestFileChannelIntegrityTool.doTestFixCorruptEvents (spec §7.2): 5

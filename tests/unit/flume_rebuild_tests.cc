@@ -27,72 +27,17 @@
 #include "inflight_file.h"
 #include "log_metadata.h"
 #include "log_writer.h"
+#include "flume_test_channel.h"
 #include "unit_helpers.h"
 
 using namespace qjt;
 using namespace qjt::flume;
 namespace fs = std::filesystem;
+using qjt_test::flume::Dirs;
+using qjt_test::flume::LogFile;
+using qjt_test::flume::put_file;
 
 namespace {
-
-void put_file(const fs::path& path, std::string_view bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-}
-
-// One V3 data log being written; put returns the pointer a queue holds.
-struct LogFile {
-  explicit LogFile(std::int32_t file_id) : id(file_id) {}
-
-  EventPointer put(std::int64_t txid, std::int64_t woid, std::string_view body) {
-    const auto at = bytes.size();
-    REQUIRE(writer.put(&bytes, txid, woid, {}, body));
-    return EventPointer{id, static_cast<std::int32_t>(at)};
-  }
-  void take(std::int64_t txid, std::int64_t woid, EventPointer taken) { REQUIRE(writer.take(&bytes, txid, woid, taken)); }
-  void rollback(std::int64_t txid, std::int64_t woid) { REQUIRE(writer.rollback(&bytes, txid, woid)); }
-  void commit(std::int64_t txid, std::int64_t woid, std::int16_t type) {
-    REQUIRE(writer.commit(&bytes, txid, woid, type));
-  }
-
-  LogMetadata meta(std::int64_t mark_position, std::int64_t mark_woid) const {
-    LogMetadata m;
-    m.log_file_id = id;
-    m.checkpoint_position = mark_position;
-    m.checkpoint_write_order_id = mark_woid;
-    return m;
-  }
-  void write(const fs::path& dir, std::int64_t mark_position = 0, std::int64_t mark_woid = 0,
-             std::optional<LogMetadata> custom = std::nullopt) const {
-    const std::string name = "log-" + std::to_string(id);
-    put_file(dir / name, bytes + std::string(64, '\x80'));
-    put_file(dir / (name + ".meta"), encode_log_metadata(custom.value_or(meta(mark_position, mark_woid))));
-  }
-
-  std::int32_t id;
-  V3RecordWriter writer;
-  std::string bytes;
-};
-
-struct Dirs {
-  explicit Dirs(std::string_view tag, std::size_t data_dirs) : tmp(tag) {
-    cp = tmp.path() / "checkpoint";
-    fs::create_directories(cp);
-    for (std::size_t i = 1; i <= data_dirs; ++i) {
-      data.push_back(tmp.path() / ("data" + std::to_string(i)));
-      fs::create_directories(data.back());
-    }
-  }
-  ChannelDirs channel() const {
-    ChannelDirs dirs;
-    dirs.checkpoint_dir = cp.string();
-    for (const auto& d : data) dirs.data_dirs.push_back(d.string());
-    return dirs;
-  }
-  qjt_test::TempDir tmp;
-  fs::path cp;
-  std::vector<fs::path> data;
-};
 
 // discover_channel + ChannelLogs, then the rebuild.
 struct Rebuild {
@@ -410,7 +355,7 @@ TEST_CASE("flume rebuild: failures") {
   SUBCASE("an encrypted log") {
     LogMetadata meta = l1.meta(0, 0);
     meta.encryption = LogFileEncryption{"AESCTRNOPADDING", "key-0", std::string(16, '\x01')};
-    l1.write(d.data[0], 0, 0, meta);
+    l1.write_with_meta(d.data[0], meta);
     auto run = rebuild(d, RebuildOptions{10, std::nullopt, 0, false});
     CHECK_FALSE(run->result.has_value());
     CHECK(count_code(run->findings, "rebuild_encrypted_log") == 1);
@@ -418,7 +363,7 @@ TEST_CASE("flume rebuild: failures") {
   SUBCASE("a meta naming another file id") {
     LogMetadata meta = l1.meta(0, 0);
     meta.log_file_id = 5;
-    l1.write(d.data[0], 0, 0, meta);
+    l1.write_with_meta(d.data[0], meta);
     auto run = rebuild(d, RebuildOptions{10, std::nullopt, 0, false});
     CHECK_FALSE(run->result.has_value());
     CHECK(count_code(run->findings, "log_file_id_mismatch") >= 1);

@@ -28,64 +28,17 @@
 #include "log_metadata.h"
 #include "log_writer.h"
 #include "snappy_stream.h"
+#include "flume_test_channel.h"
 #include "unit_helpers.h"
 
 using namespace qjt;
 using namespace qjt::flume;
 namespace fs = std::filesystem;
+using qjt_test::flume::Dirs;
+using qjt_test::flume::LogFile;
+using qjt_test::flume::put_file;
 
 namespace {
-
-void put_file(const fs::path& path, std::string_view bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-}
-
-// One V3 data log being written: each call appends one record and returns
-// where its OP byte sits (for a put: the pointer a queue holds).
-struct LogFile {
-  explicit LogFile(std::int32_t file_id, AesCtr* cipher = nullptr) : id(file_id), writer(cipher) {}
-
-  EventPointer put(std::int64_t txid, std::int64_t woid, std::string_view body) {
-    const auto at = bytes.size();
-    REQUIRE(writer.put(&bytes, txid, woid, {}, body));
-    return EventPointer{id, static_cast<std::int32_t>(at)};
-  }
-  std::size_t take(std::int64_t txid, std::int64_t woid, EventPointer taken) {
-    const auto at = bytes.size();
-    REQUIRE(writer.take(&bytes, txid, woid, taken));
-    return at;
-  }
-  std::size_t rollback(std::int64_t txid, std::int64_t woid) {
-    const auto at = bytes.size();
-    REQUIRE(writer.rollback(&bytes, txid, woid));
-    return at;
-  }
-  std::size_t commit(std::int64_t txid, std::int64_t woid, std::int16_t type) {
-    const auto at = bytes.size();
-    REQUIRE(writer.commit(&bytes, txid, woid, type));
-    return at;
-  }
-  std::int64_t position() const { return static_cast<std::int64_t>(bytes.size()); }
-
-  // log-N (records, then some of the 0x80 preallocation fill) and log-N.meta
-  // carrying the checkpoint mark (position, woid).
-  void write(const fs::path& dir, std::int64_t mark_position = 0, std::int64_t mark_woid = 0,
-             std::optional<LogFileEncryption> encryption = std::nullopt) const {
-    const std::string name = "log-" + std::to_string(id);
-    put_file(dir / name, bytes + std::string(64, '\x80'));
-    LogMetadata meta;
-    meta.log_file_id = id;
-    meta.checkpoint_position = mark_position;
-    meta.checkpoint_write_order_id = mark_woid;
-    meta.encryption = std::move(encryption);
-    put_file(dir / (name + ".meta"), encode_log_metadata(meta));
-  }
-
-  std::int32_t id;
-  V3RecordWriter writer;
-  std::string bytes;
-};
 
 // A V3 checkpoint directory's four files.
 struct CheckpointSpec {
@@ -187,27 +140,6 @@ const Finding* first(const FindingList& findings, std::string_view code) {
     if (f.code == code) return &f;
   return nullptr;
 }
-
-struct Dirs {
-  explicit Dirs(std::string_view tag, std::size_t data_dirs = 1) : tmp(tag) {
-    cp = tmp.path() / "checkpoint";
-    fs::create_directories(cp);
-    for (std::size_t i = 1; i <= data_dirs; ++i) {
-      data.push_back(tmp.path() / ("data" + std::to_string(i)));
-      fs::create_directories(data.back());
-    }
-  }
-  ChannelDirs channel(std::optional<fs::path> backup = std::nullopt) const {
-    ChannelDirs dirs;
-    dirs.checkpoint_dir = cp.string();
-    for (const auto& d : data) dirs.data_dirs.push_back(d.string());
-    if (backup) dirs.backup_dir = backup->string();
-    return dirs;
-  }
-  qjt_test::TempDir tmp;
-  fs::path cp;
-  std::vector<fs::path> data;
-};
 
 }  // namespace
 
