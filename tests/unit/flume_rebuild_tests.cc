@@ -34,6 +34,7 @@ using namespace qjt;
 using namespace qjt::flume;
 namespace fs = std::filesystem;
 using qjt_test::flume::Dirs;
+using qjt_test::flume::lay_out_v2_fixture;
 using qjt_test::flume::LogFile;
 using qjt_test::flume::put_file;
 
@@ -382,21 +383,6 @@ TEST_CASE("flume rebuild: failures") {
   }
 }
 
-namespace {
-
-bool lay_out_v2(const Dirs& d, const std::string& prefix) {
-  auto checkpoint = qjt_test::read_shared_fixture_gz("flume-v2/" + prefix + "checkpoint.gz");
-  if (!checkpoint) return false;
-  for (int i = 1; i <= 3; ++i) {
-    auto log = qjt_test::read_shared_fixture_gz("flume-v2/" + prefix + "log-" + std::to_string(i) + ".gz");
-    if (!log) return false;
-    qjt_test::write_file(d.data[static_cast<std::size_t>(i - 1)] / ("log-" + std::to_string(i)), *log);
-  }
-  return true;  // the old checkpoint is left out: the rebuilder refuses to run beside one
-}
-
-}  // namespace
-
 TEST_CASE("flume rebuild: the real V2 fixture channels") {
   SUBCASE("post-FLUME-1432, capacity 10") {
     // The rebuilder ignores the checkpoint and reads every record from
@@ -405,7 +391,7 @@ TEST_CASE("flume rebuild: the real V2 fixture channels") {
     // takes are the 8 events Flume's own replay recovers, "2684".."2691",
     // whose puts came in that order. 8 addTails into 10 slots: head 8.
     Dirs d("flume-rebuild-v2", 3);
-    if (!lay_out_v2(d, "fileformat-v2-")) {
+    if (!lay_out_v2_fixture(d, "fileformat-v2-", false)) {
       MESSAGE("shared Flume V2 fixtures not found: skipped");
       return;
     }
@@ -432,7 +418,7 @@ TEST_CASE("flume rebuild: the real V2 fixture channels") {
   }
   SUBCASE("pre-FLUME-1432, capacity 10000: the 50 events, ties aside") {
     Dirs d("flume-rebuild-v2-pre", 3);
-    if (!lay_out_v2(d, "fileformat-v2-pre-FLUME-1432-")) {
+    if (!lay_out_v2_fixture(d, "fileformat-v2-pre-FLUME-1432-", false)) {
       MESSAGE("shared Flume V2 fixtures not found: skipped");
       return;
     }

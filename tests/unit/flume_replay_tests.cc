@@ -35,6 +35,7 @@ using namespace qjt;
 using namespace qjt::flume;
 namespace fs = std::filesystem;
 using qjt_test::flume::Dirs;
+using qjt_test::flume::lay_out_v2_fixture;
 using qjt_test::flume::LogFile;
 using qjt_test::flume::put_file;
 
@@ -651,28 +652,10 @@ TEST_CASE("flume replay: check_log_retention finds a referenced log the counts o
   }
 }
 
-namespace {
-
-// A Flume V2 fixture set laid out as Flume's tests lay it out; false when
-// the shared fixtures are not on this machine.
-bool lay_out_v2(const Dirs& d, const std::string& prefix) {
-  auto checkpoint = qjt_test::read_shared_fixture_gz("flume-v2/" + prefix + "checkpoint.gz");
-  if (!checkpoint) return false;
-  qjt_test::write_file(d.cp / "checkpoint", *checkpoint);
-  for (int i = 1; i <= 3; ++i) {
-    auto log = qjt_test::read_shared_fixture_gz("flume-v2/" + prefix + "log-" + std::to_string(i) + ".gz");
-    if (!log) return false;
-    qjt_test::write_file(d.data[static_cast<std::size_t>(i - 1)] / ("log-" + std::to_string(i)), *log);
-  }
-  return true;
-}
-
-}  // namespace
-
 TEST_CASE("flume replay: the real V2 fixture channels") {
   SUBCASE("post-FLUME-1432, capacity 10: 2684..2691") {
     Dirs d("flume-replay-v2", 3);
-    if (!lay_out_v2(d, "fileformat-v2-")) {
+    if (!lay_out_v2_fixture(d, "fileformat-v2-", true)) {
       MESSAGE("shared Flume V2 fixtures not found: skipped");
       return;
     }
@@ -685,7 +668,7 @@ TEST_CASE("flume replay: the real V2 fixture channels") {
   }
   SUBCASE("pre-FLUME-1432, capacity 10000: rollback-0-0..rollback-49-0") {
     Dirs d("flume-replay-v2-pre", 3);
-    if (!lay_out_v2(d, "fileformat-v2-pre-FLUME-1432-")) {
+    if (!lay_out_v2_fixture(d, "fileformat-v2-pre-FLUME-1432-", true)) {
       MESSAGE("shared Flume V2 fixtures not found: skipped");
       return;
     }

@@ -109,4 +109,21 @@ struct Dirs {
   std::vector<fs::path> data;
 };
 
+// One of Flume's own V2 channels from ../shared/fixtures/flume-v2 (file
+// names start with `prefix`), laid out as Flume's tests lay it out:
+// checkpoint/checkpoint (unless !with_checkpoint), data1/log-1 ... data3/log-3
+// (`d` needs three data dirs). False when the fixtures are not on this
+// machine.
+inline bool lay_out_v2_fixture(const Dirs& d, const std::string& prefix, bool with_checkpoint) {
+  auto checkpoint = read_shared_fixture_gz("flume-v2/" + prefix + "checkpoint.gz");
+  if (!checkpoint) return false;
+  if (with_checkpoint) write_file(d.cp / "checkpoint", *checkpoint);
+  for (int i = 1; i <= 3; ++i) {
+    auto log = read_shared_fixture_gz("flume-v2/" + prefix + "log-" + std::to_string(i) + ".gz");
+    if (!log) return false;
+    write_file(d.data[static_cast<std::size_t>(i - 1)] / ("log-" + std::to_string(i)), *log);
+  }
+  return true;
+}
+
 }  // namespace qjt_test::flume
