@@ -70,20 +70,6 @@ ExitCode outcome(ExitCode io, std::size_t errors) {
   return worse(io, errors > 0 ? ExitCode::kProblems : ExitCode::kOk);
 }
 
-// Counts errors on their way to stderr.
-class CountingStderr : public Reporter {
- public:
-  void report(Finding f) override {
-    if (f.severity == Severity::kError) ++errors_;
-    stderr_.report(std::move(f));
-  }
-  std::size_t errors() const { return errors_; }
-
- private:
-  StderrReporter stderr_;
-  std::size_t errors_ = 0;
-};
-
 }  // namespace
 
 std::optional<ExitCode> run_if_flume(const FlumeRun& run, ExitCode (*command)(const FlumeRun&)) {
@@ -107,7 +93,7 @@ ExitCode run_flume_dump(const FlumeRun& run) {
                        "filter the --json output (e.g. with jq)\n");
     return ExitCode::kUsage;
   }
-  CountingStderr counting;
+  StderrReporter counting;  // counts the errors it prints
   UniqueFindings reporter(&counting);
   auto in = gather(run, &reporter);
   if (!in) return ExitCode::kUsage;
