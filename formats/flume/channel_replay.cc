@@ -239,12 +239,9 @@ class Replayer {
           return false;
         case LogRecordType::kPut:
           if (!r.crc_ok) {
-            refuse_record(*c->log, r, "crc_mismatch",
-                          fmt::format("expected the put's CRC32 {:08x} over its {}-byte body, found a "
-                                      "different checksum of the body at {} to {}",
-                                      r.stored_crc.value_or(0), r.body.size(),
-                                      r.body.data() - c->log->bytes().data(),
-                                      r.body.data() - c->log->bytes().data() + static_cast<std::ptrdiff_t>(r.body.size())));
+            // The same words as dump's: the body's range is its place in
+            // the file, also for an encrypted log.
+            refuse_record(*c->log, r, "crc_mismatch", crc_mismatch_message(r));
             return false;
           }
           return true;

@@ -505,8 +505,7 @@ void report_record(const Dump& dump, const LogRecord& record) {
     dump.report(Severity::kError, "broken_record", dump.path(), record.offset, record.error);
   } else if (record.type == LogRecordType::kPut && !record.crc_ok && record.stored_crc) {
     dump.report(Severity::kError, "crc_mismatch", dump.path(), record.offset,
-                fmt::format("expected CRC32 {:08x}, found {:08x} over bytes {} to {}", *record.stored_crc,
-                            record.computed_crc, record.body_offset, record.body_offset + record.body.size()));
+                crc_mismatch_message(record));
   }
 }
 

@@ -1,5 +1,7 @@
 #include "log_record.h"
 
+#include <fmt/format.h>
+
 namespace qjt::flume {
 
 const char* log_record_type_name(LogRecordType type) {
@@ -13,6 +15,11 @@ const char* log_record_type_name(LogRecordType type) {
     case LogRecordType::kBroken: return "broken";
   }
   return "broken";
+}
+
+std::string crc_mismatch_message(const LogRecord& put) {
+  return fmt::format("expected CRC32 {:08x}, found {:08x} over bytes {} to {}", put.stored_crc.value_or(0),
+                     put.computed_crc, put.body_offset, put.body_offset + put.body.size());
 }
 
 }  // namespace qjt::flume

@@ -29,6 +29,11 @@ enum class LogRecordType : std::uint8_t {
 // "put", "take", "rollback", "commit", "noop", "end_of_data", "broken"
 const char* log_record_type_name(LogRecordType type);
 
+struct LogRecord;
+// For a put whose CRC32 fails: "expected CRC32 S, found C over bytes A to B"
+// (the stored and the computed checksum, the body's range in the file).
+std::string crc_mismatch_message(const LogRecord& put);
+
 struct EventHeader {
   ByteSpan key;
   ByteSpan value;  // empty for a header written without a value (Flume reads it as "")

@@ -46,6 +46,12 @@ out=$("$qjt" replay $(dirs damaged) --backup-dir "$td/damaged/backup" --json); s
 check "damaged: replay from the backup, log-2 stops at foxtrot" \
   '1 backup ["alpha","bravo","delta"] ["checkpoint_incomplete","checkpoint_unusable","crc_mismatch"]' \
   "$status $(jq -r '.source' <<<"$out") $(jq -c '[.queue[].data]' <<<"$out") $(jq -c '[.findings[].code]' <<<"$out")"
+# foxtrot's record is at 181: framing 5, transaction header 24, the Put's
+# length 1, its event field 2, the header field 15, the body field 2, so
+# the 7-byte body lies at 230 to 237.
+check "damaged: the CRC finding names the put's OP byte and the body's range" \
+  '181 expected CRC32 432ff998, found d6abdd3a over bytes 230 to 237' \
+  "$(jq -r '.findings[] | select(.code == "crc_mismatch") | "\(.offset) \(.message | sub(";.*"; ""))"' <<<"$out")"
 out=$("$qjt" replay $(dirs damaged) --json); status=$?
 # From the logs alone: txn 3's take of alpha never commits and there is no
 # inflight file any more, so alpha simply stays; charlie is taken.
