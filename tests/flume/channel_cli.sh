@@ -68,4 +68,7 @@ check "encrypted with the key" '0 ["alpha","bravo","delta","foxtrot"]' "$status 
 "$qjt" replay --checkpoint-dir "$td/nowhere" --data-dir "$td/channel/data1" >/dev/null 2>&1; check "a missing directory" 1 $?
 "$qjt" dump "$td/channel/checkpoint/no-such-file" >/dev/null 2>&1; check "an unreadable file" 3 $?
 "$qjt" dump $(dirs channel) "$td/channel/checkpoint/checkpoint" >/dev/null 2>&1; check "PATH and a channel" 2 $?
+"$qjt" dump --format flume-nonsense "$td/channel/checkpoint/checkpoint" >/dev/null 2>&1; check "an unknown --format" 2 $?
+"$qjt" dump --op ADDX $(dirs channel) >/dev/null 2>&1; check "a Kestrel-only filter on a channel" 2 $?
+"$qjt" dump --format kestrel $(dirs channel) >/dev/null 2>&1; check "--format kestrel with a channel" 2 $?
 [ "$failures" -eq 0 ]
