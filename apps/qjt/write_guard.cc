@@ -17,6 +17,17 @@ void add_write_guard_options(CLI::App* command, WriteGuardOptions* options) {
   command->add_flag("--force", options->force, "Go ahead although the files are open or locked");
 }
 
+namespace {
+
+ExitCode refuse_if_open(const std::vector<std::string>& files, std::string* reason) {
+  const auto holders = find_open_holders(files);
+  if (holders.empty()) return ExitCode::kOk;
+  *reason = describe_holder(holders.front()) + "; stop it, or use --force";
+  return ExitCode::kInUse;
+}
+
+}  // namespace
+
 ExitCode guard_files(const std::string& dir, const std::vector<std::string>& files,
                      const WriteGuardOptions& options, std::unique_ptr<DirectoryLock>* lock,
                      std::string* reason) {
@@ -26,10 +37,33 @@ ExitCode guard_files(const std::string& dir, const std::vector<std::string>& fil
     *reason += "; use --force to override";
     return ExitCode::kInUse;
   }
-  const auto holders = find_open_holders(files);
-  if (holders.empty()) return ExitCode::kOk;
-  *reason = describe_holder(holders.front()) + "; stop it, or use --force";
-  return ExitCode::kInUse;
+  return refuse_if_open(files, reason);
+}
+
+ExitCode guard_channel(const flume::ChannelLayout& layout, const std::vector<std::string>& files,
+                       const WriteGuardOptions& options, std::vector<std::unique_ptr<DirectoryLock>>* locks,
+                       std::string* reason) {
+  if (options.force) return ExitCode::kOk;
+  std::vector<std::string> dirs = layout.data_dirs;
+  if (layout.checkpoint.exists) dirs.push_back(layout.checkpoint.dir);
+  if (layout.backup && layout.backup->exists) dirs.push_back(layout.backup->dir);
+  for (const std::string& dir : dirs) {
+    auto lock = DirectoryLock::try_acquire(dir, reason);
+    if (!lock) {
+      *reason += "; use --force to override";
+      return ExitCode::kInUse;
+    }
+    locks->push_back(std::move(lock));
+  }
+  for (const std::string& lock_file : layout.lock_files) {
+    if (const auto holder = find_lock_holder(lock_file)) {
+      *reason = fmt::format("pid {} ({}) holds {}: the channel is in use by a running Flume agent; stop "
+                            "it, or use --force",
+                            holder->pid, holder->command, lock_file);
+      return ExitCode::kInUse;
+    }
+  }
+  return refuse_if_open(files, reason);
 }
 
 bool choose_backup_dir(const std::string& dir, const std::string& name,

@@ -9,6 +9,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "channel_layout.h"
 #include "exit_code.h"
 #include "in_use.h"
 
@@ -29,6 +30,15 @@ void add_write_guard_options(CLI::App* command, WriteGuardOptions* options);
 ExitCode guard_files(const std::string& dir, const std::vector<std::string>& files,
                      const WriteGuardOptions& options, std::unique_ptr<DirectoryLock>* lock,
                      std::string* reason);
+
+// The same for a Flume channel: qjt's lock on each of the layout's
+// directories (checkpoint, data, backup), then refusal while a process holds
+// any in_use.lock (a running Flume agent: Java's tryLock is a POSIX record
+// lock) or has one of `files` open. kOk with *locks held, else kInUse with
+// *reason naming the process. `force` skips the checks.
+ExitCode guard_channel(const flume::ChannelLayout& layout, const std::vector<std::string>& files,
+                       const WriteGuardOptions& options, std::vector<std::unique_ptr<DirectoryLock>>* locks,
+                       std::string* reason);
 
 // The backup directory for one run on `name`: <root>/<name>.<ms>, with root
 // (--backup-dir) defaulting to "<dir>.qjt-backup" beside `dir`. Never
