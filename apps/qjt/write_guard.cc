@@ -11,7 +11,7 @@ namespace qjt::app {
 namespace fs = std::filesystem;
 
 void add_write_guard_options(CLI::App* command, WriteGuardOptions* options) {
-  command->add_option("--backup-dir", options->backup_root,
+  command->add_option("--backup-to", options->backup_root,
                       "Where backups go (default: <dir>.qjt-backup beside the queue directory)");
   command->add_flag("--no-backup", options->no_backup, "Keep no backup of the replaced files");
   command->add_flag("--force", options->force, "Go ahead although the files are open or locked");
@@ -81,7 +81,7 @@ bool choose_backup_dir(const std::string& dir, const std::string& name,
   const auto [dir_end, base_end] = std::mismatch(dir_real.begin(), dir_real.end(), base.begin(), base.end());
   if (dir_end == dir_real.end()) {
     *error = fmt::format("the backup directory {} is inside {}, where the queue would read the "
-                         "copies as its own files; choose another --backup-dir",
+                         "copies as its own files; choose another --backup-to",
                          base.string(), dir_real.string());
     return false;
   }

@@ -41,7 +41,7 @@ ExitCode guard_channel(const flume::ChannelLayout& layout, const std::vector<std
                        std::string* reason);
 
 // The backup directory for one run on `name`: <root>/<name>.<ms>, with root
-// (--backup-dir) defaulting to "<dir>.qjt-backup" beside `dir`. Never
+// (--backup-to) defaulting to "<dir>.qjt-backup" beside `dir`. Never
 // inside `dir`, where the owning system would take the copies for its own
 // files: that is refused (false, *error). --no-backup gives "".
 bool choose_backup_dir(const std::string& dir, const std::string& name,

@@ -51,16 +51,16 @@ kill $locker 2>/dev/null; wait $locker 2>/dev/null
 grep -q "pid" <<< "$msg" || fail "lock refusal does not name the holder: $msg"
 
 # A backup directory inside the queue directory is refused.
-"$QJT" compact --backup-dir "$WORK/q/bak" "$WORK/q" 2>/dev/null; [ $? -eq 2 ] || fail "backup inside queue dir not refused"
+"$QJT" compact --backup-to "$WORK/q/bak" "$WORK/q" 2>/dev/null; [ $? -eq 2 ] || fail "backup inside queue dir not refused"
 diff -r "$SOURCE" "$WORK/q" >/dev/null || fail "refused backup placement changed files"
 
 # A broken journal is refused (exit 1) and left alone.
 cp -a "$BROKEN" "$WORK/broken"
-"$QJT" compact --backup-dir "$WORK/bb" "$WORK/broken" 2>/dev/null; [ $? -eq 1 ] || fail "broken journal not refused with 1"
+"$QJT" compact --backup-to "$WORK/bb" "$WORK/broken" 2>/dev/null; [ $? -eq 1 ] || fail "broken journal not refused with 1"
 diff -r "$BROKEN" "$WORK/broken" >/dev/null || fail "refused broken compaction changed files"
 
 # In place: same queues, backups outside, and the JSON report.
-"$QJT" compact --json --backup-dir "$WORK/backups" "$WORK/q" > "$WORK/done.json" || fail "compact exited $?"
+"$QJT" compact --json --backup-to "$WORK/backups" "$WORK/q" > "$WORK/done.json" || fail "compact exited $?"
 [ "$(queue_state "$WORK/q")" = "$expected" ] || fail "compaction changed the queues"
 jq -se 'map(.action) == ["compacted", "compacted"]' "$WORK/done.json" >/dev/null || fail "report: $(cat "$WORK/done.json")"
 [ "$(ls "$WORK/q" | tr '\n' ' ')" = "events orders " ] || fail "left: $(ls "$WORK/q")"

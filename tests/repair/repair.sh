@@ -23,7 +23,7 @@ cut=$(jq '.files[0].dropped[0].offset' <<< "$out")
 [ "$cut" = "$("$QJT" dump --json "$broken" | jq 'select(.op == "BROKEN") | .offset')" ] || fail "cut at $cut"
 
 # Apply: the prefix before the BROKEN record, a backup of the original, exit 0.
-"$QJT" repair --apply --backup-dir "$WORK/bak" "$WORK/data/j" >/dev/null || fail "apply exited $?"
+"$QJT" repair --apply --backup-to "$WORK/bak" "$WORK/data/j" >/dev/null || fail "apply exited $?"
 head -c "$cut" "$broken" | cmp -s - "$WORK/data/j" || fail "repaired file is not the prefix before offset $cut"
 cmp -s "$broken" "$(find "$WORK/bak" -type f -name j)" || fail "backup is not the original"
 "$QJT" verify --quiet "$WORK/data/j" >/dev/null || fail "repaired file does not verify"
@@ -32,7 +32,7 @@ cmp -s "$broken" "$(find "$WORK/bak" -type f -name j)" || fail "backup is not th
 # A broken archived segment: repair cuts that segment, not the live file.
 cp -a "$DATA/kestrel/dirs/broken-archived" "$WORK/data/dir"
 live_before=$(cksum < "$WORK/data/dir/q")
-"$QJT" repair --apply --backup-dir "$WORK/bak-dir" "$WORK/data/dir" >/dev/null || fail "dir repair exited $?"
+"$QJT" repair --apply --backup-to "$WORK/bak-dir" "$WORK/data/dir" >/dev/null || fail "dir repair exited $?"
 [ "$(cksum < "$WORK/data/dir/q")" = "$live_before" ] || fail "repair changed the live file"
 "$QJT" verify --quiet "$WORK/data/dir" >/dev/null || fail "repaired directory does not verify"
 
@@ -60,13 +60,13 @@ head -c "$cut" "$broken" > "$WORK/fp.expected"
 steps=0
 for n in $(seq 1 20); do
   rm -rf "$WORK/fp" "$WORK/fp-bak"; mkdir "$WORK/fp"; cp "$broken" "$WORK/fp/j"
-  QJT_FAILPOINT=$n "$QJT" repair --apply --backup-dir "$WORK/fp-bak" "$WORK/fp/j" >/dev/null 2>&1; rc=$?
+  QJT_FAILPOINT=$n "$QJT" repair --apply --backup-to "$WORK/fp-bak" "$WORK/fp/j" >/dev/null 2>&1; rc=$?
   cmp -s "$WORK/fp/j" "$broken" || cmp -s "$WORK/fp/j" "$WORK/fp.expected" ||
     fail "after a kill at failpoint $n the file is neither the original nor the repair"
   [ $rc -eq 0 ] && break
   [ $rc -eq 137 ] || fail "repair exited $rc at failpoint $n"
   steps=$n
-  "$QJT" repair --apply --backup-dir "$WORK/fp-bak2-$n" "$WORK/fp/j" >/dev/null 2>&1 || fail "second run after failpoint $n"
+  "$QJT" repair --apply --backup-to "$WORK/fp-bak2-$n" "$WORK/fp/j" >/dev/null 2>&1 || fail "second run after failpoint $n"
   cmp -s "$WORK/fp/j" "$WORK/fp.expected" || fail "second run after failpoint $n gave another result"
 done
 [ $steps -ge 3 ] || fail "only $steps failpoints reached"
