@@ -82,7 +82,7 @@ std::unique_ptr<InputFile> InputFile::open(const std::string& path, std::string*
 }
 
 void InputFile::release(std::size_t up_to) const {
-  if (mapping_ == nullptr) return;
+  if (mapping_ == nullptr || previewed_) return;
   static const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
   up_to = std::min(up_to, mapping_size_) / page * page;
   if (up_to == released_) return;
@@ -92,6 +92,24 @@ void InputFile::release(std::size_t up_to) const {
   // Advice only: on failure the pages simply stay resident.
   ::madvise(static_cast<char*>(mapping_) + from, up_to - from, MADV_DONTNEED);
   released_ = up_to;
+}
+
+bool InputFile::preview_write(std::size_t offset, ByteSpan bytes) {
+  if (offset > bytes_.size() || bytes.size() > bytes_.size() - offset) return false;
+  if (bytes.empty()) return true;
+  if (mapping_ == nullptr) {
+    std::memcpy(buffer_.data() + offset, bytes.data(), bytes.size());
+    return true;
+  }
+  static const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+  const std::size_t first = offset / page * page;
+  char* const base = static_cast<char*>(mapping_);
+  const std::size_t length = offset + bytes.size() - first;
+  if (::mprotect(base + first, length, PROT_READ | PROT_WRITE) != 0) return false;
+  previewed_ = true;
+  std::memcpy(base + offset, bytes.data(), bytes.size());
+  ::mprotect(base + first, length, PROT_READ);
+  return true;
 }
 
 InputFile::~InputFile() {

@@ -36,6 +36,14 @@ class InputFile {
   // offset. No effect on inputs read into memory.
   void release(std::size_t up_to) const;
 
+  // Changes this process's view of the bytes at [offset, offset + size),
+  // never the file: the mapping is private, so the kernel copies the pages
+  // written to. A repair plan uses it to decode the file as it will read
+  // once the plan is carried out. False (nothing changed) when the range is
+  // not inside the input or the pages cannot be made writable. From then
+  // on release() does nothing, since dropping a page would undo the change.
+  bool preview_write(std::size_t offset, ByteSpan bytes);
+
  private:
   InputFile() = default;
 
@@ -44,6 +52,7 @@ class InputFile {
   void* mapping_ = nullptr;
   std::size_t mapping_size_ = 0;
   mutable std::size_t released_ = 0;  // bytes of the mapping already released
+  bool previewed_ = false;             // preview_write changed the mapping
   std::string buffer_;
 };
 

@@ -127,7 +127,7 @@ ExitCode compact_in_place(const OpenJournal& j, const CompactOptions& o,
   kestrel::RewriteRequest request{j.directory, j.queue, files, "",
                                   kestrel::highest_segment_stamp(j.queue, files) + 1};
   std::string error;
-  if (!choose_backup_dir(j.directory, j.queue, o.guard, &request.backup_dir,
+  if (!choose_backup_dir({j.directory}, j.queue, o.guard, &request.backup_dir,
                          &error)) {
     r->action = "refused";
     r->reason = error;

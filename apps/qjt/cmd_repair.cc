@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "durable_file.h"
 #include "failpoint.h"
+#include "flume_repair.h"
 #include "journal_repair.h"
 #include "json_line.h"
 #include "kestrel_input.h"
@@ -27,6 +28,7 @@ struct RepairOptions {
   bool salvage = false;
   WriteGuardOptions guard;
   bool json = false;
+  FlumeRepairOptions channel;  // --checkpoint-dir/--data-dir and the Flume-only options
 };
 
 struct FilePlan {
@@ -109,7 +111,7 @@ ExitCode apply_plans(std::vector<FilePlan>* plans, const RepairOptions& o) {
       return guard;
     }
     const std::string name = f.journal->queue.empty() ? fs::path(f.path()).filename().string() : f.journal->queue;
-    if (!choose_backup_dir(dir, name, o.guard, &f.backup_dir, &error)) {
+    if (!choose_backup_dir({dir}, name, o.guard, &f.backup_dir, &error)) {
       fmt::print(stderr, "qjt repair: {}\n", error);
       return ExitCode::kUsage;
     }
@@ -154,11 +156,8 @@ void print(Output* out, const std::vector<FilePlan>& plans, const RepairOptions&
   JsonLine line(out->buffer());
   line.boolean("applied", o.apply).boolean("salvage", o.salvage).raw("files", files);
   if (verified) {
-    std::string findings;
-    append_findings_json(&findings, verified->findings());
     std::string verify;
-    JsonLine(&verify).boolean("ok", errors == 0).unsigned_num("errors", errors)
-        .unsigned_num("warnings", verified->count(Severity::kWarning)).raw("findings", findings).close();
+    append_verify_json(&verify, *verified);
     line.raw("verify", verify);
   } else {
     line.null("verify");
@@ -166,7 +165,32 @@ void print(Output* out, const std::vector<FilePlan>& plans, const RepairOptions&
   line.finish();
 }
 
+// A Flume channel when its directories are named; else Kestrel journals.
+// Options of the other family are usage errors, not silently ignored.
+std::optional<ExitCode> run_if_channel(const RepairOptions& o) {
+  const FlumeRepairOptions& f = o.channel;
+  const bool flume_only = f.rebuild_checkpoint || f.restore_backup || !f.drop_events.empty();
+  if (!names_channel(f.flume)) {
+    if (!flume_only && !o.paths.empty()) return std::nullopt;
+    fmt::print(stderr, "qjt repair: {}\n",
+               o.paths.empty() ? "no input: expected a PATH, or a Flume channel's --checkpoint-dir and --data-dir"
+                               : "--rebuild-checkpoint, --restore-backup and --drop-event need a Flume channel "
+                                 "(--checkpoint-dir, --data-dir)");
+    return ExitCode::kUsage;
+  }
+  if (!o.paths.empty() || o.salvage || !o.queue.empty()) {
+    fmt::print(stderr, "qjt repair: a Flume channel takes no PATH, --queue or --salvage\n");
+    return ExitCode::kUsage;
+  }
+  FlumeRepairOptions run = f;
+  run.apply = o.apply;
+  run.json = o.json;
+  run.guard = o.guard;
+  return run_flume_repair(run);
+}
+
 ExitCode run_repair(const RepairOptions& o) {
+  if (auto channel = run_if_channel(o)) return *channel;
   StderrReporter diagnostics;
   JournalSelection selection = open_journals_and_report(o.paths, o.queue, &diagnostics);
   if (selection.status != ExitCode::kOk) return selection.status;
@@ -197,13 +221,15 @@ ExitCode run_repair(const RepairOptions& o) {
 
 void add_repair_command(CLI::App* app, ExitCode* status) {
   auto o = std::make_shared<RepairOptions>();
-  auto* command = app->add_subcommand("repair", "Plan, then cut or salvage broken journal files");
-  add_journal_selection(command, &o->paths, &o->queue, true);
+  auto* command = app->add_subcommand("repair", "Plan, then cut or salvage broken journal files, or repair a "
+                                                 "Flume channel");
+  add_journal_selection(command, &o->paths, &o->queue, false);
   command->add_flag("--apply", o->apply, "Carry out the plan (without it, only print the plan)");
   command->add_flag("--salvage", o->salvage,
                     "Keep the records that decode again after each damaged region");
   add_write_guard_options(command, &o->guard);
   command->add_flag("--json", o->json, "One JSON report object");
+  add_flume_repair_options(command, &o->channel);
   command->callback([o, status] { *status = run_repair(*o); });
 }
 

@@ -47,6 +47,14 @@ bool write_verify_report(Output* out, const FindingList& findings, std::uint64_t
   return ok;
 }
 
+void append_verify_json(std::string* out, const FindingList& verified) {
+  const std::size_t errors = verified.count(Severity::kError);
+  std::string findings;
+  append_findings_json(&findings, verified.findings());
+  JsonLine(out).boolean("ok", errors == 0).unsigned_num("errors", errors)
+      .unsigned_num("warnings", verified.count(Severity::kWarning)).raw("findings", findings).close();
+}
+
 ExitCode finish_output(Output* out, ExitCode status) {
   out->flush();
   if (!out->failed()) return status;

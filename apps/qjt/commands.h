@@ -35,6 +35,10 @@ void add_journal_selection(CLI::App* command, std::vector<std::string>* paths, s
 bool write_verify_report(Output* out, const FindingList& findings, std::uint64_t files, std::uint64_t records,
                          bool json, bool strict, bool quiet);
 
+// The "verify" member of a repair report: {"ok","errors","warnings",
+// "findings"} over what verify found after the repair.
+void append_verify_json(std::string* out, const FindingList& verified);
+
 // Flushes `out`; a failed write to stdout makes the status an I/O error.
 ExitCode finish_output(Output* out, ExitCode status);
 

@@ -115,20 +115,21 @@ ExitCode run_flume_dump(const FlumeRun& run) {
   return finish_output(&out, outcome(in->status, counting.errors()));
 }
 
-ExitCode run_flume_verify(const FlumeRun& run) {
-  FindingList findings;
-  UniqueFindings reporter(&findings);
+std::optional<FlumeCheck> check_flume(const FlumeRun& run) {
+  FlumeCheck check;
+  UniqueFindings reporter(&check.findings);
   auto in = gather(run, &reporter);
-  if (!in) return ExitCode::kUsage;
+  if (!in) return std::nullopt;
+  check.status = in->status;
+  check.files = in->files.size();
   flume::FileDumpOptions options;
   options.mode = DataMode::kNone;
   options.keys = &in->keys;
-  std::uint64_t records = 0;
   std::string discard;
   for (const FlumeFile& f : in->files) {
     if (!f.input) continue;
-    records += flume::dump_file(f.path, f.input->bytes(), f.kind, options, &discard, [&discard] { discard.clear(); },
-                                &reporter);
+    check.records += flume::dump_file(f.path, f.input->bytes(), f.kind, options, &discard,
+                                      [&discard] { discard.clear(); }, &reporter);
     discard.clear();
   }
   if (in->layout) {
@@ -141,9 +142,16 @@ ExitCode run_flume_verify(const FlumeRun& run) {
       flume::check_log_retention(logs, *replay.queue, &reporter);
     }
   }
+  return check;
+}
+
+ExitCode run_flume_verify(const FlumeRun& run) {
+  const auto check = check_flume(run);
+  if (!check) return ExitCode::kUsage;
   Output out;
-  const bool ok = write_verify_report(&out, findings, in->files.size(), records, run.json, run.strict, run.quiet);
-  return finish_output(&out, worse(in->status, ok ? ExitCode::kOk : ExitCode::kProblems));
+  const bool ok =
+      write_verify_report(&out, check->findings, check->files, check->records, run.json, run.strict, run.quiet);
+  return finish_output(&out, worse(check->status, ok ? ExitCode::kOk : ExitCode::kProblems));
 }
 
 namespace {

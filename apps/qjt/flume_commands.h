@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "exit_code.h"
+#include "finding.h"
 #include "flume_input.h"
 
 namespace qjt::app {
@@ -26,6 +27,16 @@ struct FlumeRun {
 // Flume, returns a usage error when there is no input at all or --format
 // is wrong, and nullopt when the input is Kestrel (the caller carries on).
 std::optional<ExitCode> run_if_flume(const FlumeRun& run, ExitCode (*command)(const FlumeRun&));
+
+// What verify checks in the channel or the files `run` names: every file
+// decoded, the channel replayed, every queued event read. nullopt on a usage
+// error (already printed).
+struct FlumeCheck {
+  FindingList findings;
+  std::uint64_t files = 0, records = 0;
+  ExitCode status = ExitCode::kOk;  // kIoError when a file could not be opened
+};
+std::optional<FlumeCheck> check_flume(const FlumeRun& run);
 
 ExitCode run_flume_dump(const FlumeRun& run);
 ExitCode run_flume_verify(const FlumeRun& run);

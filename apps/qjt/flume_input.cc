@@ -44,6 +44,10 @@ void add_flume_options(CLI::App* command, FlumeOptions* o, bool with_capacity) {
   command->add_option("--format", o->format,
                       "How to read PATH: auto, kestrel, flume-checkpoint, flume-checkpoint-meta, "
                       "flume-inflight, flume-log-v2, flume-log-v3, flume-log-meta, flume-snappy, flume-backup-complete");
+  add_channel_options(command, o, with_capacity);
+}
+
+void add_channel_options(CLI::App* command, FlumeOptions* o, bool with_capacity) {
   command->add_option("--checkpoint-dir", o->checkpoint_dir, "A Flume file channel's checkpointDir");
   // One value per occurrence, so that a PATH after it is not taken for a dir.
   command->add_option("--data-dir", o->data_dirs, "A Flume file channel's dataDirs, in order (repeatable)")

@@ -33,6 +33,9 @@ struct FlumeOptions {
 // when `with_capacity`, --capacity.
 void add_flume_options(CLI::App* command, FlumeOptions* options, bool with_capacity);
 
+// The same without --format, for commands that take a channel, not PATHs.
+void add_channel_options(CLI::App* command, FlumeOptions* options, bool with_capacity);
+
 // Whether the command reads Flume: a channel option or a --format flume-*
 // was given, or the first PATH looks like a Flume file (by name and
 // content). An unknown --format is a usage error (*error set, nullopt).

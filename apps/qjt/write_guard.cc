@@ -66,20 +66,22 @@ ExitCode guard_channel(const flume::ChannelLayout& layout, const std::vector<std
   return refuse_if_open(files, reason);
 }
 
-bool choose_backup_dir(const std::string& dir, const std::string& name,
+bool choose_backup_dir(const std::vector<std::string>& dirs, const std::string& name,
                        const WriteGuardOptions& options, std::string* backup, std::string* error) {
   backup->clear();
   if (options.no_backup) return true;
-  // Absolute and resolved first: "." or a relative --backup-dir must not
-  // slip inside the queue directory.
+  // Absolute and resolved first: "." or a relative --backup-to must not
+  // slip inside a queue directory.
   std::error_code ec;
-  const fs::path dir_real = fs::weakly_canonical(fs::absolute(dir), ec);
-  const fs::path base =
-      options.backup_root.empty()
-          ? dir_real.parent_path() / (dir_real.filename().string() + ".qjt-backup")
-          : fs::weakly_canonical(fs::absolute(options.backup_root), ec);
-  const auto [dir_end, base_end] = std::mismatch(dir_real.begin(), dir_real.end(), base.begin(), base.end());
-  if (dir_end == dir_real.end()) {
+  auto resolved = [&ec](const std::string& path) { return fs::weakly_canonical(fs::absolute(path), ec); };
+  const fs::path first = resolved(dirs.front());
+  const fs::path base = options.backup_root.empty()
+                            ? first.parent_path() / (first.filename().string() + ".qjt-backup")
+                            : resolved(options.backup_root);
+  for (const std::string& dir : dirs) {
+    const fs::path dir_real = resolved(dir);
+    const auto [dir_end, base_end] = std::mismatch(dir_real.begin(), dir_real.end(), base.begin(), base.end());
+    if (dir_end != dir_real.end()) continue;
     *error = fmt::format("the backup directory {} is inside {}, where the queue would read the "
                          "copies as its own files; choose another --backup-to",
                          base.string(), dir_real.string());

@@ -41,10 +41,11 @@ ExitCode guard_channel(const flume::ChannelLayout& layout, const std::vector<std
                        std::string* reason);
 
 // The backup directory for one run on `name`: <root>/<name>.<ms>, with root
-// (--backup-to) defaulting to "<dir>.qjt-backup" beside `dir`. Never
-// inside `dir`, where the owning system would take the copies for its own
-// files: that is refused (false, *error). --no-backup gives "".
-bool choose_backup_dir(const std::string& dir, const std::string& name,
+// (--backup-to) defaulting to "<dirs[0]>.qjt-backup" beside the first of
+// `dirs`. Never inside any of `dirs`, where the owning system would take the
+// copies for its own files or delete them: that is refused (false, *error).
+// --no-backup gives "".
+bool choose_backup_dir(const std::vector<std::string>& dirs, const std::string& name,
                        const WriteGuardOptions& options, std::string* backup, std::string* error);
 
 }  // namespace qjt::app

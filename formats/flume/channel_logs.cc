@@ -167,4 +167,12 @@ PointerTarget ChannelLogs::read_pointer(EventPointer pointer, LogRecord* record,
   return PointerTarget::kPut;
 }
 
+bool ChannelLogs::preview_write(std::int32_t file_id, std::uint64_t offset, ByteSpan bytes) {
+  const auto it = by_id_.find(file_id);
+  if (it == by_id_.end()) return false;
+  ChannelLog& log = logs_[it->second];
+  return log.readable_ && log.input_ && offset <= log.input_->bytes().size() &&
+         log.input_->preview_write(static_cast<std::size_t>(offset), bytes);
+}
+
 }  // namespace qjt::flume

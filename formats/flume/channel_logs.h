@@ -86,6 +86,12 @@ class ChannelLogs {
   // valid until the next call; *why says what was found when it is not kPut.
   PointerTarget read_pointer(EventPointer pointer, LogRecord* record, std::string* why) const;
 
+  // Makes the log with `file_id` read as it will once `bytes` are written
+  // at `offset`, in this process only (InputFile::preview_write): a repair
+  // plan's later steps see the earlier steps' results. False when there is
+  // no such readable log or the range is not inside it.
+  bool preview_write(std::int32_t file_id, std::uint64_t offset, ByteSpan bytes);
+
  private:
   void open(const DataLog& layout, const KeyRing& keys, Reporter* reporter);
   static void set_up_cipher(ChannelLog* log, const KeyRing& keys, Reporter* reporter);

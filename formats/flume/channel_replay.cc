@@ -70,23 +70,14 @@ bool backup_usable(const ChannelLayout& layout) {
          (layout.backup->checkpoint || layout.backup->checkpoint_snappy);
 }
 
-std::optional<CheckpointState> load_backup(const BackupFiles& b, const ChannelReplayOptions& options,
-                                           Reporter* reporter) {
-  CheckpointInputs inputs;
-  CheckpointFiles files{b.dir, true, b.checkpoint, b.checkpoint_meta, b.inflight_puts, b.inflight_takes,
-                        std::nullopt, std::nullopt, {}};
-  CheckpointBytes bytes = files_of(files, &inputs, reporter);
-  if (!b.checkpoint && b.checkpoint_snappy) {
-    bytes.checkpoint_path = *b.checkpoint_snappy;
-    const auto compressed = inputs.open(b.checkpoint_snappy, reporter);
-    if (!compressed) return std::nullopt;
-    const std::size_t limit = (static_cast<std::size_t>(EventQueue::kMaxCapacity) + kCheckpointHeaderSlots) * 8;
-    SnappyStreamDecode plain = decompress_snappy_stream(*compressed, limit, *b.checkpoint_snappy, reporter);
-    if (!plain.complete) return std::nullopt;
-    bytes.checkpoint = inputs.keep(std::move(plain.data));
-  }
-  if (!bytes.checkpoint) return std::nullopt;
-  return load_checkpoint(bytes, CheckpointLoadOptions{options.capacity}, reporter);
+std::optional<std::string> decompressed_checkpoint(const std::string& path, CheckpointInputs* inputs,
+                                                   Reporter* reporter) {
+  const auto compressed = inputs->open(path, reporter);
+  if (!compressed) return std::nullopt;
+  const std::size_t limit = (static_cast<std::size_t>(EventQueue::kMaxCapacity) + kCheckpointHeaderSlots) * 8;
+  SnappyStreamDecode plain = decompress_snappy_stream(*compressed, limit, path, reporter);
+  if (!plain.complete) return std::nullopt;
+  return std::move(plain.data);
 }
 
 // Step 1: which checkpoint Flume starts from, or none (a full replay).
@@ -114,7 +105,7 @@ std::optional<CheckpointState> choose_checkpoint(const ChannelLayout& layout, co
     tell(reporter, Severity::kError, "checkpoint_unusable", path, std::nullopt,
          fmt::format("Flume refuses this checkpoint (BadCheckpointException) and restores the backup "
                      "checkpoint in {}", layout.backup->dir));
-    state = load_backup(*layout.backup, options, reporter);
+    state = load_backup(*layout.backup, options.capacity, reporter);
     if (state) {
       *source = ReplaySource::kBackup;
       return state;
@@ -359,6 +350,33 @@ void report_anomalies(const EventQueue& queue, const std::string& where, Reporte
 }
 
 }  // namespace
+
+std::optional<CheckpointState> load_backup(const BackupFiles& b, std::optional<std::int64_t> capacity,
+                                           Reporter* reporter) {
+  CheckpointInputs inputs;
+  CheckpointFiles files{b.dir, true, b.checkpoint, b.checkpoint_meta, b.inflight_puts, b.inflight_takes,
+                        std::nullopt, std::nullopt, {}};
+  CheckpointBytes bytes = files_of(files, &inputs, reporter);
+  if (!b.checkpoint && b.checkpoint_snappy) {
+    bytes.checkpoint_path = *b.checkpoint_snappy;
+    auto plain = decompressed_checkpoint(*b.checkpoint_snappy, &inputs, reporter);
+    if (!plain) return std::nullopt;
+    bytes.checkpoint = inputs.keep(std::move(*plain));
+  }
+  if (!bytes.checkpoint) return std::nullopt;
+  return load_checkpoint(bytes, CheckpointLoadOptions{capacity}, reporter);
+}
+
+std::optional<std::string> backup_checkpoint_bytes(const BackupFiles& b, Reporter* reporter) {
+  CheckpointInputs inputs;
+  if (b.checkpoint) {
+    const auto bytes = inputs.open(b.checkpoint, reporter);
+    if (!bytes) return std::nullopt;
+    return std::string(bytes->as_chars());
+  }
+  if (b.checkpoint_snappy) return decompressed_checkpoint(*b.checkpoint_snappy, &inputs, reporter);
+  return std::nullopt;
+}
 
 const char* replay_source_name(ReplaySource source) {
   switch (source) {

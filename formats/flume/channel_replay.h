@@ -26,6 +26,7 @@
 
 #include "channel_layout.h"
 #include "channel_logs.h"
+#include "checkpoint_state.h"
 #include "event_queue.h"
 #include "finding.h"
 
@@ -68,6 +69,18 @@ ChannelReplay replay_channel(const ChannelLayout& layout, const ChannelLogs& log
 // one that leads to no readable put is an error (dangling_pointer) saying
 // what is there. `visit` gets each readable put; *record's views last until
 // it returns. Returns the number of events visited.
+// The backup checkpoint (checkpoint, else checkpoint.snappy decompressed)
+// as Flume's restoreBackup would leave it, opened by Flume's rules; nullopt,
+// with findings, when Flume would refuse it too.
+std::optional<CheckpointState> load_backup(const BackupFiles& backup, std::optional<std::int64_t> capacity,
+                                           Reporter* reporter);
+
+// The content of the backup's checkpoint file as restoreBackup writes it:
+// `checkpoint` copied, else `checkpoint.snappy` decompressed (bounded by
+// the largest checkpoint Flume can have). nullopt, with findings, when
+// neither can be read.
+std::optional<std::string> backup_checkpoint_bytes(const BackupFiles& backup, Reporter* reporter);
+
 using QueuedEventVisitor = std::function<void(std::size_t index, EventPointer pointer, const LogRecord& put)>;
 std::uint64_t for_each_queued_event(const EventQueue& queue, const ChannelLogs& logs, const std::string& where,
                                     Reporter* reporter, const QueuedEventVisitor& visit);

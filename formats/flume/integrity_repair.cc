@@ -2,11 +2,8 @@
 
 #include <fmt/format.h>
 
-#include <functional>
 #include <optional>
 
-#include "durable_file.h"
-#include "input_file.h"
 #include "log_reader.h"
 
 namespace qjt::flume {
@@ -32,20 +29,6 @@ bool is_torn_tail(ByteSpan file, std::size_t offset) {
   const std::int32_t length = load_i32_be(file, offset + 1);
   if (length >= 0) return static_cast<std::size_t>(length) > remaining - kFraming;
   return !find_first_non_fill(file, offset + 1).has_value();
-}
-
-// Calls `emit` with the pieces of `original` with the plan applied, in
-// order: unchanged runs and single changed bytes. Shared by patched_bytes
-// and apply, so that what tests check is what apply writes.
-bool for_each_piece(ByteSpan original, const IntegrityPlan& plan, const std::function<bool(ByteSpan)>& emit) {
-  std::size_t done = 0;
-  for (const IntegrityChange& change : plan.changes) {
-    if (change.offset < done || change.offset >= original.size()) continue;
-    const auto at = static_cast<std::size_t>(change.offset);
-    if (!emit(original.subspan(done, at - done)) || !emit(ByteSpan(&change.new_byte, 1))) return false;
-    done = at + 1;
-  }
-  return emit(original.subspan(done));
 }
 
 class Planner {
@@ -172,6 +155,16 @@ class Planner {
   std::set<std::uint64_t> met_drops_;
 };
 
+// Whether every record from the start decodes (and every put's CRC, where
+// the version has one, matches).
+bool reads_cleanly(const ChannelLog& log) {
+  LogReader reader = log.reader(log.data_start());
+  LogRecord record;
+  while (reader.next(&record))
+    if (record.type == LogRecordType::kBroken || (record.type == LogRecordType::kPut && !record.crc_ok)) return false;
+  return true;
+}
+
 }  // namespace
 
 const char* integrity_change_kind_name(IntegrityChangeKind kind) {
@@ -195,6 +188,10 @@ IntegrityPlan plan_integrity_repair(const ChannelLog& log, const std::set<std::u
     return plan;
   };
   const bool encrypted = log.metadata() && log.metadata()->encryption;
+  if (log.version() != 3 && drop_offsets.empty() && log.readable() && reads_cleanly(log)) {
+    plan.checked = true;  // nothing to repair, so nothing the tool's V2 limits would stop
+    return plan;
+  }
   if (log.version() != 3)
     return refuse("integrity_unsupported",
                   "expected a V3 log, found V2: its records have no length, so a NOOP'd one cannot be skipped; "
@@ -208,43 +205,20 @@ IntegrityPlan plan_integrity_repair(const ChannelLog& log, const std::set<std::u
   return plan;
 }
 
+std::vector<BytePatch> integrity_patches(const IntegrityPlan& plan) {
+  std::vector<BytePatch> patches;
+  for (const IntegrityChange& c : plan.changes)
+    patches.push_back(BytePatch{c.offset, std::string(1, static_cast<char>(c.old_byte)),
+                                std::string(1, static_cast<char>(c.new_byte))});
+  return patches;
+}
+
 std::string patched_bytes(ByteSpan original, const IntegrityPlan& plan) {
-  std::string out;
-  out.reserve(original.size());
-  for_each_piece(original, plan, [&](ByteSpan piece) {
-    out.append(piece.as_chars());
-    return true;
-  });
-  return out;
+  return qjt::patched_bytes(original, integrity_patches(plan));
 }
 
 bool apply_integrity_plan(const std::string& log_path, const IntegrityPlan& plan, std::string* error) {
-  if (plan.changes.empty()) return true;
-  const auto input = InputFile::open(log_path, error);
-  if (!input) return false;
-  const ByteSpan bytes = input->bytes();
-  if (bytes.size() != plan.file_size) {
-    *error = fmt::format("{}: expected {} bytes as planned, found {}; the log changed since the plan, nothing "
-                         "written",
-                         log_path, plan.file_size, bytes.size());
-    return false;
-  }
-  for (const IntegrityChange& c : plan.changes) {
-    if (c.offset < bytes.size() && bytes[static_cast<std::size_t>(c.offset)] == c.old_byte) continue;
-    *error = fmt::format("{}: expected byte 0x{:02X} at offset {} as planned, found {}; the log changed since "
-                         "the plan, nothing written",
-                         log_path, c.old_byte, c.offset,
-                         c.offset < bytes.size()
-                             ? fmt::format("0x{:02X}", bytes[static_cast<std::size_t>(c.offset)])
-                             : std::string("the end of the file"));
-    return false;
-  }
-  return write_file_atomically(
-      log_path,
-      [&](FileWriter* writer, std::string* write_error) {
-        return for_each_piece(bytes, plan, [&](ByteSpan piece) { return writer->append(piece, write_error); });
-      },
-      error);
+  return patch_file_atomically(log_path, plan.file_size, integrity_patches(plan), error);
 }
 
 }  // namespace qjt::flume

@@ -48,7 +48,9 @@
 //    record type or a missing header/footer is neutralised (the tool dies on
 //    a NullPointerException there, and so would replay).
 //  - V2 logs are not handled (no length field: a NOOP'd V2 record cannot be
-//    skipped): finding integrity_unsupported, no changes. Encrypted logs:
+//    skipped): a V2 log whose records all decode is checked and needs
+//    nothing; one with a broken record, or one asked to drop an event,
+//    gets finding integrity_unsupported, no changes. Encrypted logs:
 //    the tool opens them with no key and dies; qjt plans them when the
 //    ChannelLog has the key's cipher (OP bytes and lengths are clear, each
 //    record decrypts on its own), else integrity_unsupported. If no record
@@ -66,6 +68,7 @@
 #include <string>
 #include <vector>
 
+#include "byte_patch.h"
 #include "byte_span.h"
 #include "channel_logs.h"
 #include "finding.h"
@@ -107,6 +110,9 @@ struct IntegrityPlan {
 // (errors) and integrity_drop_noop (warning: already a NOOP).
 IntegrityPlan plan_integrity_repair(const ChannelLog& log, const std::set<std::uint64_t>& drop_offsets,
                                     Reporter* reporter);
+
+// The plan's changes as byte patches (one byte each, ascending offsets).
+std::vector<BytePatch> integrity_patches(const IntegrityPlan& plan);
 
 // `original` with every planned change made; a change whose offset lies
 // outside `original` is ignored (apply checks before it gets here).

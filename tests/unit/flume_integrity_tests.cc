@@ -344,22 +344,37 @@ TEST_CASE("flume integrity: lost framing mid-file stops the walk with a finding"
   CHECK(count_code(findings2, "integrity_unrepairable") == 1);
 }
 
-TEST_CASE("flume integrity: V2 logs are not handled") {
-  Channel channel("integrity-v2");
-  std::string bytes;
-  append_v2_log_header(&bytes, V2LogHeader{2, 1, 0, 0});
-  append_v2_put(&bytes, 10, 100, {}, std::string_view("event-A"));
-  append_v2_commit(&bytes, 10, 101, 1);
-  put_file(channel.log_path(1), bytes);
-  auto o = open_channel(channel);
-  const ChannelLog* l = o->logs->find(1);
-  REQUIRE(l != nullptr);
-  REQUIRE(l->version() == 2);
-  FindingList findings;
-  const IntegrityPlan plan = plan_integrity_repair(*l, {}, &findings);
-  CHECK_FALSE(plan.checked);
-  CHECK(plan.changes.empty());
-  CHECK(count_code(findings, "integrity_unsupported") == 1);
+TEST_CASE("flume integrity: a clean V2 log needs nothing; a broken one or a drop is not handled") {
+  std::string clean;
+  append_v2_log_header(&clean, V2LogHeader{2, 1, 0, 0});
+  append_v2_put(&clean, 10, 100, {}, std::string_view("event-A"));
+  append_v2_commit(&clean, 10, 101, 1);
+  const std::uint64_t put_offset = kV2LogHeaderSize;
+  std::string broken = clean;
+  broken.append("\x7F\x00\x00", 3);  // an OP_RECORD cut short: no type, no ids
+
+  struct Case {
+    const char* name;
+    const std::string* bytes;
+    std::set<std::uint64_t> drops;
+    bool checked;
+  };
+  for (const Case& c : {Case{"clean", &clean, {}, true}, Case{"broken", &broken, {}, false},
+                        Case{"drop", &clean, {put_offset}, false}}) {
+    CAPTURE(c.name);
+    Channel channel(std::string("integrity-v2-") + c.name);
+    put_file(channel.log_path(1), *c.bytes);
+    auto o = open_channel(channel);
+    const ChannelLog* l = o->logs->find(1);
+    REQUIRE(l != nullptr);
+    REQUIRE(l->version() == 2);
+    FindingList findings;
+    const IntegrityPlan plan = plan_integrity_repair(*l, c.drops, &findings);
+    CHECK(plan.checked == c.checked);
+    CHECK(plan.changes.empty());
+    CHECK(count_code(findings, "integrity_unsupported") == (c.checked ? 0 : 1));
+    CHECK(findings.findings().size() == (c.checked ? 0 : 1));
+  }
 }
 
 TEST_CASE("flume integrity: encrypted logs are planned with their key, refused without it or with a wrong one") {
@@ -418,7 +433,7 @@ TEST_CASE("flume integrity: apply refuses a log that changed since the plan") {
   put_file(channel.log_path(1), changed);
   std::string error;
   CHECK_FALSE(apply_integrity_plan(channel.log_path(1).string(), plan, &error));
-  CHECK(qjt_test::contains(error, "expected byte 0x7F at offset 0"));
+  CHECK(qjt_test::contains(error, "expected bytes 7F at offset 0 as planned, found 00"));
   CHECK(get_bytes(channel.log_path(1)) == changed);
 
   put_file(channel.log_path(1), before + "x");

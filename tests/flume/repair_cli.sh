@@ -1,0 +1,156 @@
+#!/bin/bash
+# qjt repair on copies of the channels of testdata/flume (scenarios in
+# channel_cli.sh). Expectations derived by hand:
+#  - damaged: log-2's put of foxtrot at offset 181 fails its CRC (spec §5.3),
+#    so the integrity repair (§7.2) writes 0x00 over that OP byte and
+#    nothing else. The main checkpoint stays incomplete (§1.5), so the
+#    channel still fails verify until the backup (§4) is restored; Flume's
+#    queue is alpha, bravo, delta before, during and after.
+#  - channel (capacity 10): the rebuild (§7.1) gives the queue the logs commit: alpha was
+#    taken by a transaction that never committed, so it is still a committed
+#    put, and the rebuilder orders by write order id: alpha, bravo, delta,
+#    foxtrot, added to an empty ring whose head moves back on the first two
+#    adds (§1.3: head 9, then 8); empty inflight files (§3: MD5 of 16 zero bytes, then 16 zero
+#    bytes); each log-N.meta keeps its position and gets the new write order
+#    id, its old mark moving to the backup fields (§5.4).
+#  - Every step killed (failpoints): the channel replays to a queue Flume
+#    would recover before or after the repair, and a second run completes.
+#
+#   repair_cli.sh QJT TESTDATA_FLUME_DIR
+set -uo pipefail
+qjt=$1
+td=$2
+work=$(mktemp -d)
+trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$work"' EXIT
+failures=0
+check() {  # check NAME EXPECTED ACTUAL
+  if [ "$2" == "$3" ]; then echo "ok: $1"; else
+    echo "FAILED: $1"; diff <(echo "$2") <(echo "$3"); failures=$((failures + 1)); fi
+}
+fresh() {  # fresh SCENARIO: a copy in $work/c
+  scenario=$1
+  rm -rf "$work/c" "$work/bak"; cp -r "$td/$1" "$work/c"
+}
+chan() {
+  echo --checkpoint-dir "$work/c/checkpoint" --data-dir "$work/c/data1,$work/c/data2"
+  [ -d "$td/$scenario/backup" ] && echo --backup-dir "$work/c/backup"
+}
+queue() { "$qjt" replay $(chan) --json 2>/dev/null | jq -c '[.queue[].data]'; }
+same_files() {  # same_files DIR_A DIR_B: identical trees
+  diff -r "$1" "$2" >/dev/null && echo same || echo different
+}
+
+# ---- plan only -------------------------------------------------------------
+fresh damaged
+out=$("$qjt" repair $(chan) --json); status=$?
+check "damaged: plan exit status" 1 "$status"
+check "damaged: the plan is one byte over foxtrot's OP byte" \
+  '[{"file":"'"$work"'/c/data2/log-2","action":"patch","size":347,"size_after":347,"changes":[{"offset":181,"old_byte":127,"new_byte":0,"kind":"crc_mismatch"}],"backup":null}]' \
+  "$(jq -c '[.files[] | del(.reason) | .changes |= map(del(.reason))]' <<<"$out")"
+check "damaged: plan report" '{"applied":false,"checkpoint_action":"keep","feasible":true,"rebuild":null,"backup_dir":null,"findings":[],"verify":null}' \
+  "$(jq -c 'del(.files)' <<<"$out")"
+check "damaged: a plan changes nothing" same "$(same_files "$td/damaged" "$work/c")"
+
+# ---- integrity repair, then the backup restored ----------------------------
+"$qjt" repair $(chan) --apply --backup-to "$work/bak" --json >"$work/out.json"; status=$?
+check "damaged: integrity repair leaves the bad checkpoint: exit 1" 1 "$status"
+check "damaged: only byte 182 (1-based) of log-2 changed, 0177 -> 0" "182 177 0" \
+  "$(cmp -l "$td/damaged/data2/log-2" "$work/c/data2/log-2" | xargs)"
+backup=$(jq -r '.files[0].backup' "$work/out.json")
+check "damaged: the backup is the original log" same "$(cmp -s "$backup" "$td/damaged/data2/log-2" && echo same)"
+check "damaged: the backup is outside the channel, with a manifest" \
+  "$backup	$work/c/data2/log-2" "$(cat "$(jq -r .backup_dir "$work/out.json")/qjt-backup.txt")"
+check "damaged: verify after: the incomplete checkpoint remains" '["checkpoint_incomplete","checkpoint_unusable"]' \
+  "$(jq -c '[.verify.findings[] | select(.severity == "error") | .code] | unique' "$work/out.json")"
+check "damaged: queue after the integrity repair" '["alpha","bravo","delta"]' "$(queue)"
+
+out=$("$qjt" repair $(chan) --restore-backup --apply --backup-to "$work/bak" --json); status=$?
+check "damaged: restore exit status" 0 "$status"
+check "damaged: restore writes checkpoint first and checkpoint.meta last" \
+  '["checkpoint","inflightputs","inflighttakes","checkpoint.meta"]' \
+  "$(jq -c '[.files[] | .file | split("/") | last]' <<<"$out")"
+for f in checkpoint.meta inflightputs inflighttakes; do
+  check "damaged: restored $f is the backup's" same "$(cmp -s "$work/c/backup/$f" "$work/c/checkpoint/$f" && echo same)"
+done
+check "damaged: restored checkpoint decodes as the backup's" \
+  "$("$qjt" dump --json "$work/c/backup/checkpoint.snappy" | jq -c 'del(.file)')" \
+  "$("$qjt" dump --json "$work/c/checkpoint/checkpoint" | jq -c 'del(.file)')"
+check "damaged: after restore the main checkpoint is used" '"checkpoint" ["alpha","bravo","delta"] true' \
+  "$("$qjt" replay $(chan) --json | jq -c '.source') $(queue) $(jq -c .verify.ok <<<"$out")"
+"$qjt" verify $(chan) --quiet >/dev/null; check "damaged: verify is clean after restore" 0 $?
+
+# ---- rebuild -----------------------------------------------------------------
+fresh channel
+out=$("$qjt" repair $(chan) --rebuild-checkpoint --write-order-id 5000 --apply --backup-to "$work/bak" --json)
+status=$?
+check "channel: rebuild exit status" 0 "$status"
+check "channel: rebuild report" '{"capacity":10,"write_order_id":5000,"events":4,"dropped_events":0}' \
+  "$(jq -c .rebuild <<<"$out")"
+check "channel: rebuilt queue" '["alpha","bravo","delta","foxtrot"]' "$(queue)"
+check "channel: rebuilt checkpoint" '{"version":3,"write_order_id":5000,"capacity":10,"complete":true,"size":4,"head":8}' \
+  "$("$qjt" dump --json "$work/c/checkpoint/checkpoint" | head -1 | jq -c '{version,write_order_id,capacity,complete,size,head}')"
+empty_inflight="4ae71336e44bf9bf79d2752e234818a500000000000000000000000000000000"
+for f in inflightputs inflighttakes; do
+  check "channel: empty $f" "$empty_inflight" "$(od -An -tx1 -v "$work/c/checkpoint/$f" | tr -d ' \n')"
+done
+for n in 1 2; do
+  before=$("$qjt" dump --json "$td/channel/data$n/log-$n.meta" | jq -c '[.checkpoint_position, .checkpoint_write_order_id]')
+  check "channel: log-$n.meta marked at 5000, position kept, old mark as backup" \
+    "$(jq -c '[.[0], 5000, .[0], .[1]]' <<<"$before")" \
+    "$("$qjt" dump --json "$work/c/data$n/log-$n.meta" | jq -c '[.checkpoint_position, .checkpoint_write_order_id, .backup_checkpoint_position, .backup_checkpoint_write_order_id]')"
+done
+rebuilt="$work/rebuilt"; rm -rf "$rebuilt"; cp -r "$work/c" "$rebuilt"
+
+# ---- refusals ------------------------------------------------------------------
+fresh damaged
+flock "$work/c/data1/in_use.lock" sleep 60 & holder=$!
+sleep 0.3
+"$qjt" repair $(chan) --apply --backup-to "$work/bak" >/dev/null 2>"$work/err"; status=$?
+check "in use: refused with exit 4" 4 "$status"
+check "in use: the message names the holder" 1 "$(grep -c "pid $holder" "$work/err")"
+check "in use: nothing changed" same "$(diff -r -x in_use.lock "$td/damaged" "$work/c" >/dev/null && echo same)"
+"$qjt" repair $(chan) --apply --force --backup-to "$work/bak" >/dev/null 2>&1
+check "in use: --force goes ahead" 1 "$(cmp -l "$td/damaged/data2/log-2" "$work/c/data2/log-2" | wc -l)"
+kill $holder; wait $holder 2>/dev/null
+
+fresh damaged
+"$qjt" repair $(chan) --apply --backup-to "$work/c/data1/bak" >/dev/null 2>&1
+check "backup inside a data dir: usage error" 2 $?
+"$qjt" repair $(chan) --drop-event 2:x >/dev/null 2>&1; check "bad --drop-event: usage error" 2 $?
+"$qjt" repair $(chan) --rebuild-checkpoint --restore-backup >/dev/null 2>&1; check "rebuild and restore: usage error" 2 $?
+"$qjt" repair $(chan) --salvage >/dev/null 2>&1; check "--salvage on a channel: usage error" 2 $?
+out=$("$qjt" repair $(chan) --drop-event 9:0 --json); status=$?
+check "drop in an unknown log" "1 drop_unknown_log" "$status $(jq -r '.findings[].code' <<<"$out")"
+check "refusals changed nothing" same "$(same_files "$td/damaged" "$work/c")"
+
+# ---- failpoints ------------------------------------------------------------------
+# failpoints NAME EXPECTED_BEFORE EXPECTED_AFTER ARGS...: kill at every step.
+failpoints() {
+  local name=$1 before=$2 after=$3; fresh "$4"; local first=$4; shift 4
+  local n steps=0 rc q
+  for n in $(seq 1 30); do
+    fresh "$first"
+    rc=$( { (QJT_FAILPOINT=$n exec "$qjt" repair $(chan) "$@" --apply --backup-to "$work/bak" >/dev/null 2>&1)
+            echo $?; } 2>/dev/null)  # without bash's "Killed" notices
+    q=$(queue)
+    [ "$q" == "$before" ] || [ "$q" == "$after" ] ||
+      { check "$name: queue after a kill at failpoint $n" "$before or $after" "$q"; return; }
+    [ $rc -ne 137 ] && break
+    steps=$n
+    "$qjt" repair $(chan) "$@" --apply --backup-to "$work/bak" >/dev/null 2>&1
+    rc=$?
+    [ $rc -le 1 ] || { check "$name: second run after failpoint $n" "0 or 1" "$rc"; return; }
+    check "$name: failpoint $n, then a second run" "$after" "$(queue)"
+  done
+  [ $steps -ge 3 ] || check "$name: failpoints reached" "at least 3" "$steps"
+}
+failpoints "restore" '["alpha","bravo","delta"]' '["alpha","bravo","delta"]' damaged --restore-backup
+failpoints "rebuild" '["alpha","bravo","delta","foxtrot"]' '["alpha","bravo","delta","foxtrot"]' channel \
+  --rebuild-checkpoint --write-order-id 5000
+check "rebuild after failpoints: the files of an uninterrupted run" same \
+  "$(diff -r -x in_use.lock "$rebuilt" "$work/c" >/dev/null && echo same)"
+# foxtrot's put (log-2 @ 181, write order id after the checkpoint) dropped.
+failpoints "drop" '["alpha","bravo","delta","foxtrot"]' '["alpha","bravo","delta"]' channel --drop-event 2:181
+
+[ $failures -eq 0 ] || { echo "$failures check(s) failed"; exit 1; }
+echo "all repair checks passed"
