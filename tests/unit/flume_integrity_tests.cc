@@ -44,11 +44,6 @@ using qjt_test::flume::put_file;
 
 namespace {
 
-std::string get_bytes(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
 // The shared LogFile, with the record offsets integrity plans speak in.
 struct V3Log : LogFile {
   using LogFile::LogFile;
@@ -186,7 +181,7 @@ TEST_CASE("flume integrity: a CRC mismatch, a decode error and a dropped put bec
 
   std::string error;
   REQUIRE(apply_integrity_plan(l->layout().path, plan, &error));
-  CHECK(get_bytes(channel.log_path(1)) == patched);
+  CHECK(qjt_test::read_file(channel.log_path(1)) == patched);
 
   auto after = open_channel(channel);
   CHECK(record_types(*after->logs->find(1)) == "put noop noop noop commit put commit end_of_data");
@@ -426,7 +421,7 @@ TEST_CASE("flume integrity: apply refuses a log that changed since the plan") {
   FindingList findings;
   const IntegrityPlan plan = plan_integrity_repair(*o->logs->find(1), {a}, &findings);
   REQUIRE(plan.changes.size() == 1);
-  const std::string before = get_bytes(channel.log_path(1));
+  const std::string before = qjt_test::read_file(channel.log_path(1));
 
   std::string changed = before;
   changed[static_cast<std::size_t>(a)] = '\0';
@@ -434,7 +429,7 @@ TEST_CASE("flume integrity: apply refuses a log that changed since the plan") {
   std::string error;
   CHECK_FALSE(apply_integrity_plan(channel.log_path(1).string(), plan, &error));
   CHECK(qjt_test::contains(error, "expected bytes 7F at offset 0 as planned, found 00"));
-  CHECK(get_bytes(channel.log_path(1)) == changed);
+  CHECK(qjt_test::read_file(channel.log_path(1)) == changed);
 
   put_file(channel.log_path(1), before + "x");
   CHECK_FALSE(apply_integrity_plan(channel.log_path(1).string(), plan, &error));
@@ -582,14 +577,14 @@ TEST_CASE("flume integrity: apply replaces the file, so a hard-linked backup kee
   log.commit(10, 101);
   log.write(channel.data());
   const std::string path = channel.log_path(1).string();
-  const std::string before = get_bytes(path);
+  const std::string before = qjt_test::read_file(path);
   std::string error;
   REQUIRE(durable_copy(path, path + ".bak", &error));  // a hard link on one file system
   auto o = open_channel(channel);
   FindingList findings;
   const IntegrityPlan plan = plan_integrity_repair(*o->logs->find(1), {a}, &findings);
   REQUIRE(apply_integrity_plan(path, plan, &error));
-  CHECK(get_bytes(path + ".bak") == before);
-  CHECK(get_bytes(path) == patched_bytes(ByteSpan(before), plan));
-  CHECK(get_bytes(path)[static_cast<std::size_t>(a)] == '\0');
+  CHECK(qjt_test::read_file(path + ".bak") == before);
+  CHECK(qjt_test::read_file(path) == patched_bytes(ByteSpan(before), plan));
+  CHECK(qjt_test::read_file(path)[static_cast<std::size_t>(a)] == '\0');
 }
