@@ -101,6 +101,20 @@ for n in 1 2; do
 done
 rebuilt="$work/rebuilt"; rm -rf "$rebuilt"; cp -r "$work/c" "$rebuilt"
 
+# ---- a torn tail ----------------------------------------------------------------
+# log-2 cut 20 bytes into foxtrot's put (at 181; 5 + 61 bytes long): Flume's
+# reader ends the log there (an EOF inside a record), losing txn 6. The plan
+# writes 0x80, the end of the data, over its OP byte, and the channel then
+# verifies clean with the same queue.
+fresh channel
+truncate -s 201 "$work/c/data2/log-2"
+check "torn: replay before" '["alpha","bravo","delta"]' "$(queue)"
+out=$("$qjt" repair $(chan) --json)
+check "torn: plan" '[{"offset":181,"old_byte":127,"new_byte":128,"kind":"torn_record"}]' \
+  "$(jq -c '[.files[].changes[] | del(.reason)]' <<<"$out")"
+"$qjt" repair $(chan) --apply --no-backup >/dev/null; check "torn: apply verifies clean" 0 $?
+check "torn: replay after" '["alpha","bravo","delta"]' "$(queue)"
+
 # ---- refusals ------------------------------------------------------------------
 fresh damaged
 flock "$work/c/data1/in_use.lock" sleep 60 & holder=$!
