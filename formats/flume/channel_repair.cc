@@ -261,11 +261,26 @@ bool back_up(const ChannelRepairPlan& plan, const std::string& backup_dir, std::
   return ok;
 }
 
+// A rebuild may be the channel's first checkpoint: Flume creates the
+// directory too.
+bool ensure_directory(const fs::path& dir, std::string* error) {
+  std::error_code ec;
+  if (dir.empty() || fs::is_directory(dir, ec)) return true;
+  fs::create_directories(dir, ec);
+  if (ec) {
+    *error = fmt::format("cannot create directory {}: {}", dir.string(), ec.message());
+    return false;
+  }
+  const fs::path parent = fs::absolute(dir).parent_path();
+  return sync_directory(parent.string(), error);
+}
+
 bool make_change(const FileChange& c, std::string* error) {
   switch (c.kind) {
     case FileChangeKind::kPatch:
       return patch_file_atomically(c.path, c.size.value_or(0), c.patches, error);
     case FileChangeKind::kWrite:
+      if (!ensure_directory(fs::path(c.path).parent_path(), error)) return false;
       return write_file_atomically(
           c.path, [&](FileWriter* writer, std::string* e) { return writer->append(ByteSpan(c.content), e); }, error);
     case FileChangeKind::kRemove:

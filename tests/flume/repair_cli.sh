@@ -100,6 +100,12 @@ for n in 1 2; do
     "$("$qjt" dump --json "$work/c/data$n/log-$n.meta" | jq -c '[.checkpoint_position, .checkpoint_write_order_id, .backup_checkpoint_position, .backup_checkpoint_write_order_id]')"
 done
 rebuilt="$work/rebuilt"; rm -rf "$rebuilt"; cp -r "$work/c" "$rebuilt"
+# No checkpoint dir at all (the usual reason to rebuild): it is created.
+fresh channel
+rm -rf "$work/c/checkpoint"
+"$qjt" repair $(chan) --rebuild-checkpoint --capacity 10 --apply --no-backup >/dev/null 2>&1
+check "no checkpoint dir: rebuilt" '0 "checkpoint" ["alpha","bravo","delta","foxtrot"]' \
+  "$? $("$qjt" replay $(chan) --json | jq -c .source) $(queue)"
 
 # ---- a torn tail ----------------------------------------------------------------
 # log-2 cut 20 bytes into foxtrot's put (at 181; 5 + 61 bytes long): Flume's
