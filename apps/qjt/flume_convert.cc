@@ -40,31 +40,36 @@ bool exists(const std::string& path) {
   return fs::exists(path, ec);
 }
 
-// Output bytes in order, to -o OUTPUT (atomically) or standard output.
-// `content` gets an emit function; false from it abandons a file output.
-ExitCode write_output(const std::string& output, const std::function<bool(const std::function<bool(ByteSpan)>&)>& content,
-                      bool* content_ok) {
-  std::string error;
+using Emit = std::function<bool(ByteSpan)>;
+
+// Writes to -o OUTPUT (atomically) or to standard output what `content`
+// passes to its emit function. `content` returns false to abandon the
+// output on purpose (*abandoned: nothing is written); a failing write is
+// an io_error here.
+ExitCode write_output(const std::string& output, const std::function<bool(const Emit&)>& content, bool* abandoned) {
+  bool keep = true;
   if (output == "-") {
     Output out;
-    *content_ok = content([&out](ByteSpan bytes) {
+    keep = content([&out](ByteSpan bytes) {
       out.write(bytes.as_chars());
       return !out.failed();
     });
+    *abandoned = !keep;
     out.flush();
     return out.failed() ? io_error("-", "cannot write to standard output") : ExitCode::kOk;
   }
+  std::string error;
   const bool written = write_file_atomically(
       output,
       [&](FileWriter* writer, std::string* write_error) {
         bool appended = true;
-        *content_ok = content([&](ByteSpan bytes) { return appended = appended && writer->append(bytes, write_error); });
-        if (!*content_ok && write_error->empty()) *write_error = "not written";
-        return *content_ok && appended;
+        keep = content([&](ByteSpan bytes) { return appended = appended && writer->append(bytes, write_error); });
+        if (!keep && appended) *write_error = "abandoned";
+        return appended && keep;
       },
       &error);
-  if (written || !*content_ok) return ExitCode::kOk;
-  return io_error(output, error);
+  *abandoned = !keep;
+  return written || !keep ? ExitCode::kOk : io_error(output, error);
 }
 
 // ---------------------------------------------------------------- --to jsonl
@@ -117,25 +122,25 @@ ExitCode log_to_jsonl(const FlumeConvertOptions& o, const flume::KeyRing& keys) 
   options.json = true;
   options.mode = *parse_data_mode(o.data.empty() ? "text" : o.data);
   options.keys = &keys;
-  bool content_ok = true;
+  bool abandoned = false;
   const ExitCode written = write_output(
       o.output,
-      [&](const std::function<bool(ByteSpan)>& emit) {
+      [&](const Emit& emit) {
         std::string buffer;
         if (log.kind == FileKind::kLogV3 && log.path != "-") append_meta_line(log.path, options, &buffer);
-        bool emitted = true;
         // A missing key is reported before any record line, so nothing of
         // a refused log is written.
         const auto flush = [&] {
           if (buffer.size() < LineInput::kChunk || reporter.key_problem()) return;
-          emitted = emitted && emit(ByteSpan(buffer));
+          emit(ByteSpan(buffer));
           buffer.clear();
         };
         flume::dump_file(log.path, log.input->bytes(), log.kind, options, &buffer, flush, &reporter);
         if (reporter.key_problem()) return false;
-        return emit(ByteSpan(buffer)) && emitted;
+        emit(ByteSpan(buffer));
+        return true;
       },
-      &content_ok);
+      &abandoned);
   if (reporter.key_problem())
     return usage(fmt::format("{} is encrypted: give its key with --key ALIAS=HEX (nothing written)", o.input));
   if (written != ExitCode::kOk) return written;
@@ -146,7 +151,7 @@ ExitCode log_to_jsonl(const FlumeConvertOptions& o, const flume::KeyRing& keys) 
 
 constexpr std::size_t kFillChunk = 1 << 16;
 
-bool emit_log(const flume::LogJsonAssembler& log, const std::function<bool(ByteSpan)>& emit) {
+bool emit_log(const flume::LogJsonAssembler& log, const Emit& emit) {
   static const std::string kFill(kFillChunk, static_cast<char>(flume::kOpEof));
   if (!emit(ByteSpan(log.records()))) return false;
   for (std::uint64_t left = log.fill(); left > 0;) {
@@ -220,10 +225,18 @@ ExitCode jsonl_to_log(const FlumeConvertOptions& o, const flume::KeyRing& keys) 
   }
   if (log.upgraded_v2())
     fmt::print(stderr, "qjt convert: version 2 records written as version 3 (an upgrade: not the same bytes)\n");
-  bool content_ok = true;
-  status = write_output(o.output, [&](const auto& emit) { return emit_log(log, emit); }, &content_ok);
+  // Both always keep their output: a failing write ends emit_log early and
+  // is write_output's io_error.
+  bool abandoned = false;
+  status = write_output(o.output, [&](const Emit& emit) {
+    emit_log(log, emit);
+    return true;
+  }, &abandoned);
   if (status != ExitCode::kOk || !meta) return status;
-  return write_output(o.output + ".meta", [&](const auto& emit) { return emit(ByteSpan(*meta)); }, &content_ok);
+  return write_output(o.output + ".meta", [&](const Emit& emit) {
+    emit(ByteSpan(*meta));
+    return true;
+  }, &abandoned);
 }
 
 // ---------------------------------------------------------------- --to flume-v3

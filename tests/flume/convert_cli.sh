@@ -74,6 +74,11 @@ qjt convert: bad.jsonl:4: expected nothing after the end_of_data or broken line 
 qjt convert: bad.jsonl: 2 bad line(s); log-5 not written' "$(cat err)"
 [ -e log-5 ]; check "bad lines: nothing written" 1 $?
 
+"$qjt" convert --to jsonl "$td/channel/data1/log-1" >/dev/full 2>/dev/null
+check "a standard output that cannot be written: exit 3" 3 $?
+"$qjt" convert --to jsonl "$td/channel/data1/log-1" | "$qjt" convert --to flume-log -o no-such-dir/log-1 - 2>/dev/null
+check "an output that cannot be created: exit 3" 3 $?
+
 # No meta line: one made up from the output's name.
 printf '%s\n' '{"kind":"log_record","type":"rollback","version":3,"transaction_id":1,"write_order_id":2}' >one.jsonl
 "$qjt" convert --to flume-log -o log-7 one.jsonl 2>err

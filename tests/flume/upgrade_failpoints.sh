@@ -46,8 +46,8 @@ for source in "$work"/sources/*; do
   steps=0
   for n in $(seq 1 50); do
     rm -rf "$work/ch" && cp -a "$source" "$work/ch"
-    (QJT_FAILPOINT=$n "$qjt" convert --to flume-v3 --apply $(channel "$work/ch") >/dev/null 2>&1) 2>/dev/null
-    rc=$?
+    # (in a command substitution, so that bash's "Killed" goes nowhere)
+    rc=$( (QJT_FAILPOINT=$n "$qjt" convert --to flume-v3 --apply $(channel "$work/ch") >/dev/null 2>&1); echo $?) 2>/dev/null
     if [ $rc -ne 0 ]; then
       [ $rc -eq 137 ] || fail "$name: exit $rc (expected a kill, 137) at failpoint $n"
       steps=$n
