@@ -417,3 +417,27 @@ TEST_CASE("flume upgrade: an incomplete or missing checkpoint is refused") {
   REQUIRE(findings.findings().size() == 2);
   CHECK(qjt_test::contains(findings.findings()[1].message, "expected a complete V2 checkpoint (marker 0), found marker 1"));
 }
+
+TEST_CASE("flume upgrade: a checkpoint larger than the writer's buffer keeps every byte") {
+  qjt_test::TempDir tmp("upgrade-large");
+  CheckpointImage image;
+  image.version = 2;
+  image.write_order_id = 42;
+  image.v2_size = 1;
+  image.v2_head = 199999;
+  image.v2_active_logs = {ActiveLogCount{1, 1}};
+  image.slots.assign(200000, 0);
+  image.slots.back() = (std::int64_t{1} << 32) | 77;  // log-1 @ 77, the head
+  const std::string original = *encode_checkpoint(image);
+  REQUIRE(original.size() > (1u << 20));
+  put(tmp.path() / "checkpoint", original);
+  FindingList findings;
+  const UpgradePlan plan = plan_checkpoint_upgrade(checkpoint_files(tmp.path()), &findings);
+  REQUIRE(plan.state == UpgradeState::kV2);
+  std::string backup, error;
+  REQUIRE_MESSAGE(apply_checkpoint_upgrade(plan, 1, &backup, &error), error);
+  std::string upgraded = original;
+  upgraded[7] = 3;
+  CHECK(slurp(tmp.path() / "checkpoint") == upgraded);
+  CHECK(slurp(backup) == original);
+}
