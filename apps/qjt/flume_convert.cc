@@ -331,8 +331,10 @@ void add_flume_convert_options(CLI::App* command, FlumeConvertOptions* o) {
 std::optional<bool> is_flume_convert(const FlumeConvertOptions& o, std::string* error) {
   if (o.to == "flume-log" || o.to == "flume-v3") return true;
   if (o.to != "jsonl") {
-    if (names_channel(o.flume) || !o.flume.keys.empty()) {
-      *error = fmt::format("--to {} is a Kestrel conversion: --key and the channel options are Flume's", o.to);
+    if (names_channel(o.flume) || !o.flume.keys.empty() || (o.flume.format != "auto" && o.flume.format != "kestrel")) {
+      *error = fmt::format("--to {} is a Kestrel conversion: --key, --format flume-* and the channel options are "
+                           "Flume's",
+                           o.to);
       return std::nullopt;
     }
     return false;

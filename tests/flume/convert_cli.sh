@@ -135,6 +135,10 @@ check "re-run: already V3" "ch/checkpoint/checkpoint: already V3 (checkpoint.met
   "$("$qjt" convert --to flume-v3 --apply "${channel[@]}")"
 "$qjt" convert --to flume-v3 >/dev/null 2>&1
 check "no --checkpoint-dir: usage error" 2 $?
+"$qjt" convert --to kestrel --key k1=00 -o x one.jsonl >/dev/null 2>&1
+check "Flume options with a Kestrel conversion: usage error" 2 $?
+"$qjt" convert --to flume-log --apply -o log-8 one.jsonl >/dev/null 2>&1
+check "--apply without --to flume-v3: usage error" 2 $?
 
 [ $failures -eq 0 ] || { echo "$failures check(s) failed"; exit 1; }
 echo "all checks passed"
