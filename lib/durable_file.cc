@@ -53,8 +53,15 @@ std::unique_ptr<FileWriter> FileWriter::create(const std::string& path, std::str
 FileWriter::~FileWriter() { ::close(fd_); }
 
 bool FileWriter::append(ByteSpan bytes, std::string* error) {
+  constexpr std::size_t kFlushAt = 1 << 20;
+  if (bytes.size() >= kFlushAt) {  // a large span (a mapped checkpoint) goes to the file without a copy
+    if (!flush(error)) return false;
+    if (!write_all(fd_, bytes.as_chars().data(), bytes.size())) return fail(error, "write", path_);
+    written_ += bytes.size();
+    return true;
+  }
   buffer_.append(bytes.as_chars());
-  return buffer_.size() < (1 << 20) || flush(error);
+  return buffer_.size() < kFlushAt || flush(error);
 }
 
 bool FileWriter::flush(std::string* error) {

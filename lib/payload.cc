@@ -1,8 +1,36 @@
 #include "payload.h"
 
+#include <fmt/format.h>
+
 #include "json_line.h"
 
 namespace qjt {
+
+namespace {
+
+int base64_value(char c) {
+  if (c >= 'A' && c <= 'Z') return c - 'A';
+  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+  if (c >= '0' && c <= '9') return c - '0' + 52;
+  if (c == '+') return 62;
+  if (c == '/') return 63;
+  return -1;
+}
+
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+std::string show_char(char c) {
+  const auto u = static_cast<unsigned char>(c);
+  if (u >= 0x21 && u < 0x7F) return fmt::format("'{}'", c);
+  return fmt::format("byte 0x{:02x}", u);
+}
+
+}  // namespace
 
 std::optional<DataMode> parse_data_mode(std::string_view name) {
   if (name == "text") return DataMode::kText;
@@ -68,6 +96,68 @@ void add_payload(JsonLine* line, ByteSpan payload, DataMode mode) {
   }
   const RenderedPayload rendered = render_payload(payload, mode);
   if (!rendered.key.empty()) line->str(rendered.key, rendered.value);
+}
+
+bool base64_decode(std::string_view text, std::string* out, std::string* error) {
+  out->clear();
+  if (text.size() % 4 != 0) {
+    *error = fmt::format("base64 (padded to a multiple of 4 characters): found {} characters",
+                         text.size());
+    return false;
+  }
+  out->reserve(text.size() / 4 * 3);
+  for (std::size_t i = 0; i < text.size(); i += 4) {
+    const bool last = i + 4 == text.size();
+    std::uint32_t group = 0;
+    int padding = 0;
+    for (std::size_t k = 0; k < 4; ++k) {
+      const char c = text[i + k];
+      if (c == '=' && last && k >= 2 && (k == 3 || text[i + 3] == '=')) {
+        ++padding;
+        group <<= 6;
+        continue;
+      }
+      const int v = base64_value(c);
+      if (v < 0 || padding > 0) {
+        *error = fmt::format("base64: found {} at character {}", c == '=' ? "misplaced '='" : show_char(c),
+                             i + k);
+        return false;
+      }
+      group = (group << 6) | static_cast<std::uint32_t>(v);
+    }
+    out->push_back(static_cast<char>((group >> 16) & 0xFF));
+    if (padding < 2) out->push_back(static_cast<char>((group >> 8) & 0xFF));
+    if (padding < 1) out->push_back(static_cast<char>(group & 0xFF));
+  }
+  return true;
+}
+
+bool hex_decode(std::string_view text, std::string* out, std::string* error) {
+  out->clear();
+  if (text.size() % 2 != 0) {
+    *error = fmt::format("hex (two digits per byte): found an odd number of digits, {}",
+                         text.size());
+    return false;
+  }
+  out->reserve(text.size() / 2);
+  for (std::size_t i = 0; i < text.size(); i += 2) {
+    const int high = hex_value(text[i]);
+    const int low = hex_value(text[i + 1]);
+    if (high < 0 || low < 0) {
+      const std::size_t at = high < 0 ? i : i + 1;
+      *error = fmt::format("hex: found {} at character {}", show_char(text[at]), at);
+      return false;
+    }
+    out->push_back(static_cast<char>((high << 4) | low));
+  }
+  return true;
+}
+
+bool decode_payload(std::string_view key, std::string_view text, std::string* out, std::string* error) {
+  if (key.ends_with("_b64")) return base64_decode(text, out, error);
+  if (key.ends_with("_hex")) return hex_decode(text, out, error);
+  out->assign(text);
+  return true;
 }
 
 }  // namespace qjt

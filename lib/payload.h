@@ -34,4 +34,15 @@ void add_payload(JsonLine* line, ByteSpan payload, DataMode mode);
 std::string base64_encode(ByteSpan bytes);
 std::string hex_encode(ByteSpan bytes);
 
+// Strict decoders of the payload encodings above. Return false on any
+// character outside the alphabet, a bad length or misplaced padding, and
+// set *error to what was wrong.
+bool base64_decode(std::string_view text, std::string* out, std::string* error);
+bool hex_decode(std::string_view text, std::string* out, std::string* error);
+
+// The bytes of a payload field as render_payload wrote it: `key` is "data"
+// (the text itself), "data_b64" or "data_hex" (decoded), or any key ending
+// in "_b64"/"_hex". False, with *error, when the text does not decode.
+bool decode_payload(std::string_view key, std::string_view text, std::string* out, std::string* error);
+
 }  // namespace qjt

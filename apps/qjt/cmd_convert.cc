@@ -26,12 +26,14 @@
 #include "commands.h"
 #include "durable_file.h"
 #include "failpoint.h"
+#include "flume_convert.h"
 #include "input_file.h"
 #include "journal_json.h"
 #include "journal_json_parse.h"
 #include "journal_reader.h"
 #include "journal_writer.h"
 #include "legacy_upgrade.h"
+#include "line_input.h"
 #include "output.h"
 
 namespace qjt::app {
@@ -181,92 +183,6 @@ class SpooledStdoutSink : public Sink {
   int fd_;
   std::string path_;
 };
-
-// ---- JSON Lines input, one line at a time -----------------------------------
-
-class LineInput {
- public:
-  static std::unique_ptr<LineInput> open(const std::string& path, std::string* error) {
-    if (path == "-") return std::unique_ptr<LineInput>(new LineInput(STDIN_FILENO, false));
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-      *error = errno_sentence("open", path);
-      return nullptr;
-    }
-    struct stat st {};
-    if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-      ::close(fd);
-      *error = fmt::format("cannot read {}: it is a directory", path);
-      return nullptr;
-    }
-    return std::unique_ptr<LineInput>(new LineInput(fd, true));
-  }
-  ~LineInput() {
-    if (owned_) ::close(fd_);
-  }
-
-  // The next line without its newline, and the byte offset where it
-  // starts. False at the end of the input or on a read error (see failed()).
-  // The view stays valid until the next call.
-  bool next(std::string_view* line, std::uint64_t* offset) {
-    for (;;) {
-      const auto newline = buffer_.find('\n', scan_);
-      if (newline != std::string::npos) return take(newline, newline + 1, line, offset);
-      scan_ = buffer_.size();
-      if (eof_) return start_ < buffer_.size() && take(buffer_.size(), buffer_.size(), line, offset);
-      if (!fill()) return false;
-    }
-  }
-  bool failed() const { return failed_; }
-  int error_number() const { return errno_; }
-
- private:
-  LineInput(int fd, bool owned) : fd_(fd), owned_(owned) {}
-
-  bool take(std::size_t end, std::size_t next_start, std::string_view* line, std::uint64_t* offset) {
-    *line = std::string_view(buffer_).substr(start_, end - start_);
-    *offset = buffer_offset_ + start_;
-    start_ = scan_ = next_start;
-    return true;
-  }
-  bool fill() {
-    if (start_ > 0) {
-      buffer_.erase(0, start_);
-      buffer_offset_ += start_;
-      scan_ -= start_;
-      start_ = 0;
-    }
-    const std::size_t old = buffer_.size();
-    buffer_.resize(old + kChunk);
-    for (;;) {
-      const ssize_t n = ::read(fd_, buffer_.data() + old, kChunk);
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) {
-        errno_ = errno;
-        failed_ = true;
-        buffer_.resize(old);
-        return false;
-      }
-      buffer_.resize(old + static_cast<std::size_t>(n));
-      eof_ = n == 0;
-      return true;
-    }
-  }
-
-  int fd_;
-  bool owned_;
-  std::string buffer_;
-  std::size_t start_ = 0;  // of the next line in buffer_
-  std::size_t scan_ = 0;   // where the search for '\n' resumes
-  std::uint64_t buffer_offset_ = 0;  // input offset of buffer_[0]
-  bool eof_ = false;
-  bool failed_ = false;
-  int errno_ = 0;
-};
-
-bool blank(std::string_view line) {
-  return line.find_first_not_of(" \t\r") == std::string_view::npos;
-}
 
 // ---- the conversions --------------------------------------------------------
 
@@ -445,15 +361,24 @@ ExitCode usage(const std::string& message) {
   return ExitCode::kUsage;
 }
 
-ExitCode run_convert(const ConvertOptions& o) {
+ExitCode run_convert(const ConvertOptions& o, FlumeConvertOptions flume) {
+  flume.to = o.to;
+  flume.input = o.input;
+  flume.output = o.output;
+  flume.data = o.data;
   if (!o.data.empty() && o.to != "jsonl") return usage("--data applies to --to jsonl only");
   if (o.add_time && o.to != "kestrel2") return usage("--add-time applies to --to kestrel2 only");
   if (o.output != "-" && o.input != "-" && same_file(o.input, o.output)) {
     return usage(fmt::format("refusing to write the output over the input {}", o.input));
   }
-  if (o.output == "-" && o.to != "jsonl" && stdout_is_terminal()) {
+  if (o.output == "-" && o.to != "jsonl" && o.to != "flume-v3" && stdout_is_terminal()) {
     return usage("refusing to write a binary journal to a terminal: use -o OUTPUT or a redirect");
   }
+  std::string flume_error;
+  const auto is_flume = is_flume_convert(flume, &flume_error);
+  if (!is_flume) return usage(flume_error);
+  if (*is_flume) return run_flume_convert(flume);
+  if (o.input.empty()) return usage("INPUT is required");
 
   Run run{o, {}, ExitCode::kOk};
   std::string error;
@@ -483,19 +408,27 @@ ExitCode run_convert(const ConvertOptions& o) {
 
 void add_convert_command(CLI::App* app, ExitCode* status) {
   auto o = std::make_shared<ConvertOptions>();
+  auto flume = std::make_shared<FlumeConvertOptions>();
   auto* command = app->add_subcommand(
-      "convert", "Convert a journal to JSON Lines and back, or a 1.x journal to 2.x opcodes");
-  command->add_option("--to", o->to, "jsonl, kestrel (from JSON Lines) or kestrel2 (upgrade 1.x)")
+      "convert",
+      "Convert a journal or a Flume log to JSON Lines and back, a 1.x journal to 2.x opcodes, or a Flume V2 "
+      "checkpoint to V3");
+  command
+      ->add_option("--to", o->to,
+                   "jsonl, kestrel (from JSON Lines), kestrel2 (upgrade 1.x), flume-log (from JSON Lines) or "
+                   "flume-v3 (upgrade a V2 checkpoint)")
       ->required()
-      ->check(CLI::IsMember({"jsonl", "kestrel", "kestrel2"}));
-  command->add_option("input", o->input, "The journal (JSON Lines for --to kestrel), or - for stdin")
-      ->required();
+      ->check(CLI::IsMember({"jsonl", "kestrel", "kestrel2", "flume-log", "flume-v3"}));
+  command->add_option("input", o->input,
+                      "The journal or Flume log (JSON Lines for --to kestrel and flume-log), or - for stdin; none "
+                      "for flume-v3");
   command->add_option("-o,--output", o->output,
                       "Write here, atomically (default: - for standard output)");
   add_data_option(command, &o->data);
   command->add_option("--add-time", o->add_time,
                       "kestrel2: add time (ms) of legacy ADDs (default: the input's mtime)");
-  command->callback([o, status] { *status = run_convert(*o); });
+  add_flume_convert_options(command, flume.get());
+  command->callback([o, flume, status] { *status = run_convert(*o, *flume); });
 }
 
 }  // namespace qjt::app

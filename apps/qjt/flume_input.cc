@@ -5,6 +5,8 @@
 #include <array>
 #include <utility>
 
+#include "payload.h"
+
 namespace qjt::app {
 namespace {
 
@@ -25,13 +27,6 @@ std::optional<FileKind> forced_kind(const std::string& format) {
   for (const auto& [name, kind] : kFormats)
     if (format == name) return kind;
   return std::nullopt;
-}
-
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
 }
 
 void add(std::vector<FlumeFile>* files, const std::optional<std::string>& path, FileKind kind) {
@@ -100,14 +95,8 @@ std::optional<flume::KeyRing> parse_keys(const std::vector<std::string>& keys, s
   for (const std::string& k : keys) {
     const auto eq = k.find('=');
     const std::string hex = eq == std::string::npos ? "" : k.substr(eq + 1);
-    std::string bytes;
-    bool ok = eq != std::string::npos && eq > 0 && !hex.empty() && hex.size() % 2 == 0;
-    for (std::size_t i = 0; ok && i < hex.size(); i += 2) {
-      const int hi = hex_value(hex[i]), lo = hex_value(hex[i + 1]);
-      ok = hi >= 0 && lo >= 0;
-      bytes.push_back(static_cast<char>(hi * 16 + lo));
-    }
-    if (!ok) {
+    std::string bytes, hex_error;
+    if (eq == std::string::npos || eq == 0 || hex.empty() || !hex_decode(hex, &bytes, &hex_error)) {
       *error = fmt::format("--key {}: expected ALIAS=HEX (the key's bytes in hexadecimal)", k);
       return std::nullopt;
     }

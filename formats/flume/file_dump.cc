@@ -16,6 +16,7 @@
 #include "inflight_file.h"
 #include "input_file.h"
 #include "json_line.h"
+#include "log_json.h"
 #include "log_metadata.h"
 #include "log_reader.h"
 #include "log_record.h"
@@ -332,13 +333,16 @@ void check_meta_file_id(const Dump& dump, const std::string& meta_path, const Lo
                           *named, base_name(meta_path), metadata.log_file_id, metadata.log_file_id));
 }
 
-void append_log_meta_json(const Dump& dump, const LogMetadata& m) {
+// `bytes`: the meta file's, carried as raw bytes when Flume's encoding of
+// the fields would differ (log_json.h).
+void append_log_meta_json(const Dump& dump, const LogMetadata& m, ByteSpan bytes) {
   JsonLine line(dump.out());
   line.str("file", dump.path()).str("kind", "log_meta").num("version", m.version);
   line.num("log_file_id", m.log_file_id).num("checkpoint_position", m.checkpoint_position);
   line.num("checkpoint_write_order_id", m.checkpoint_write_order_id);
   null_or_num(&line, "backup_checkpoint_position", m.backup_checkpoint_position);
   null_or_num(&line, "backup_checkpoint_write_order_id", m.backup_checkpoint_write_order_id);
+  if (!log_meta_is_canonical(bytes, m)) add_raw_bytes(&line, "raw", bytes, dump.options().mode);
   if (!m.encryption) {
     line.null("encryption").finish();
     return;
@@ -389,7 +393,7 @@ void dump_log_meta(Dump* dump, ByteSpan bytes) {
   check_meta_file_id(*dump, dump->path(), decoded.metadata);
   if (dump->full()) return;
   if (dump->json()) {
-    append_log_meta_json(*dump, decoded.metadata);
+    append_log_meta_json(*dump, decoded.metadata, bytes);
   } else {
     append_log_meta_text(*dump, decoded.metadata);
   }
@@ -421,7 +425,9 @@ const char* commit_type_name(std::int16_t type) {
   return nullptr;
 }
 
-void append_record_json(const Dump& dump, const LogRecord& record, int version) {
+// `file` and `cipher`: the log's bytes and its cipher, for the fields that
+// make a V3 line give back its bytes (log_json.h).
+void append_record_json(const Dump& dump, const LogRecord& record, int version, ByteSpan file, AesCtr* cipher) {
   JsonLine line(dump.out());
   line.str("file", dump.path()).str("kind", "log_record").unsigned_num("offset", record.offset);
   line.str("type", log_record_type_name(record.type)).num("version", version);
@@ -451,6 +457,7 @@ void append_record_json(const Dump& dump, const LogRecord& record, int version) 
     case LogRecordType::kRollback:
     case LogRecordType::kEndOfData: break;
   }
+  if (version == 3) add_exact_fields(&line, record, file, cipher, dump.options().mode);
   line.finish();
 }
 
@@ -526,7 +533,7 @@ void dump_records(Dump* dump, ByteSpan bytes, int version, std::uint64_t start, 
   while (!dump->full() && reader.next(&record)) {
     report_record(*dump, record);
     if (dump->json()) {
-      append_record_json(*dump, record, version);
+      append_record_json(*dump, record, version, bytes, cipher);
     } else {
       append_record_text(*dump, record);
     }

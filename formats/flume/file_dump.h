@@ -31,8 +31,10 @@
 //    "transaction_id","pointers":[{"file_id","offset"}]}
 //   {"file","kind":"log_meta","version","log_file_id","checkpoint_position",
 //    "checkpoint_write_order_id","backup_checkpoint_position"|null,
-//    "backup_checkpoint_write_order_id"|null,"encryption":null|
-//    {"cipher_provider","key_alias","parameters_hex"|null}}
+//    "backup_checkpoint_write_order_id"|null,["raw_b64"|"raw_hex",]
+//    "encryption":null|{"cipher_provider","key_alias","parameters_hex"|null}}
+//     raw_*: the whole file, only when its bytes are not Flume's encoding of
+//     the fields (log_json.h; hex under --data=hex, base64 otherwise).
 //   {"file","kind":"log_record","offset","type","version", then by type:
 //     put:      "transaction_id","write_order_id","headers":{..},"size",
 //               payload (add_payload: data|data_b64|data_hex, none: omitted),
@@ -42,6 +44,13 @@
 //     commit:   "transaction_id","write_order_id","commit_type":"put"|"take"|N
 //     noop:     "size" (bytes skipped, framing included)
 //     end_of_data: nothing more;  broken: "error"}
+//   V3 records then add what `qjt convert --to flume-log` needs to give
+//   the bytes back (log_json.h add_exact_fields; "_hex" under --data=hex,
+//   "_b64" otherwise): put/take/rollback/commit "raw_b64" only when the
+//   fields would encode to other bytes; noop "raw_b64" always (its skipped
+//   bytes); broken "raw_b64" (every byte to the end of the file);
+//   end_of_data "fill" (0x80 bytes from here) and "after_fill_b64" when
+//   other bytes follow the fill. V2 records add nothing.
 //   Header keys and values are JSON strings; bytes that are not UTF-8 become
 //   U+FFFD (JsonLine's rule). Duplicate keys are all kept, in file order
 //   (Flume's map keeps the last, as a JSON reader does).

@@ -20,6 +20,7 @@
 #include <string_view>
 
 #include "journal_record.h"
+#include "payload.h"
 
 namespace qjt::kestrel {
 
@@ -30,10 +31,8 @@ namespace qjt::kestrel {
 bool parse_record_json(std::string_view line, JournalRecord* record, std::string* payload_storage,
                        std::string* error);
 
-// Strict decoders of the payload encodings dump writes. Return false on any
-// character outside the alphabet, a bad length or misplaced padding, and
-// set *error to what was wrong.
-bool base64_decode(std::string_view text, std::string* out, std::string* error);
-bool hex_decode(std::string_view text, std::string* out, std::string* error);
+// The strict payload decoders (lib/payload.h), under their old names here.
+using qjt::base64_decode;
+using qjt::hex_decode;
 
 }  // namespace qjt::kestrel

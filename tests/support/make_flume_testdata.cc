@@ -20,12 +20,22 @@
 //            complete copy of the checkpoint, as snappy, with backupComplete.
 // encrypted/ the same as channel/, with log-2 encrypted (AES-128-CTR, key
 //            alias "k1", key 000102...0f).
+// v2/        a V2 channel as Flume 1.2 left it (no meta files, no inflight
+//            files), capacity 10, checkpoint write order id 1000:
+//   before the checkpoint  txn 1 (data1): put alpha, put bravo, commit
+//                          txn 2 (data2): put charlie {"k":"v"}, commit
+//   after it               txn 3 (data2): put delta, commit
+//                          txn 4 (data1): take alpha, commit
+//   The checkpoint holds [alpha, bravo, charlie], counts 1:2, 2:1; each
+//   log's header marks its checkpoint position. Flume recovers bravo,
+//   charlie, delta; `qjt convert --to flume-v3` upgrades its checkpoint.
 #include <cstdio>
 #include <memory>
 #include <stdexcept>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "checkpoint_file.h"
@@ -166,6 +176,49 @@ void write_channel(const fs::path& dir, bool encrypt, bool damage) {
   write(dir / "backup" / "backupComplete", "");
 }
 
+// The V2 channel: logs with 24-byte headers, a V2 checkpoint whose header
+// holds size, head and the reference counts.
+void write_v2_channel(const fs::path& dir) {
+  V2LogHeader h1{2, 1, 0, kCheckpointWoid}, h2{2, 2, 0, kCheckpointWoid};
+  std::string l1, l2;
+  append_v2_log_header(&l1, h1);
+  append_v2_log_header(&l2, h2);
+  const EventPointer alpha{1, static_cast<std::int32_t>(l1.size())};
+  append_v2_put(&l1, 1, 901, {}, "alpha");
+  const EventPointer bravo{1, static_cast<std::int32_t>(l1.size())};
+  append_v2_put(&l1, 1, 902, {}, "bravo");
+  append_v2_commit(&l1, 1, 903, 1);
+  const HeaderToWrite kv[] = {{"k", "v"}};
+  const EventPointer charlie{2, static_cast<std::int32_t>(l2.size())};
+  append_v2_put(&l2, 2, 904, kv, "charlie");
+  append_v2_commit(&l2, 2, 905, 1);
+  h1.checkpoint_position = static_cast<std::int64_t>(l1.size());
+  h2.checkpoint_position = static_cast<std::int64_t>(l2.size());
+  append_v2_put(&l2, 3, 1001, {}, "delta");
+  append_v2_commit(&l2, 3, 1002, 1);
+  append_v2_take(&l1, 4, 1003, alpha);
+  append_v2_commit(&l1, 4, 1004, 2);
+  for (auto [log, header] : {std::pair{&l1, &h1}, std::pair{&l2, &h2}}) {
+    std::string marked;
+    append_v2_log_header(&marked, *header);
+    log->replace(0, marked.size(), marked);
+    log->append(64, static_cast<char>(0x80));
+  }
+  write(dir / "data1" / "log-1", l1);
+  write(dir / "data2" / "log-2", l2);
+  std::string error;
+  EventQueue queue = *EventQueue::create(kCapacity, &error);
+  for (EventPointer p : {alpha, bravo, charlie}) queue.add_tail(p);
+  CheckpointImage image;
+  image.version = 2;
+  image.write_order_id = kCheckpointWoid;
+  image.v2_size = queue.size();
+  image.v2_head = queue.head();
+  image.v2_active_logs = {ActiveLogCount{1, 2}, ActiveLogCount{2, 1}};
+  image.slots = queue.slots();
+  write(dir / "checkpoint" / "checkpoint", *encode_checkpoint(image));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -177,5 +230,6 @@ int main(int argc, char** argv) {
   write_channel(out / "channel", false, false);
   write_channel(out / "damaged", false, true);
   write_channel(out / "encrypted", true, false);
+  write_v2_channel(out / "v2");
   return 0;
 }

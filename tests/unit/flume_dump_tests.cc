@@ -21,6 +21,7 @@
 #include "input_file.h"
 #include "log_metadata.h"
 #include "log_writer.h"
+#include "payload.h"
 #include "snappy_stream.h"
 #include "unit_helpers.h"
 
@@ -99,7 +100,7 @@ std::string sample_v3_log() {
   return log;
 }
 
-const char* const kSampleV3Json =
+const char* const kSampleV3JsonStart =
     R"({"file":"@D/log-3","kind":"log_record","offset":0,"type":"put","version":3,"transaction_id":1,"write_order_id":101,"headers":{"k1":"v1"},"size":5,"data":"hello","crc":907060870,"crc_ok":true})"
     "\n"
     R"({"file":"@D/log-3","kind":"log_record","offset":59,"type":"take","version":3,"transaction_id":2,"write_order_id":102,"taken":{"file_id":1,"offset":0}})"
@@ -110,10 +111,18 @@ const char* const kSampleV3Json =
     "\n"
     R"({"file":"@D/log-3","kind":"log_record","offset":167,"type":"commit","version":3,"transaction_id":2,"write_order_id":105,"commit_type":9})"
     "\n"
-    R"({"file":"@D/log-3","kind":"log_record","offset":203,"type":"noop","version":3,"size":41})"
-    "\n"
-    R"({"file":"@D/log-3","kind":"log_record","offset":244,"type":"end_of_data","version":3})"
+    R"({"file":"@D/log-3","kind":"log_record","offset":203,"type":"noop","version":3,"size":41)";
+const char* const kSampleV3JsonEnd =
+    R"({"file":"@D/log-3","kind":"log_record","offset":244,"type":"end_of_data","version":3,"fill":4})"
     "\n";
+
+// The NOOP line carries its bytes (the take with its OP byte zeroed) and the
+// end line the length of the fill, so that convert --to flume-log can give
+// the log back (log_json.h).
+std::string sample_v3_json() {
+  const std::string noop = qjt::base64_encode(qjt::ByteSpan(std::string_view(sample_v3_log()).substr(203, 41)));
+  return std::string(kSampleV3JsonStart) + R"(,"raw_b64":")" + noop + "\"}\n" + kSampleV3JsonEnd;
+}
 
 // A V3 checkpoint of capacity 5, head 3, three elements (slots 1032, 1033,
 // 1029), and its checkpoint.meta.
@@ -169,7 +178,7 @@ TEST_CASE("flume dump: V3 log with every record type, JSON and text") {
   write(tmp.path() / "log-3.meta", log_meta(3));
 
   const DumpResult json = dump(tmp.path() / "log-3", FileKind::kLogV3, json_options());
-  CHECK(json.out == expand(kSampleV3Json, dir));
+  CHECK(json.out == expand(sample_v3_json(), dir));
   CHECK(json.lines == 7);
   CHECK(json.sink_calls == 7);
   CHECK(json.findings == "");
@@ -202,7 +211,7 @@ TEST_CASE("flume dump: the limit stops output and decoding; the sink runs per li
   FileDumpOptions options = json_options();
   options.limit = 2;
   const DumpResult r = dump(tmp.path() / "log-3", FileKind::kLogV3, options);
-  const std::string all = expand(kSampleV3Json, tmp.path().string());
+  const std::string all = expand(sample_v3_json(), tmp.path().string());
   const std::size_t second_end = all.find('\n', all.find('\n') + 1) + 1;
   CHECK(r.out == all.substr(0, second_end));
   CHECK(r.lines == 2);
@@ -236,7 +245,7 @@ TEST_CASE("flume dump: encrypted V3 log, with and without the key") {
       "\n"
       R"({"file":"@D/log-2","kind":"log_record","offset":50,"type":"commit","version":3,"transaction_id":7,"write_order_id":71,"commit_type":"put"})"
       "\n"
-      R"({"file":"@D/log-2","kind":"log_record","offset":86,"type":"end_of_data","version":3})"
+      R"({"file":"@D/log-2","kind":"log_record","offset":86,"type":"end_of_data","version":3,"fill":0})"
       "\n",
       dir);
   DumpResult r = dump(tmp.path() / "log-2", FileKind::kLogV3, options);
@@ -312,10 +321,11 @@ TEST_CASE("flume dump: truncated V3 log, CRC mismatch, data after the end fill")
 
   const DumpResult r = dump(tmp.path() / "log-5", FileKind::kLogV3, json_options());
   CHECK(r.out ==
-        expand(R"({"file":"@D/log-5","kind":"log_record","offset":0,"type":"put","version":3,"transaction_id":1,"write_order_id":2,"headers":{},"size":5,"data":"hellO","crc":907060870,"crc_ok":false})"
-               "\n"
-               R"({"file":"@D/log-5","kind":"log_record","offset":49,"type":"broken","version":3,"error":"expected a record payload of 31 bytes, found 21"})"
-               "\n",
+        expand(R"({"file":"@D/log-5","kind":"log_record","offset":0,"type":"put","version":3,"transaction_id":1,"write_order_id":2,"headers":{},"size":5,"data":"hellO","crc":907060870,"crc_ok":false,"raw_b64":")" +
+                   qjt::base64_encode(qjt::ByteSpan(std::string_view(log).substr(0, 49))) +
+                   "\"}\n"
+                   R"({"file":"@D/log-5","kind":"log_record","offset":49,"type":"broken","version":3,"error":"expected a record payload of 31 bytes, found 21","raw_b64":")" +
+                   qjt::base64_encode(qjt::ByteSpan(std::string_view(log).substr(49))) + "\"}\n",
                dir));
   CHECK(r.findings ==
         expand("@D/log-5: warning[missing_log_meta]: expected log-5.meta beside the V3 log (its file id and "
