@@ -32,6 +32,7 @@
 #include "journal_reader.h"
 #include "journal_writer.h"
 #include "legacy_upgrade.h"
+#include "libkestrel_commands.h"
 #include "output.h"
 
 namespace qjt::app {
@@ -45,6 +46,7 @@ struct ConvertOptions {
   std::string output = "-";
   std::string data;
   std::optional<std::int64_t> add_time;
+  std::string queue, reader;  // --to libkestrel, --to classic
 };
 
 std::string errno_sentence(const std::string& verb, const std::string& path) {
@@ -447,7 +449,9 @@ ExitCode usage(const std::string& message) {
 
 ExitCode run_convert(const ConvertOptions& o) {
   if (!o.data.empty() && o.to != "jsonl") return usage("--data applies to --to jsonl only");
-  if (o.add_time && o.to != "kestrel2") return usage("--add-time applies to --to kestrel2 only");
+  if (o.add_time && o.to != "kestrel2" && o.to != "libkestrel") return usage("--add-time applies to --to kestrel2 and libkestrel only");
+  if (o.to == "libkestrel" || o.to == "classic") return run_libkestrel_convert({o.to, o.input, o.output, o.queue, o.reader, legacy_add_time(o)});
+  if (!o.queue.empty() || !o.reader.empty()) return usage("--queue and --reader apply to --to libkestrel and classic only");
   if (o.output != "-" && o.input != "-" && same_file(o.input, o.output)) {
     return usage(fmt::format("refusing to write the output over the input {}", o.input));
   }
@@ -485,9 +489,9 @@ void add_convert_command(CLI::App* app, ExitCode* status) {
   auto o = std::make_shared<ConvertOptions>();
   auto* command = app->add_subcommand(
       "convert", "Convert a journal to JSON Lines and back, or a 1.x journal to 2.x opcodes");
-  command->add_option("--to", o->to, "jsonl, kestrel (from JSON Lines) or kestrel2 (upgrade 1.x)")
+  command->add_option("--to", o->to, "jsonl, kestrel (from JSON Lines), kestrel2 (upgrade 1.x), libkestrel or classic (Kestrel 3)")
       ->required()
-      ->check(CLI::IsMember({"jsonl", "kestrel", "kestrel2"}));
+      ->check(CLI::IsMember({"jsonl", "kestrel", "kestrel2", "libkestrel", "classic"}));
   command->add_option("input", o->input, "The journal (JSON Lines for --to kestrel), or - for stdin")
       ->required();
   command->add_option("-o,--output", o->output,
@@ -495,6 +499,9 @@ void add_convert_command(CLI::App* app, ExitCode* status) {
   add_data_option(command, &o->data);
   command->add_option("--add-time", o->add_time,
                       "kestrel2: add time (ms) of legacy ADDs (default: the input's mtime)");
+  command->add_option("--queue", o->queue, "libkestrel, classic: the queue of a directory to convert");
+  command->add_option("--reader", o->reader,
+                      "libkestrel: the reader to create (default: the default reader); classic: the reader whose queue to write");
   command->callback([o, status] { *status = run_convert(*o); });
 }
 

@@ -36,4 +36,14 @@ ExitCode run_libkestrel_verify(const LibkestrelRun& run);
 ExitCode run_libkestrel_replay(const LibkestrelRun& run);
 ExitCode run_libkestrel_compact(const LibkestrelRun& run);
 
+// qjt convert --to libkestrel (a classic journal into a new libkestrel
+// queue in the directory `output`) and --to classic (one reader's queue of
+// a libkestrel queue into the classic journal `output`); queue_converter.h.
+struct LibkestrelConvert {
+  std::string to;  // "libkestrel" or "classic"
+  std::string input, output, queue, reader;
+  std::int64_t legacy_add_time_ms = 0;
+};
+ExitCode run_libkestrel_convert(const LibkestrelConvert& run);
+
 }  // namespace qjt::app
