@@ -163,11 +163,10 @@ ExitCode run_libkestrel_verify(const LibkestrelRun& run) {
   LkSelection selection = open_libkestrel(run.paths, run.queue, &findings);
   std::uint64_t files = 0, records = 0;
   for (const auto& q : selection.queues) {
-    report_all(q.layout_findings, &findings);
-    QueueReplay replay(&findings);
-    replay_queue(q, &replay);
+    const ReplayedQueue replayed(q);
+    report_all(replayed.findings.findings(), &findings);
     files += q.files.size();
-    records += replay.records();
+    records += replayed.replay.records();
   }
   Output out;
   const bool ok = write_verify_report(&out, findings, files, records, run.json, run.strict, run.quiet);
@@ -180,17 +179,11 @@ ExitCode run_libkestrel_replay(const LibkestrelRun& run) {
   Output out;
   bool broken = false;
   for (const auto& q : selection.queues) {
-    FindingList findings;
-    report_all(q.layout_findings, &findings);
-    QueueReplay replay(&findings);
-    replay_queue(q, &replay);
-    broken = broken || replay.saw_broken_record();
-    if (run.json) {
-      append_replay_json(&out, q, replay, findings, data_mode(run, true));
-    } else {
-      report_all(findings.findings(), &diagnostics);
-      append_replay_text(&out, q, replay);
-    }
+    const ReplayedQueue replayed(q);
+    broken = broken || replayed.replay.saw_broken_record();
+    if (!run.json) report_all(replayed.findings.findings(), &diagnostics);
+    run.json ? append_replay_json(&out, q, replayed.replay, replayed.findings, data_mode(run, true))
+             : append_replay_text(&out, q, replayed.replay);
   }
   return finish_output(&out, worse(selection.status, broken ? ExitCode::kProblems : ExitCode::kOk));
 }

@@ -87,15 +87,14 @@ ExitCode compact_in_place(const LkQueue& q, const LibkestrelRun& run, Report* r)
 }
 
 ExitCode compact_one(const LkQueue& q, const LibkestrelRun& run, Output* out) {
-  FindingList findings;
-  libkestrel::QueueReplay replay(&findings);
-  replay_queue(q, &replay);
+  const ReplayedQueue replayed(q);
+  const libkestrel::QueueReplay& replay = replayed.replay;
   std::map<std::string, ByteSpan> bookmarks;
   for (const auto& f : q.files)
     if (f.input && f.kind == libkestrel::FileKind::kBookmark) bookmarks.emplace(f.path, f.input->bytes());
   Report r{q.name, "", "", "", libkestrel::plan_compaction(replay, run.rewrite_bookmarks, bookmarks, q.temp_files)};
   ExitCode status = ExitCode::kOk;
-  if (const std::size_t errors = findings.count(Severity::kError); errors > 0) {
+  if (const std::size_t errors = replayed.findings.count(Severity::kError); errors > 0) {
     r.action = "refused";
     r.reason = fmt::format("qjt verify finds {} error(s) in this queue; compaction could lose items", errors);
     r.plan = {};

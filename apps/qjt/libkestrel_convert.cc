@@ -104,13 +104,12 @@ ExitCode to_classic(const LibkestrelConvert& run) {
   if (selection.status != ExitCode::kOk) return selection.status;
   if (selection.queues.size() != 1)
     return usage(fmt::format("{} holds {} queues: choose one with --queue", run.input, selection.queues.size()));
-  FindingList findings;
-  libkestrel::QueueReplay replay(&findings);
-  replay_queue(selection.queues.front(), &replay);
+  const ReplayedQueue replayed(selection.queues.front());
+  const libkestrel::QueueReplay& replay = replayed.replay;
   std::string problem;
   const auto* reader = choose_reader(replay, run.reader, &problem);
   if (!reader) return usage(problem);
-  const ExitCode found = findings_status(findings);
+  const ExitCode found = findings_status(replayed.findings);
   std::string error;
   if (!write_file_atomically(run.output, [&](FileWriter* w, std::string* e) {
         return libkestrel::write_classic(replay, *reader, w, e);

@@ -92,16 +92,17 @@ LkSelection open_libkestrel(const std::vector<std::string>& paths, const std::st
   return selection;
 }
 
-void replay_queue(const LkQueue& queue, libkestrel::QueueReplay* replay) {
+ReplayedQueue::ReplayedQueue(const LkQueue& queue) {
+  for (const Finding& f : queue.layout_findings) findings.report(f);
   for (const LkFile& f : queue.files) {
     if (!f.input) continue;
     if (f.kind == libkestrel::FileKind::kBookmark) {
-      replay->add_bookmark(f.path, f.reader, f.input->bytes());
+      replay.add_bookmark(f.path, f.reader, f.input->bytes());
     } else {
-      replay->add_segment(f.path, f.input->bytes());
+      replay.add_segment(f.path, f.input->bytes());
     }
   }
-  replay->finish();
+  replay.finish();
 }
 
 }  // namespace qjt::app

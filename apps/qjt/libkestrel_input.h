@@ -45,7 +45,14 @@ struct LkSelection {
 // status is kUsage). Layout findings stay with their queue.
 LkSelection open_libkestrel(const std::vector<std::string>& paths, const std::string& queue, Reporter* reporter);
 
-// Feeds every readable file of `queue` through `replay` and finishes it.
-void replay_queue(const LkQueue& queue, libkestrel::QueueReplay* replay);
+// A queue as libkestrel loads it: its layout findings, then those of the
+// replay of every readable file.
+struct ReplayedQueue {
+  explicit ReplayedQueue(const LkQueue& queue);
+  ReplayedQueue(const ReplayedQueue&) = delete;
+  ReplayedQueue& operator=(const ReplayedQueue&) = delete;
+  FindingList findings;
+  libkestrel::QueueReplay replay{&findings};
+};
 
 }  // namespace qjt::app

@@ -12,11 +12,7 @@
 #   convert_cli.sh QJT TESTDATA_DIR WORK
 set -uo pipefail
 QJT=$1 TD=$2 WORK=$3
-failures=0
-check() {  # check NAME EXPECTED ACTUAL
-  if [ "$2" == "$3" ]; then echo "ok: $1"; else
-    echo "FAILED: $1"; diff <(echo "$2") <(echo "$3"); failures=$((failures + 1)); fi
-}
+source "$(dirname "$0")/../check.sh"
 rm -rf "$WORK"; mkdir -p "$WORK"; cd "$WORK" || exit 1
 classic_queue() {  # the items after a restart, without positions
   "$QJT" replay --json --data base64 "$@" 2>/dev/null | jq -c '[.after_restart[] | {add_time_ms, expiry_ms, size, data_b64}]'
