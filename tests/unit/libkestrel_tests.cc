@@ -5,16 +5,22 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "finding.h"
+#include "journal_reader.h"
+#include "libkestrel_compaction.h"
 #include "libkestrel_layout.h"
 #include "libkestrel_reader.h"
 #include "libkestrel_replay.h"
 #include "libkestrel_writer.h"
+#include "queue_converter.h"
 #include "queue_directory.h"
+#include "replay_state.h"
 #include "unit_helpers.h"
 
 using namespace qjt;
@@ -307,4 +313,94 @@ TEST_CASE("libkestrel: queue directories, kinds by magic, classic discovery unch
   REQUIRE(classic[0].files.size() == 1);
   CHECK(classic[0].files[0].name == "jobs.5");
   CHECK(classic[1].name == "old");
+}
+
+namespace {
+
+Bytes le64(std::uint64_t v) {
+  Bytes out;
+  for (int i = 0; i < 8; ++i) out.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
+  return out;
+}
+
+Bytes read_back(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return Bytes(std::istreambuf_iterator<char>(in), {});
+}
+
+}  // namespace
+
+TEST_CASE("libkestrel: compaction deletes the segments every reader passed, but the last of them") {
+  const Bytes s1 = cat({kSeg, put(1), put(2)}), s2 = cat({kSeg, put(3), put(4)}), s3 = cat({kSeg, put(5), put(6)});
+  auto plan = [&](std::vector<Bytes> bookmarks) {
+    FindingList findings;
+    QueueReplay replay(&findings);
+    replay.add_segment("s1", span(s1));
+    replay.add_segment("s2", span(s2));
+    replay.add_segment("s3", span(s3));
+    for (std::size_t i = 0; i < bookmarks.size(); ++i)
+      replay.add_bookmark("b" + std::to_string(i), "r" + std::to_string(i), span(bookmarks[i]));
+    replay.finish();
+    return plan_compaction(replay, false, {}, {}).delete_segments;
+  };
+  using Paths = std::vector<std::string>;
+  CHECK(plan({bookmark(3, {}), bookmark(4, {})}) == Paths{"s1"});  // minHead 4: s1, s2 qualify
+  CHECK(plan({bookmark(6, {})}) == Paths{"s1", "s2"});              // minHead = tail 6
+  CHECK(plan({}) == Paths{"s1", "s2"});                             // default reader at the tail
+  CHECK(plan({bookmark(0, {}), bookmark(6, {})}).empty());          // minHead 1: only s1, the last
+  CHECK(plan({bookmark(2, {4})}) == Paths{"s1"});                   // minHead 3: s1 and s2 (first id 3)
+}
+
+TEST_CASE("libkestrel: compaction rewrites a bookmark in its canonical form only when it differs") {
+  const Bytes s = cat({kSeg, put(1), put(2), put(3)});
+  const Bytes canonical = bookmark(1, {3}), messy = bookmark(1, {9, 3, 1});
+  FindingList findings;
+  QueueReplay replay(&findings);
+  replay.add_segment("s", span(s));
+  replay.add_bookmark("a", "a", span(canonical));
+  replay.add_bookmark("b", "b", span(messy));
+  replay.finish();
+  const auto plan = plan_compaction(replay, true, {{"a", span(canonical)}, {"b", span(messy)}}, {});
+  REQUIRE(plan.rewrite_bookmarks.size() == 1);
+  CHECK(plan.rewrite_bookmarks[0].path == "b");
+  CHECK(plan.rewrite_bookmarks[0].bytes == std::string(canonical.begin(), canonical.end()));
+}
+
+TEST_CASE("libkestrel: a classic queue becomes PUTs from id 1, open transactions first, and back") {
+  // Classic (spec §1.2): ADDX "ab" added at 5; ADDX "c" added at 6,
+  // expiring at 9; REMOVE_TENTATIVE_XID 1 opens a transaction on "ab".
+  const Bytes classic = cat({{0x02, 18, 0, 0, 0}, le64(5), le64(0), {'a', 'b'},
+                             {0x02, 17, 0, 0, 0}, le64(6), le64(9), {'c'}, {0x09, 1, 0, 0, 0}});
+  FindingList findings;
+  kestrel::ReplayState state({}, &findings);
+  state.begin_file(0, "q", span(classic), true);
+  kestrel::JournalReader reader(span(classic));
+  kestrel::JournalRecord record;
+  while (reader.next(&record)) state.apply(record);
+  qjt_test::TempDir dir("lk-convert");
+  std::string error;
+  {
+    auto writer = FileWriter::create((dir.path() / "q.1").string(), &error);
+    REQUIRE(writer);
+    REQUIRE(write_segment(state, 0, writer.get(), &error));
+    REQUIRE(writer->sync(&error));
+  }
+  const Bytes segment = read_back(dir.path() / "q.1");
+  CHECK(segment == cat({kSeg, {0x86, 2, 0, 0, 0, 0, 0, 0, 0}, le64(1), le64(5), {'a', 'b'},
+                        {0x88, 1, 0, 0, 0, 0, 0, 0, 0}, le64(2), le64(6), le64(9), {'c'}}));
+  CHECK(head_bookmark() == std::string("\x26\x3c\x26\x03\x02\0\0\0\0\0\0\0\0\x91\0\0\0\0", 18));
+  QueueReplay replay(&findings);
+  replay.add_segment("q.1", span(segment));
+  const std::string head_bytes = head_bookmark();
+  const Bytes head(head_bytes.begin(), head_bytes.end());
+  replay.add_bookmark("q.read.", "", span(head));
+  replay.finish();
+  {
+    auto writer = FileWriter::create((dir.path() / "back").string(), &error);
+    REQUIRE(writer);
+    REQUIRE(write_classic(replay, replay.readers().at(0), writer.get(), &error));
+    REQUIRE(writer->sync(&error));
+  }
+  CHECK(read_back(dir.path() / "back") == cat({{0x02, 18, 0, 0, 0}, le64(5), le64(0), {'a', 'b'},
+                                               {0x02, 17, 0, 0, 0}, le64(6), le64(9), {'c'}}));
 }
