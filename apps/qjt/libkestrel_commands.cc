@@ -140,6 +140,12 @@ std::optional<ExitCode> run_if_libkestrel(const LibkestrelRun& run, ExitCode (*c
   return command(run);
 }
 
+ExitCode refuse_libkestrel_repair(const LibkestrelRun&) {
+  fmt::print(stderr, "qjt repair: Kestrel 3 (libkestrel) queues are not repaired by qjt: libkestrel truncates a "
+                     "damaged segment at its own startup; see qjt verify for what it would cut\n");
+  return ExitCode::kUsage;
+}
+
 ExitCode run_libkestrel_dump(const LibkestrelRun& run) {
   StderrReporter reporter;
   LkSelection selection = open_libkestrel(run.paths, run.queue, &reporter);

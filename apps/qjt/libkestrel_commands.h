@@ -35,6 +35,9 @@ ExitCode run_libkestrel_dump(const LibkestrelRun& run);
 ExitCode run_libkestrel_verify(const LibkestrelRun& run);
 ExitCode run_libkestrel_replay(const LibkestrelRun& run);
 ExitCode run_libkestrel_compact(const LibkestrelRun& run);
+// What repair runs for Kestrel 3 input: a usage error (libkestrel truncates
+// a damaged segment at its own startup; qjt does not repair these yet).
+ExitCode refuse_libkestrel_repair(const LibkestrelRun& run);
 
 // qjt convert --to libkestrel (a classic journal into a new libkestrel
 // queue in the directory `output`) and --to classic (one reader's queue of

@@ -68,6 +68,7 @@ check "files named directly" '0 4 [6] ["head_before_journal"]' \
   "$status $(jq -c '.readers[0].head' <<<"$out") $(jq -c '[.readers[0].pending[].id]' <<<"$out") $(jq -c '[.findings[].code]' <<<"$out")"
 
 "$qjt" dump --op PUT "$td/queue" >/dev/null 2>&1; check "classic-only options are usage errors" 2 $?
+"$qjt" repair "$td/damaged" >/dev/null 2>&1; check "repair refuses Kestrel 3 queues" 2 $?
 scratch=$(mktemp -d); trap 'rm -rf "$scratch"' EXIT
 : > "$scratch/jobs.9"
 "$qjt" dump "$scratch/jobs.9" "$td/queue/jobs.read.web" >/dev/null 2>&1; check "a classic file among libkestrel ones" 2 $?
