@@ -12,6 +12,7 @@
 #include "compaction.h"
 #include "json_line.h"
 #include "kestrel_input.h"
+#include "libkestrel_commands.h"
 #include "queue_rewrite.h"
 #include "write_guard.h"
 
@@ -29,6 +30,7 @@ struct CompactOptions {
   bool json = false;
   std::string if_larger_than;
   std::optional<double> if_overflow;
+  bool rewrite_bookmarks = false;
 };
 
 struct Report {
@@ -205,6 +207,12 @@ ExitCode check_usage(const CompactOptions& o, const JournalSelection& selection)
 }
 
 ExitCode run_compact(const CompactOptions& o) {
+  const bool classic_only = !o.output.empty() || !o.if_larger_than.empty() || o.if_overflow;
+  if (auto status = run_if_libkestrel({.paths = o.paths, .queue = o.queue, .json = o.json, .classic_only = classic_only, .dry_run = o.dry_run, .rewrite_bookmarks = o.rewrite_bookmarks, .guard = o.guard}, run_libkestrel_compact)) return *status;
+  if (o.rewrite_bookmarks) {
+    fmt::print(stderr, "qjt compact: --rewrite-bookmarks applies to Kestrel 3 (libkestrel) queues\n");
+    return ExitCode::kUsage;
+  }
   StderrReporter diagnostics;
   JournalSelection selection = open_journals_and_report(o.paths, o.queue, &diagnostics);
   if (selection.status != ExitCode::kOk) return selection.status;
@@ -231,6 +239,8 @@ void add_compact_command(CLI::App* app, ExitCode* status) {
   command->add_option("--if-overflow", o->if_overflow,
                       "Only when journal bytes / live bytes is at least RATIO");
   command->add_flag("--json", o->json, "One JSON report object per queue");
+  command->add_flag("--rewrite-bookmarks", o->rewrite_bookmarks,
+                    "Kestrel 3: also rewrite each bookmark in its canonical form");
   command->callback([o, status] { *status = run_compact(*o); });
 }
 

@@ -33,6 +33,7 @@
 #include "journal_reader.h"
 #include "journal_writer.h"
 #include "legacy_upgrade.h"
+#include "libkestrel_commands.h"
 #include "line_input.h"
 #include "output.h"
 
@@ -47,6 +48,7 @@ struct ConvertOptions {
   std::string output = "-";
   std::string data;
   std::optional<std::int64_t> add_time;
+  std::string queue, reader;  // --to libkestrel, --to classic
 };
 
 std::string errno_sentence(const std::string& verb, const std::string& path) {
@@ -367,7 +369,9 @@ ExitCode run_convert(const ConvertOptions& o, FlumeConvertOptions flume) {
   flume.output = o.output;
   flume.data = o.data;
   if (!o.data.empty() && o.to != "jsonl") return usage("--data applies to --to jsonl only");
-  if (o.add_time && o.to != "kestrel2") return usage("--add-time applies to --to kestrel2 only");
+  if (o.add_time && o.to != "kestrel2" && o.to != "libkestrel") return usage("--add-time applies to --to kestrel2 and libkestrel only");
+  if (o.to == "libkestrel" || o.to == "classic") return run_libkestrel_convert({o.to, o.input, o.output, o.queue, o.reader, legacy_add_time(o)});
+  if (!o.queue.empty() || !o.reader.empty()) return usage("--queue and --reader apply to --to libkestrel and classic only");
   if (o.output != "-" && o.input != "-" && same_file(o.input, o.output)) {
     return usage(fmt::format("refusing to write the output over the input {}", o.input));
   }
@@ -411,22 +415,25 @@ void add_convert_command(CLI::App* app, ExitCode* status) {
   auto flume = std::make_shared<FlumeConvertOptions>();
   auto* command = app->add_subcommand(
       "convert",
-      "Convert a journal or a Flume log to JSON Lines and back, a 1.x journal to 2.x opcodes, or a Flume V2 "
-      "checkpoint to V3");
+      "Convert a journal or a Flume log to JSON Lines and back, a 1.x journal to 2.x opcodes, a classic queue to "
+      "Kestrel 3 and back, or a Flume V2 checkpoint to V3");
   command
       ->add_option("--to", o->to,
-                   "jsonl, kestrel (from JSON Lines), kestrel2 (upgrade 1.x), flume-log (from JSON Lines) or "
-                   "flume-v3 (upgrade a V2 checkpoint)")
+                   "jsonl, kestrel (from JSON Lines), kestrel2 (upgrade 1.x), libkestrel or classic (Kestrel 3), "
+                   "flume-log (from JSON Lines) or flume-v3 (upgrade a V2 checkpoint)")
       ->required()
-      ->check(CLI::IsMember({"jsonl", "kestrel", "kestrel2", "flume-log", "flume-v3"}));
+      ->check(CLI::IsMember({"jsonl", "kestrel", "kestrel2", "libkestrel", "classic", "flume-log", "flume-v3"}));
   command->add_option("input", o->input,
-                      "The journal or Flume log (JSON Lines for --to kestrel and flume-log), or - for stdin; none "
-                      "for flume-v3");
+                      "The journal, queue directory or Flume log (JSON Lines for --to kestrel and flume-log), or - "
+                      "for stdin; none for flume-v3");
   command->add_option("-o,--output", o->output,
                       "Write here, atomically (default: - for standard output)");
   add_data_option(command, &o->data);
   command->add_option("--add-time", o->add_time,
                       "kestrel2: add time (ms) of legacy ADDs (default: the input's mtime)");
+  command->add_option("--queue", o->queue, "libkestrel, classic: the queue of a directory to convert");
+  command->add_option("--reader", o->reader,
+                      "libkestrel: the reader to create (default: the default reader); classic: the reader whose queue to write");
   add_flume_convert_options(command, flume.get());
   command->callback([o, flume, status] { *status = run_convert(*o, *flume); });
 }

@@ -11,6 +11,7 @@
 #include "journal_json.h"
 #include "journal_reader.h"
 #include "kestrel_input.h"
+#include "libkestrel_commands.h"
 #include "output.h"
 
 namespace qjt::app {
@@ -61,6 +62,7 @@ ExitCode run_dump(const DumpOptions& o) {
   const bool filters = !o.ops.empty() || o.xid || o.from_offset != 0;
   FlumeRun flume{o.paths, o.flume, o.json, o.data, o.limit, false, false, filters};
   if (auto status = run_if_flume(flume, run_flume_dump)) return *status;
+  if (auto status = run_if_libkestrel({.paths = o.paths, .queue = o.queue, .json = o.json, .data = o.data, .limit = o.limit, .classic_only = filters}, run_libkestrel_dump)) return *status;
   const auto filter = make_filter(o);
   if (!filter) return ExitCode::kUsage;
   // Text output shows payloads only when asked; JSON shows them by default.

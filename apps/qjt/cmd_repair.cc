@@ -14,6 +14,7 @@
 #include "journal_repair.h"
 #include "json_line.h"
 #include "kestrel_input.h"
+#include "libkestrel_commands.h"
 #include "write_guard.h"
 
 namespace qjt::app {
@@ -191,6 +192,7 @@ std::optional<ExitCode> run_if_channel(const RepairOptions& o) {
 
 ExitCode run_repair(const RepairOptions& o) {
   if (auto channel = run_if_channel(o)) return *channel;
+  if (auto status = run_if_libkestrel({.paths = o.paths}, refuse_libkestrel_repair)) return *status;
   StderrReporter diagnostics;
   JournalSelection selection = open_journals_and_report(o.paths, o.queue, &diagnostics);
   if (selection.status != ExitCode::kOk) return selection.status;

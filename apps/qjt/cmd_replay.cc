@@ -7,6 +7,7 @@
 #include "journal_json.h"
 #include "json_line.h"
 #include "kestrel_input.h"
+#include "libkestrel_commands.h"
 #include "output.h"
 
 namespace qjt::app {
@@ -101,6 +102,7 @@ void append_text(Output* out, const ReplayResult& r, const kestrel::ReplayState&
 
 ExitCode run_replay(const ReplayCommandOptions& o) {
   if (auto flume = run_if_flume(FlumeRun{o.paths, o.flume, o.json, o.data, std::nullopt, false, false, false}, run_flume_replay)) return *flume;
+  if (auto status = run_if_libkestrel({.paths = o.paths, .queue = o.queue, .json = o.json, .data = o.data, .classic_only = o.legacy_xids}, run_libkestrel_replay)) return *status;
   const DataMode mode = *parse_data_mode(o.data);
   StderrReporter diagnostics;
   JournalSelection selection = open_journals(o.paths, o.queue, &diagnostics);

@@ -5,6 +5,7 @@
 #include "commands.h"
 #include "flume_commands.h"
 #include "kestrel_input.h"
+#include "libkestrel_commands.h"
 #include "output.h"
 
 namespace qjt::app {
@@ -23,6 +24,7 @@ struct VerifyOptions {
 ExitCode run_verify(const VerifyOptions& o) {
   FlumeRun flume{o.paths, o.flume, o.json, "", std::nullopt, o.strict, o.quiet, false};
   if (auto status = run_if_flume(flume, run_flume_verify)) return *status;
+  if (auto status = run_if_libkestrel({.paths = o.paths, .queue = o.queue, .json = o.json, .strict = o.strict, .quiet = o.quiet, .classic_only = o.legacy_xids}, run_libkestrel_verify)) return *status;
   FindingList findings;
   JournalSelection selection = open_journals_and_report(o.paths, o.queue, &findings);
   std::uint64_t files = 0, records = 0;

@@ -50,10 +50,14 @@ void append_record_text(std::string* out, const JournalRecord& record, DataMode 
   if (carries_item(record.type) && record.expiry_ms != 0) fmt::format_to(it, " exp={}", record.expiry_ms);
   if (record.type == RecordType::kBroken) fmt::format_to(it, "  {}", record.error);
   out->push_back('\n');
-  if (!carries_item(record.type) || mode == DataMode::kNone) return;
+  if (carries_item(record.type)) append_payload_text(out, record.payload, mode);
+}
+
+void append_payload_text(std::string* out, ByteSpan payload, DataMode mode) {
+  if (mode == DataMode::kNone) return;
   // key="value": the key tells text from base64 or hex, the quoting keeps
   // control bytes off the terminal.
-  const RenderedPayload rendered = render_payload(record.payload, mode);
+  const RenderedPayload rendered = render_payload(payload, mode);
   out->append("    ");
   out->append(rendered.key);
   out->push_back('=');

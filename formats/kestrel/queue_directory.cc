@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include "libkestrel_format.h"
+
 namespace qjt::kestrel {
 namespace {
 
@@ -142,6 +144,8 @@ bool discover_queues(const std::string& dir, Reporter* reporter, std::vector<Que
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
     std::error_code type_ec;
     if (!it->is_regular_file(type_ec)) continue;  // Kestrel ignores directories
+    // Told by content: Kestrel 3's files belong to libkestrel's layout.
+    if (libkestrel::file_kind_of(it->path().string()) != libkestrel::FileKind::kClassic) continue;
     std::error_code size_ec;
     const auto size = it->file_size(size_ec);
     entries.push_back(Entry{it->path().filename().string(), size_ec ? 0 : size});

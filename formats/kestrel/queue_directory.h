@@ -2,7 +2,8 @@
 // files make up each queue's journal, in the order Kestrel 2.x replays them
 // (spec 2.1). It reads names only and never changes a file: where Kestrel's
 // startup would delete or rename something, qjt reports what it would do
-// and replays the result as if it had.
+// and replays the result as if it had. Files with a libkestrel magic
+// (Kestrel 3, libkestrel_layout.h) are not part of any classic queue.
 #pragma once
 
 #include <cstdint>

@@ -20,11 +20,7 @@
 set -uo pipefail
 qjt=$1
 td=$2
-failures=0
-check() {  # check NAME EXPECTED ACTUAL
-  if [ "$2" == "$3" ]; then echo "ok: $1"; else
-    echo "FAILED: $1"; diff <(echo "$2") <(echo "$3"); failures=$((failures + 1)); fi
-}
+source "$(dirname "$0")/../check.sh"
 dirs() { echo --checkpoint-dir "$td/$1/checkpoint" --data-dir "$td/$1/data1,$td/$1/data2"; }
 
 out=$("$qjt" replay $(dirs channel) --json); status=$?

@@ -1,0 +1,8 @@
+# Sourced by the CLI test scripts (bash): check NAME EXPECTED ACTUAL prints
+# "ok: NAME", or "FAILED: NAME" and the difference, counting failures in
+# $failures for the script's exit status.
+failures=0
+check() {
+  if [ "$2" == "$3" ]; then echo "ok: $1"; else
+    echo "FAILED: $1"; diff <(echo "$2") <(echo "$3"); failures=$((failures + 1)); fi
+}
