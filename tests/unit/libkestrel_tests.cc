@@ -66,7 +66,8 @@ TEST_CASE("libkestrel: file kinds are told by magic") {
 }
 
 TEST_CASE("libkestrel: PUT with and without expiry") {
-  const auto records = read_all(cat({kSeg, kPut1, kPut2}), FileKind::kSegment);
+  const Bytes segment = cat({kSeg, kPut1, kPut2});  // records are views into it
+  const auto records = read_all(segment, FileKind::kSegment);
   REQUIRE(records.size() == 3);
   CHECK(records[0].op == Op::kPut);
   CHECK(records[0].offset == 4);
