@@ -265,8 +265,10 @@ ExitCode run_canal_dump(const CanalRun& run) {
 ExitCode run_canal_verify(const CanalRun& run) {
   const auto kind = canal_kind(run.paths, run.format);
   if (!run.paths.empty() && (!kind || !same_kind(run, *kind))) return ExitCode::kUsage;
-  if (!run.canal.binlogs.empty() && kind != FileKind::kMetaDat && !usage("--binlogs checks meta.dat files"))
+  if (!run.canal.binlogs.empty() && kind != FileKind::kMetaDat) {
+    usage("--binlogs checks meta.dat files");
     return ExitCode::kUsage;
+  }
   Verified v;
   if (kind == FileKind::kMetaLog) {
     std::vector<canal::LogEntry> entries;
@@ -287,12 +289,13 @@ ExitCode run_canal_verify(const CanalRun& run) {
 
 ExitCode run_canal_replay(const CanalRun& run) {
   const auto kind = canal_kind(run.paths, run.format);
-  if (kind != FileKind::kMetaLog && !usage("replay reads meta.log files (plain or gzip'd)")) return ExitCode::kUsage;
+  if (kind != FileKind::kMetaLog) {
+    usage("replay reads meta.log files (plain or gzip'd)");
+    return ExitCode::kUsage;
+  }
   if (!same_kind(run, FileKind::kMetaLog)) return ExitCode::kUsage;
   std::optional<std::int64_t> at;
-  if (!run.canal.at.empty() && !(at = canal::parse_at_time(run.canal.at)) &&
-      !usage(fmt::format("--at {}: expected epoch milliseconds or yyyy-MM-dd HH:mm:ss[.SSS]", run.canal.at)))
-    return ExitCode::kUsage;
+  if (!run.canal.at.empty() && !(at = parse_at_option(run.canal.at))) return ExitCode::kUsage;
   StderrReporter reporter;
   std::vector<canal::LogEntry> entries;
   const bool read_all = load_meta_logs(run.paths, &entries, &reporter);

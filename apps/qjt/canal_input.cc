@@ -1,5 +1,7 @@
 #include "canal_input.h"
 
+#include <fmt/format.h>
+
 #include "gzip_text.h"
 #include "input_file.h"
 
@@ -11,6 +13,12 @@ std::optional<canal::FileKind> canal_kind(const std::vector<std::string>& paths,
   std::string ignored;
   const auto input = InputFile::open(paths.front(), &ignored);
   return input ? canal::detect_file_kind(paths.front(), input->bytes()) : std::nullopt;
+}
+
+std::optional<std::int64_t> parse_at_option(const std::string& at) {
+  const auto ms = canal::parse_at_time(at);
+  if (!ms) fmt::print(stderr, "qjt: --at {}: expected epoch milliseconds or yyyy-MM-dd HH:mm:ss[.SSS]\n", at);
+  return ms;
 }
 
 bool read_whole(const std::string& path, std::string* bytes, Reporter* reporter) {

@@ -18,6 +18,10 @@ namespace qjt::app {
 // detected from the first PATH; nullopt when it is not Canal's.
 std::optional<canal::FileKind> canal_kind(const std::vector<std::string>& paths, const std::string& format);
 
+// An --at value (canal::parse_at_time); a malformed one is printed as a
+// usage error and gives nullopt.
+std::optional<std::int64_t> parse_at_option(const std::string& at);
+
 // A whole file's bytes; false with an io_error finding when it cannot be read.
 bool read_whole(const std::string& path, std::string* bytes, Reporter* reporter);
 

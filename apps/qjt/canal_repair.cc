@@ -52,51 +52,66 @@ bool parse_edits(const CanalRepairOptions& o, canal::MetaEdits* edits) {
 }
 
 // The meta.dat the log gives at --at (or at its end), filters kept from
-// the file being replaced.
+// the file being replaced. nullopt with *status on failure (printed).
 std::optional<canal::MetaDat> from_log(const CanalRepairOptions& o, const std::optional<canal::MetaDat>& old,
-                                       const std::string& destination, Plan* plan) {
-  std::int64_t at = INT64_MAX;
-  if (!o.at.empty()) {
-    const auto parsed = canal::parse_at_time(o.at);
-    if (!parsed && !usage(fmt::format("--at {}: expected epoch milliseconds or yyyy-MM-dd HH:mm:ss[.SSS]", o.at)))
-      return std::nullopt;
-    at = *parsed;
-  }
+                                       const std::string& destination, Plan* plan, ExitCode* status) {
+  std::optional<std::int64_t> at = INT64_MAX;
+  if (!o.at.empty() && !(at = parse_at_option(o.at))) return std::nullopt;
   StderrReporter reporter;
   std::vector<canal::LogEntry> entries;
-  if (!load_meta_logs(o.from_logs, &entries, &reporter)) return std::nullopt;
-  const auto cursors = canal::cursors_at(entries, at);
-  if (cursors.empty() && !usage("no cursor was logged at or before --at in the --from-log files")) return std::nullopt;
+  if (!load_meta_logs(o.from_logs, &entries, &reporter)) {
+    *status = ExitCode::kIoError;
+    return std::nullopt;
+  }
+  const auto cursors = canal::cursors_at(entries, *at);
+  if (cursors.empty()) {
+    usage("no cursor was logged at or before --at in the --from-log files");
+    *status = ExitCode::kProblems;
+    return std::nullopt;
+  }
   for (const auto* e : cursors)
     plan->actions.push_back(fmt::format("client {}: cursor from {} line {} ({})", e->client_id, e->file, e->line,
                                         e->time));
-  return canal::meta_dat_from_log(cursors, destination, old ? &*old : nullptr);
+  // A file not named meta.dat has no destination of its own: the log's.
+  const std::string dest = destination.empty() ? canal::destination_of_meta_log(o.from_logs.front()) : destination;
+  return canal::meta_dat_from_log(cursors, dest, old ? &*old : nullptr);
 }
 
-// nullopt on a usage problem or an unreadable file (already printed).
-std::optional<Plan> make_plan(const std::string& path, const CanalRepairOptions& o) {
+// The plan for `path`. nullopt with *status on failure (printed): a usage
+// error, an unreadable file (I/O), or a meta.dat that cannot be decoded
+// and no --from-log (problems).
+std::optional<Plan> make_plan(const std::string& path, const CanalRepairOptions& o, ExitCode* status) {
+  *status = ExitCode::kUsage;
   canal::MetaEdits edits;
   if (!parse_edits(o, &edits)) return std::nullopt;
   Plan plan;
   plan.path = path;
-  MetaDatFile file;
-  FindingList ignored;  // verify reports them; the plan is about the result
-  std::error_code ec;
-  const bool exists = fs::exists(path, ec);
-  if (exists && !load_meta_dat(path, &file, &ignored) && !usage(fmt::format("cannot read {}", path)))
-    return std::nullopt;
   plan.source = canal::MetaDatSource{path, canal::destination_of_meta_dat(path)};
-  if (exists) plan.before = file.bytes;
+  MetaDatFile file;
+  std::error_code ec;
+  if (fs::exists(path, ec)) {
+    FindingList findings;  // what the file has is verify's business; the plan verifies the result
+    if (!load_meta_dat(path, &file, &findings)) {
+      fmt::print(stderr, "qjt repair: {}\n", findings.findings().back().message);
+      *status = ExitCode::kIoError;
+      return std::nullopt;
+    }
+    plan.before = file.bytes;
+  }
   std::optional<canal::MetaDat> meta = file.meta;
   if (!o.from_logs.empty()) {
-    meta = from_log(o, file.meta, plan.source.directory_destination, &plan);
+    meta = from_log(o, file.meta, plan.source.directory_destination, &plan, status);
     if (!meta) return std::nullopt;
-  } else if (!meta && !usage(fmt::format("{} cannot be read as a meta.dat (see qjt verify); rebuild it with "
-                                          "--from-log", path))) {
+  } else if (!meta) {
+    usage(fmt::format("{} cannot be read as a meta.dat (see qjt verify); rebuild it with --from-log", path));
+    *status = ExitCode::kProblems;
     return std::nullopt;
   }
   std::string error;
-  if (!canal::apply_edits(&*meta, edits, &plan.actions, &error) && !usage(error)) return std::nullopt;
+  if (!canal::apply_edits(&*meta, edits, &plan.actions, &error)) {
+    usage(error);
+    return std::nullopt;
+  }
   plan.after = canal::write_meta_dat(*meta);
   if (plan.before != plan.after && plan.actions.empty()) plan.actions.push_back("rewrite in Canal's layout");
   return plan;
@@ -209,8 +224,9 @@ std::optional<ExitCode> run_if_canal_repair(const CanalRepairRun& run) {
     usage("--at needs --from-log");
     return ExitCode::kUsage;
   }
-  auto plan = make_plan(run.paths.front(), run.canal);
-  if (!plan) return ExitCode::kUsage;
+  ExitCode failed = ExitCode::kOk;
+  auto plan = make_plan(run.paths.front(), run.canal, &failed);
+  if (!plan) return failed;
   Output out;
   const FindingList planned = verify_bytes(*plan, plan->after);
   if (!run.apply || !changes(*plan)) {

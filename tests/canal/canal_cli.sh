@@ -13,14 +13,7 @@
 #    16384-slot buffer (S3), and 6.0E7 - 4.0E7 bytes > 16384 x 1024 (S4).
 #
 #   canal_cli.sh QJT TESTDATA_CANAL_DIR
-set -uo pipefail
-qjt=$1
-td=$2
-failures=0
-check() {  # check NAME EXPECTED ACTUAL
-  if [ "$2" == "$3" ]; then echo "ok: $1"; else
-    echo "FAILED: $1"; diff <(echo "$2") <(echo "$3"); failures=$((failures + 1)); fi
-}
+source "$(dirname "$0")/lib.sh"
 cd "$td" || exit 1
 
 # ---- dump meta.dat ------------------------------------------------------------
@@ -106,5 +99,4 @@ check "verify --format canal-meta-log on a gzip with a damaged tail: exit 1" 1 \
   "$(head -c 60 "$rolled" > /tmp/qjt-canal-$$.gz; "$qjt" verify --format canal-meta-log /tmp/qjt-canal-$$.gz >/dev/null; echo $?; rm -f /tmp/qjt-canal-$$.gz)"
 check "unknown --format: usage" 2 "$("$qjt" dump --format canal-zk conf/example/meta.dat >/dev/null 2>&1; echo $?)"
 
-echo "$failures failure(s)"
-[ $failures -eq 0 ]
+finish

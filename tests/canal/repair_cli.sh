@@ -7,16 +7,9 @@
 # open, and a kill at every step leaving the old or the new file.
 #
 #   repair_cli.sh QJT TESTDATA_CANAL_DIR
-set -uo pipefail
-qjt=$1
-td=$2
+source "$(dirname "$0")/lib.sh"
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$work"' EXIT
-failures=0
-check() {  # check NAME EXPECTED ACTUAL
-  if [ "$2" == "$3" ]; then echo "ok: $1"; else
-    echo "FAILED: $1"; diff <(echo "$2") <(echo "$3"); failures=$((failures + 1)); fi
-}
 fresh() { rm -rf "$work/c"; cp -r "$td" "$work/c"; }
 m=$work/c/conf/example/meta.dat
 ident='"identity":{"slaveId":-1,"sourceAddress":{"address":"db1.internal","port":3306}}'
@@ -84,7 +77,7 @@ fresh
 check "unknown client: usage" 2 "$("$qjt" repair --drop-client 7 "$m" >/dev/null 2>&1; echo $?)"
 check "malformed --set-position: usage" 2 "$("$qjt" repair --set-position 1001=x "$m" >/dev/null 2>&1; echo $?)"
 check "--at without --from-log: usage" 2 "$("$qjt" repair --at 5 "$m" >/dev/null 2>&1; echo $?)"
-check "a truncated meta.dat needs --from-log: usage" 2 \
+check "a truncated meta.dat needs --from-log: exit 1" 1 \
   "$("$qjt" repair --drop-client 1001 "$work/c/variants/truncated.dat" >/dev/null 2>&1; echo $?)"
 check "a result with errors is refused" "1 same" \
   "$("$qjt" repair --set-position 1001=mysql-bin.000266:3 --apply "$m" >/dev/null 2>&1; echo $?) $(cmp -s "$m" "$td/conf/example/meta.dat" && echo same)"
@@ -111,5 +104,4 @@ for n in $(seq 1 20); do
 done
 check "the repair passes failpoints (backup, temp synced, renamed)" 3 "$steps"
 
-echo "$failures failure(s)"
-[ $failures -eq 0 ]
+finish

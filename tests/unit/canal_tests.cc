@@ -9,15 +9,19 @@
 #include <random>
 
 #include "binlog_list.h"
+#include "canal_file_kind.h"
+#include "gzip_text.h"
 #include "json_value.h"
 #include "meta_dat.h"
 #include "meta_log.h"
 #include "meta_repair.h"
 #include "restart_cursor.h"
 #include "store_metrics.h"
+#include "unit_helpers.h"
 
 using namespace qjt;
 using namespace qjt::canal;
+using qjt_test::Bytes;
 
 namespace {
 
@@ -326,4 +330,40 @@ TEST_CASE("canal repair edits: set position keeps the rest, to-timestamp, drop")
   SetPosition bad;
   CHECK_FALSE(parse_set_position("1001=mysql-bin.000270", &bad));
   CHECK_FALSE(parse_set_position("x=a:4", &bad));
+}
+
+TEST_CASE("canal files: recognised by name and content") {
+  const std::string cursor_line =
+      "2021-01-15 22:49:07.101 - clientId:1001 cursor:[mysql-bin.000266,4,1610750947000] address[h:1]\n";
+  CHECK(detect_file_kind("conf/x/meta.dat", ByteSpan()) == FileKind::kMetaDat);  // empty, by name
+  CHECK(detect_file_kind("copy.json", ByteSpan(kSpecExample)) == FileKind::kMetaDat);
+  CHECK(detect_file_kind("history.txt", ByteSpan(cursor_line)) == FileKind::kMetaLog);
+  CHECK(detect_file_kind("logs/x/meta.log", ByteSpan()) == FileKind::kMetaLog);
+  CHECK_FALSE(detect_file_kind("queue", ByteSpan(std::string_view("\x01\x02\x03"))));
+  CHECK(parse_format("canal-meta-log") == FileKind::kMetaLog);
+  CHECK_FALSE(parse_format("canal-zk"));
+}
+
+TEST_CASE("canal gzip: two members, and a truncated stream keeps what came before") {
+  // gzip -n of "a\n" and of "b\n" (RFC 1952 members, zero mtime).
+  const Bytes a = {0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3, 0x4b, 0xe4, 0x02, 0x00, 0x07, 0xa1, 0xea, 0xdd, 2, 0, 0, 0};
+  const Bytes b = {0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3, 0x4b, 0xe2, 0x02, 0x00, 0xc4, 0xf2, 0xc7, 0xf6, 2, 0, 0, 0};
+  Bytes both = a;
+  both.insert(both.end(), b.begin(), b.end());
+  std::string text, error;
+  REQUIRE(gunzip(ByteSpan(both.data(), both.size()), &text, &error));
+  CHECK(text == "a\nb\n");
+  text.clear();
+  CHECK_FALSE(gunzip(ByteSpan(both.data(), both.size() - 3), &text, &error));
+  CHECK(text == "a\nb\n");
+  CHECK_FALSE(error.empty());
+  CHECK(is_gzip(ByteSpan(a.data(), a.size())));
+}
+
+TEST_CASE("canal meta.dat: a number beyond 64 bits is a type finding, not a wrapped value") {
+  std::string s = kSpecExample;
+  s.replace(s.find("226987109"), 9, "99999999999999999999");
+  FindingList findings;
+  read(s, &findings);
+  CHECK(codes(findings) == std::vector<std::string>{"canal_field_type"});
 }
