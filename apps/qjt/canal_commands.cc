@@ -1,6 +1,8 @@
 #include "canal_commands.h"
 
+#include <algorithm>
 #include <ctime>
+#include <map>
 
 #include <fmt/format.h>
 

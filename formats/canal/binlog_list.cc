@@ -63,7 +63,7 @@ void check_against_binlogs(const MetaDat& meta, const std::map<std::string, std:
       reporter->report(Finding{Severity::kError, "canal_journal_purged", file, c.offset,
                                fmt::format("client {}: journal {} is not among the server's binary logs: "
                                            "Canal fails with errno 1236", c.client_id, journal)});
-    } else if (static_cast<std::uint64_t>(*c.cursor->position) > found->second) {
+    } else if (*c.cursor->position > 0 && static_cast<std::uint64_t>(*c.cursor->position) > found->second) {
       reporter->report(Finding{Severity::kError, "canal_position_beyond_end", file, c.offset,
                                fmt::format("client {}: position {} is past the end of {} ({} bytes)", c.client_id,
                                            *c.cursor->position, journal, found->second)});

@@ -1,6 +1,7 @@
 #include "meta_dat.h"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <set>
 #include <utility>

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <map>
 
 #include <fmt/format.h>
@@ -142,7 +143,7 @@ void check_store(const StoreMetrics& m, std::int64_t memunit, const std::string&
   if (*bytes < 0)
     report(Severity::kError, "canal_store_order",
            fmt::format("consumed memory {} is ahead of produced memory {}", *m.consume_mem, *m.produce_mem));
-  else if (*bytes > size * memunit)
+  else if (size > 0 && size <= INT64_MAX / memunit && *bytes > size * memunit)
     report(Severity::kWarning, "canal_store_mem_overflow",
            fmt::format("{} bytes in flight, more than buffer size x memunit = {} (S4; one large put may overshoot)",
                        *bytes, size * memunit));

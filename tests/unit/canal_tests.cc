@@ -367,3 +367,27 @@ TEST_CASE("canal meta.dat: a number beyond 64 bits is a type finding, not a wrap
   read(s, &findings);
   CHECK(codes(findings) == std::vector<std::string>{"canal_field_type"});
 }
+
+TEST_CASE("canal text readers: seeded random and mutated input never crash") {
+  std::mt19937 random(7);
+  const std::string seeds[] = {
+      "2021-01-15 22:49:07.101 - clientId:1001 cursor:[mysql-bin.000266,4,1610750947000,1,u:1-2] address[h/1.2.3.4:1]\n",
+      "| mysql-bin.000266 | 536870912 | No |\n",
+      "canal_instance_store{destination=\"a\",batchMode=\"MEMSIZE\",size=\"16\",} 1.0\n"};
+  for (int round = 0; round < 2000; ++round) {
+    std::string s = seeds[round % 3];
+    for (int i = 0; i < 1 + round % 5; ++i) s[random() % s.size()] = static_cast<char>(random() % 256);
+    s = s.substr(0, random() % (s.size() + 1));
+    FindingList findings;
+    std::vector<LogEntry> entries;
+    read_meta_log(s, "f", &entries, &findings);
+    read_binlog_list(s, "f", &findings);
+    for (const auto& m : read_store_metrics(s, "f", &findings)) check_store(m, 1024, "f", &findings);
+    StoreMetrics huge{"h", 0, "MEMSIZE", INT64_MAX / 2, 10, 0, 1000, 0};
+    check_store(huge, 1 << 30, "f", &findings);  // size x memunit would overflow
+    JsonValue v;
+    JsonError e;
+    parse_json(ByteSpan(s), &v, &e);
+  }
+  CHECK(true);
+}
