@@ -34,7 +34,7 @@ std::size_t utf8_sequence_length(std::string_view s, std::size_t i) {
 
 }  // namespace
 
-bool is_valid_utf8(std::string_view bytes) {
+std::size_t valid_utf8_prefix(std::string_view bytes) {
   for (std::size_t i = 0; i < bytes.size();) {
     // Fast path for ASCII runs, the common case for payloads.
     if (static_cast<unsigned char>(bytes[i]) < 0x80) {
@@ -42,11 +42,13 @@ bool is_valid_utf8(std::string_view bytes) {
       continue;
     }
     const std::size_t n = utf8_sequence_length(bytes, i);
-    if (n == 0) return false;
+    if (n == 0) return i;
     i += n;
   }
-  return true;
+  return bytes.size();
 }
+
+bool is_valid_utf8(std::string_view bytes) { return valid_utf8_prefix(bytes) == bytes.size(); }
 
 void append_json_string(std::string* out, std::string_view value) {
   out->push_back('"');

@@ -19,6 +19,10 @@ void append_json_string(std::string* out, std::string_view value);
 // True when `bytes` is well-formed UTF-8 (no overlongs, no surrogates).
 bool is_valid_utf8(std::string_view bytes);
 
+// The length of the longest well-formed UTF-8 prefix of `bytes`: the
+// offset of the first bad byte, or bytes.size().
+std::size_t valid_utf8_prefix(std::string_view bytes);
+
 class JsonLine {
  public:
   // Starts an object at the end of *out.

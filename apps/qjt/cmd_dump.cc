@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "canal_commands.h"
 #include "commands.h"
 #include "flume_commands.h"
 #include "journal_json.h"
@@ -61,6 +62,7 @@ std::optional<RecordFilter> make_filter(const DumpOptions& o) {
 ExitCode run_dump(const DumpOptions& o) {
   const bool filters = !o.ops.empty() || o.xid || o.from_offset != 0;
   FlumeRun flume{o.paths, o.flume, o.json, o.data, o.limit, false, false, filters};
+  if (auto status = run_if_canal(CanalRun{o.paths, o.flume.format, o.json, false, false, {}}, run_canal_dump)) return *status;
   if (auto status = run_if_flume(flume, run_flume_dump)) return *status;
   if (auto status = run_if_libkestrel({.paths = o.paths, .queue = o.queue, .json = o.json, .data = o.data, .limit = o.limit, .classic_only = filters}, run_libkestrel_dump)) return *status;
   const auto filter = make_filter(o);

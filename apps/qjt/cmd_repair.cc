@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "canal_repair.h"
 #include "commands.h"
 #include "durable_file.h"
 #include "failpoint.h"
@@ -30,6 +31,7 @@ struct RepairOptions {
   WriteGuardOptions guard;
   bool json = false;
   FlumeRepairOptions channel;  // --checkpoint-dir/--data-dir and the Flume-only options
+  CanalRepairOptions canal;
 };
 
 struct FilePlan {
@@ -191,6 +193,7 @@ std::optional<ExitCode> run_if_channel(const RepairOptions& o) {
 }
 
 ExitCode run_repair(const RepairOptions& o) {
+  if (auto canal = run_if_canal_repair(CanalRepairRun{o.paths, o.canal, o.apply, o.json, o.guard})) return *canal;
   if (auto channel = run_if_channel(o)) return *channel;
   if (auto status = run_if_libkestrel({.paths = o.paths}, refuse_libkestrel_repair)) return *status;
   StderrReporter diagnostics;
@@ -232,6 +235,7 @@ void add_repair_command(CLI::App* app, ExitCode* status) {
   add_write_guard_options(command, &o->guard);
   command->add_flag("--json", o->json, "One JSON report object");
   add_flume_repair_options(command, &o->channel);
+  add_canal_repair_options(command, &o->canal);
   command->callback([o, status] { *status = run_repair(*o); });
 }
 

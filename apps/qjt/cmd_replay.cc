@@ -2,6 +2,7 @@
 // hazards it would hit; a text summary or one JSON object per queue.
 #include <fmt/format.h>
 
+#include "canal_commands.h"
 #include "commands.h"
 #include "flume_commands.h"
 #include "journal_json.h"
@@ -20,6 +21,7 @@ struct ReplayCommandOptions {
   std::string data = "text";
   bool legacy_xids = false;
   FlumeOptions flume;
+  CanalOptions canal;
 };
 
 struct ReplayResult {
@@ -101,6 +103,7 @@ void append_text(Output* out, const ReplayResult& r, const kestrel::ReplayState&
 }
 
 ExitCode run_replay(const ReplayCommandOptions& o) {
+  if (auto canal = run_if_canal(CanalRun{o.paths, o.flume.format, o.json, false, false, o.canal}, run_canal_replay)) return *canal;
   if (auto flume = run_if_flume(FlumeRun{o.paths, o.flume, o.json, o.data, std::nullopt, false, false, false}, run_flume_replay)) return *flume;
   if (auto status = run_if_libkestrel({.paths = o.paths, .queue = o.queue, .json = o.json, .data = o.data, .classic_only = o.legacy_xids}, run_libkestrel_replay)) return *status;
   const DataMode mode = *parse_data_mode(o.data);
@@ -136,6 +139,7 @@ void add_replay_command(CLI::App* app, ExitCode* status) {
   command->add_flag("--legacy-xids", o->legacy_xids,
                     "Give legacy REMOVE_TENTATIVE records xids by Kestrel 1.x rules");
   add_flume_options(command, &o->flume, true);
+  add_canal_replay_options(command, &o->canal);
   command->callback([o, status] { *status = run_replay(*o); });
 }
 

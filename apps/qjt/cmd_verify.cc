@@ -2,6 +2,7 @@
 // 0 (clean), 1 (errors; warnings too with --strict) or 3 (unreadable).
 #include <fmt/format.h>
 
+#include "canal_commands.h"
 #include "commands.h"
 #include "flume_commands.h"
 #include "kestrel_input.h"
@@ -19,10 +20,12 @@ struct VerifyOptions {
   bool quiet = false;
   bool legacy_xids = false;
   FlumeOptions flume;
+  CanalOptions canal;
 };
 
 ExitCode run_verify(const VerifyOptions& o) {
   FlumeRun flume{o.paths, o.flume, o.json, "", std::nullopt, o.strict, o.quiet, false};
+  if (auto status = run_if_canal(CanalRun{o.paths, o.flume.format, o.json, o.strict, o.quiet, o.canal}, run_canal_verify)) return *status;
   if (auto status = run_if_flume(flume, run_flume_verify)) return *status;
   if (auto status = run_if_libkestrel({.paths = o.paths, .queue = o.queue, .json = o.json, .strict = o.strict, .quiet = o.quiet, .classic_only = o.legacy_xids}, run_libkestrel_verify)) return *status;
   FindingList findings;
@@ -50,6 +53,7 @@ void add_verify_command(CLI::App* app, ExitCode* status) {
   command->add_flag("--legacy-xids", o->legacy_xids,
                     "Replay legacy REMOVE_TENTATIVE by Kestrel 1.x rules");
   add_flume_options(command, &o->flume, true);
+  add_canal_verify_options(command, &o->canal);
   command->callback([o, status] { *status = run_verify(*o); });
 }
 

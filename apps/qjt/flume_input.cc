@@ -38,7 +38,8 @@ void add(std::vector<FlumeFile>* files, const std::optional<std::string>& path, 
 void add_flume_options(CLI::App* command, FlumeOptions* o, bool with_capacity) {
   command->add_option("--format", o->format,
                       "How to read PATH: auto, kestrel, flume-checkpoint, flume-checkpoint-meta, "
-                      "flume-inflight, flume-log-v2, flume-log-v3, flume-log-meta, flume-snappy, flume-backup-complete");
+                      "flume-inflight, flume-log-v2, flume-log-v3, flume-log-meta, flume-snappy, flume-backup-complete, "
+                      "canal-meta-dat, canal-meta-log");
   add_channel_options(command, o, with_capacity);
 }
 
@@ -77,7 +78,7 @@ std::optional<bool> wants_flume(const FlumeOptions& o, const std::vector<std::st
   if (o.format != "auto" && !forced_kind(o.format)) {
     *error = fmt::format("unknown --format {}: expected auto, kestrel, or one of flume-checkpoint, "
                          "flume-checkpoint-meta, flume-inflight, flume-log-v2, flume-log-v3, "
-                         "flume-log-meta, flume-snappy, flume-backup-complete",
+                         "flume-log-meta, flume-snappy, flume-backup-complete, canal-meta-dat, canal-meta-log",
                          o.format);
     return std::nullopt;
   }

@@ -1,0 +1,42 @@
+// qjt repair on a Canal meta.dat: what cmd_repair runs when its PATH is a
+// meta.dat or a Canal option is given. The edits are
+// formats/canal/meta_repair.h; this file reads the options, guards the file
+// (Canal rewrites it every second, so an open meta.dat means a running
+// server), backs it up beside itself, replaces it atomically and verifies
+// the result.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "exit_code.h"
+#include "write_guard.h"
+
+namespace qjt::app {
+
+struct CanalRepairOptions {
+  std::vector<std::string> set_positions;  // CLIENT=JOURNAL:POS
+  std::vector<std::string> to_timestamps;  // CLIENT=MS
+  std::vector<std::string> drops;          // CLIENT
+  std::vector<std::string> from_logs;      // meta.log files
+  std::string at;                          // with --from-log
+};
+
+// Adds --set-position, --to-timestamp, --drop-client, --from-log and --at.
+void add_canal_repair_options(CLI::App* command, CanalRepairOptions* options);
+
+struct CanalRepairRun {
+  std::vector<std::string> paths;
+  CanalRepairOptions canal;
+  bool apply = false;
+  bool json = false;
+  WriteGuardOptions guard;
+};
+
+// nullopt when neither the PATH nor the options are Canal's.
+std::optional<ExitCode> run_if_canal_repair(const CanalRepairRun& run);
+
+}  // namespace qjt::app

@@ -1,0 +1,57 @@
+#include "canal_file_kind.h"
+
+#include <filesystem>
+
+#include "gzip_text.h"
+#include "meta_log.h"
+
+namespace qjt::canal {
+namespace {
+
+bool named_meta_log(const std::string& name) {
+  const bool rolled = name.rfind("meta-", 0) == 0 &&
+                      (name.ends_with(".log") || name.ends_with(".log.gz"));
+  return name == "meta.log" || name == "meta.log.gz" || rolled;
+}
+
+bool starts_with_cursor_line(std::string_view text) {
+  std::vector<LogEntry> entries;
+  struct Ignore : Reporter {
+    void report(Finding) override {}
+  } ignore;
+  read_meta_log(text.substr(0, text.find('\n')), "", &entries, &ignore);
+  return !entries.empty();
+}
+
+bool looks_like_meta_dat(std::string_view text) {
+  const auto first = text.find_first_not_of(" \t\r\n");
+  return first != std::string_view::npos && text[first] == '{' &&
+         text.substr(0, 4096).find("\"clientDatas\"") != std::string_view::npos;
+}
+
+}  // namespace
+
+std::optional<FileKind> detect_file_kind(const std::string& path, ByteSpan bytes) {
+  const std::string name = std::filesystem::path(path).filename().string();
+  if (name == "meta.dat") return FileKind::kMetaDat;
+  if (is_gzip(bytes)) {
+    // Only the head is needed, so a damaged tail still detects.
+    std::string text, error;
+    gunzip(bytes.subspan(0, 1 << 16), &text, &error);
+    if (named_meta_log(name) || starts_with_cursor_line(text)) return FileKind::kMetaLog;
+    return std::nullopt;
+  }
+  const std::string_view text = bytes.as_chars();
+  if (looks_like_meta_dat(text)) return FileKind::kMetaDat;
+  if (starts_with_cursor_line(text)) return FileKind::kMetaLog;
+  if (named_meta_log(name)) return FileKind::kMetaLog;
+  return std::nullopt;
+}
+
+std::optional<FileKind> parse_format(const std::string& name) {
+  if (name == "canal-meta-dat") return FileKind::kMetaDat;
+  if (name == "canal-meta-log") return FileKind::kMetaLog;
+  return std::nullopt;
+}
+
+}  // namespace qjt::canal

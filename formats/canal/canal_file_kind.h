@@ -1,0 +1,22 @@
+// Which Canal file a PATH holds, by content and name: meta.dat (one JSON
+// object with clientDatas, or any file named meta.dat, which may be empty
+// or truncated) and meta.log (cursor lines, or a file named meta.log /
+// meta-*.log, plain or gzip'd).
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "byte_span.h"
+
+namespace qjt::canal {
+
+enum class FileKind { kMetaDat, kMetaLog };
+
+// nullopt when the file is not Canal's.
+std::optional<FileKind> detect_file_kind(const std::string& path, ByteSpan bytes);
+
+// "--format" names: canal-meta-dat, canal-meta-log.
+std::optional<FileKind> parse_format(const std::string& name);
+
+}  // namespace qjt::canal

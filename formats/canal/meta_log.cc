@@ -1,0 +1,219 @@
+#include "meta_log.h"
+
+#include <algorithm>
+#include <charconv>
+#include <ctime>
+#include <filesystem>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "restart_cursor.h"
+
+namespace qjt::canal {
+namespace {
+
+template <typename T>
+std::optional<T> number(std::string_view s) {
+  T out{};
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  if (ec != std::errc() || end != s.data() + s.size() || s.empty()) return std::nullopt;
+  return out;
+}
+
+// Splits "HOST/IP:PORT", "/IP:PORT" or "HOST:PORT" into the host Canal
+// writes to meta.dat (the name when there is one) and the port.
+bool parse_address(std::string_view text, Cursor* cursor) {
+  const auto colon = text.rfind(':');
+  if (colon == std::string_view::npos) return false;
+  const auto port = number<std::int64_t>(text.substr(colon + 1));
+  std::string_view host = text.substr(0, colon);
+  if (const auto slash = host.find('/'); slash != std::string_view::npos)
+    host = slash > 0 ? host.substr(0, slash) : host.substr(1);
+  if (!port || host.empty()) return false;
+  cursor->address = std::string(host);
+  cursor->port = *port;
+  return true;
+}
+
+// "JOURNAL,POS,TS" or "JOURNAL,POS,TS,SERVERID,GTID"; a GTID set may hold
+// commas itself, so it is the whole rest.
+bool parse_cursor_fields(std::string_view text, Cursor* c) {
+  std::vector<std::string_view> fields;
+  while (fields.size() < 4) {
+    const auto comma = text.find(',');
+    if (comma == std::string_view::npos) break;
+    fields.push_back(text.substr(0, comma));
+    text.remove_prefix(comma + 1);
+  }
+  fields.push_back(text);
+  if (fields.size() != 3 && fields.size() != 5) return false;
+  c->journal_name = std::string(fields[0]);
+  c->position = number<std::int64_t>(fields[1]);
+  c->timestamp = number<std::int64_t>(fields[2]);
+  if (fields.size() == 5) {
+    c->server_id = number<std::int64_t>(fields[3]);
+    c->gtid = std::string(fields[4]);
+    if (!c->server_id) return false;
+  }
+  return c->position && c->timestamp;
+}
+
+bool consume(std::string_view* s, std::string_view prefix) {
+  if (s->substr(0, prefix.size()) != prefix) return false;
+  s->remove_prefix(prefix.size());
+  return true;
+}
+
+bool parse_line(std::string_view line, LogEntry* e) {
+  constexpr std::size_t kTimeLength = 23;  // yyyy-MM-dd HH:mm:ss.SSS
+  if (line.size() < kTimeLength) return false;
+  const auto time = parse_log_time(line.substr(0, kTimeLength));
+  std::string_view rest = line.substr(kTimeLength);
+  if (!time || !consume(&rest, " - clientId:")) return false;
+  e->time = std::string(line.substr(0, kTimeLength));
+  e->time_ms = *time;
+  const auto id_end = rest.find(' ');
+  const auto id = number<std::int64_t>(rest.substr(0, id_end));
+  if (!id || id_end == std::string_view::npos) return false;
+  e->client_id = *id;
+  rest.remove_prefix(id_end);
+  const auto close = rest.find(']');
+  if (!consume(&rest, " cursor:[") || close == std::string_view::npos) return false;
+  if (!parse_cursor_fields(rest.substr(0, close - 9), &e->cursor)) return false;
+  rest.remove_prefix(close - 8);
+  while (!rest.empty() && rest.back() == ' ') rest.remove_suffix(1);
+  if (rest.empty()) return true;
+  if (!consume(&rest, " address[") || rest.empty() || rest.back() != ']') return false;
+  e->address_text = std::string(rest.substr(0, rest.size() - 1));
+  e->has_address = parse_address(e->address_text, &e->cursor);
+  return true;
+}
+
+}  // namespace
+
+std::optional<std::int64_t> parse_log_time(std::string_view t) {
+  if (t.size() != 23 || t[4] != '-' || t[7] != '-' || t[10] != ' ' || t[13] != ':' || t[16] != ':' || t[19] != '.')
+    return std::nullopt;
+  const auto field = [&t](std::size_t at, std::size_t n) { return number<int>(t.substr(at, n)); };
+  const auto year = field(0, 4), month = field(5, 2), day = field(8, 2), hour = field(11, 2),
+             minute = field(14, 2), second = field(17, 2), ms = field(20, 3);
+  if (!year || !month || !day || !hour || !minute || !second || !ms) return std::nullopt;
+  if (*month < 1 || *month > 12 || *day < 1 || *day > 31 || *hour > 23 || *minute > 59 || *second > 60)
+    return std::nullopt;
+  std::tm tm{};
+  tm.tm_year = *year - 1900;
+  tm.tm_mon = *month - 1;
+  tm.tm_mday = *day;
+  tm.tm_hour = *hour;
+  tm.tm_min = *minute;
+  tm.tm_sec = *second;
+  tm.tm_isdst = -1;
+  const std::time_t seconds = std::mktime(&tm);
+  if (seconds == static_cast<std::time_t>(-1)) return std::nullopt;
+  return static_cast<std::int64_t>(seconds) * 1000 + *ms;
+}
+
+std::optional<std::int64_t> parse_at_time(std::string_view text) {
+  if (const auto ms = number<std::int64_t>(text)) return ms;
+  if (text.size() == 19) return parse_log_time(std::string(text) + ".000");
+  return parse_log_time(text);
+}
+
+void read_meta_log(std::string_view text, const std::string& file, std::vector<LogEntry>* entries,
+                   Reporter* reporter) {
+  // Lines without an address use the client's last one: the source of a
+  // cursor does not change between flushes unless the log says so.
+  std::map<std::int64_t, std::pair<std::string, std::int64_t>> last_address;
+  for (const LogEntry& e : *entries)
+    if (!e.cursor.address.empty()) last_address[e.client_id] = {e.cursor.address, e.cursor.port};
+  std::uint64_t line_number = 0;
+  for (std::size_t start = 0; start < text.size();) {
+    const auto newline = text.find('\n', start);
+    const std::size_t end = newline == std::string_view::npos ? text.size() : newline;
+    std::string_view line = text.substr(start, end - start);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    ++line_number;
+    LogEntry e;
+    e.file = file;
+    e.line = line_number;
+    e.offset = start;
+    if (parse_line(line, &e)) {
+      if (const auto known = last_address.find(e.client_id); !e.has_address && known != last_address.end()) {
+        e.cursor.address = known->second.first;
+        e.cursor.port = known->second.second;
+      }
+      if (!e.cursor.address.empty()) last_address[e.client_id] = {e.cursor.address, e.cursor.port};
+      entries->push_back(std::move(e));
+    } else if (!line.empty()) {
+      reporter->report(Finding{Severity::kWarning, "canal_log_line", file, start,
+                               fmt::format("line {} is not a cursor line (\"TIME - clientId:N cursor:[...] "
+                                           "address[...]\"); skipped",
+                                           line_number)});
+    }
+    start = end + 1;
+  }
+}
+
+void check_cursor_order(const std::vector<LogEntry>& entries, Reporter* reporter) {
+  std::map<std::int64_t, const LogEntry*> last;
+  for (const LogEntry& e : entries) {
+    const LogEntry*& previous = last[e.client_id];
+    if (previous && cursor_before(e.cursor, previous->cursor))
+      reporter->report(Finding{Severity::kWarning, "canal_cursor_backwards", e.file, e.offset,
+                               fmt::format("line {}: client {} moved back from {}:{} to {}:{}", e.line, e.client_id,
+                                           previous->cursor.journal_name.value_or(""),
+                                           previous->cursor.position.value_or(0),
+                                           e.cursor.journal_name.value_or(""), e.cursor.position.value_or(0))});
+    previous = &e;
+  }
+}
+
+std::vector<const LogEntry*> cursors_at(const std::vector<LogEntry>& entries, std::int64_t at_ms) {
+  std::vector<const LogEntry*> out;
+  for (const LogEntry& e : entries) {
+    if (e.time_ms > at_ms) continue;
+    auto same = std::find_if(out.begin(), out.end(), [&e](const LogEntry* o) { return o->client_id == e.client_id; });
+    if (same == out.end()) {
+      out.push_back(&e);
+    } else {
+      *same = &e;
+    }
+  }
+  return out;
+}
+
+MetaDat meta_dat_from_log(const std::vector<const LogEntry*>& cursors, const std::string& destination,
+                          const MetaDat* previous) {
+  MetaDat meta;
+  meta.destination = destination;
+  for (const LogEntry* e : cursors) {
+    ClientData client;
+    client.client_id = e->client_id;
+    client.destination = destination;
+    client.filter = "";
+    client.cursor = e->cursor;
+    const ClientData* old = nullptr;
+    if (previous)
+      for (const ClientData& c : previous->clients)
+        if (c.client_id == e->client_id) old = &c;
+    if (old) client.filter = old->filter;
+    if (old && old->cursor && e->cursor.address.empty()) {
+      client.cursor->address = old->cursor->address;
+      client.cursor->port = old->cursor->port;
+    }
+    meta.clients.push_back(std::move(client));
+  }
+  return meta;
+}
+
+std::string destination_of_meta_log(const std::string& path) {
+  const auto p = std::filesystem::absolute(path).lexically_normal();
+  const auto parent = p.parent_path();
+  // A rolled file sits in a <date> directory below the destination's.
+  if (p.filename() != "meta.log" && parent.filename().string().find('-') != std::string::npos)
+    return parent.parent_path().filename().string();
+  return parent.filename().string();
+}
+
+}  // namespace qjt::canal

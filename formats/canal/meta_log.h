@@ -1,0 +1,68 @@
+// meta.log: the history of cursors Canal logs just before each flush of
+// meta.dat (canal-format.md §2), one line each:
+//   2020-07-01 17:39:47.432 - clientId:1001 cursor:[JOURNAL,POS,TS,SERVERID,GTID] address[HOST/IP:PORT]
+// Lines from before 2017 carry only JOURNAL,POS,TS. The address is Java's
+// InetSocketAddress.toString(): "host/ip:port", "/ip:port" or "host:port".
+// Logback rolls the file daily or at 32 MB into gzip'd
+// logs/<destination>/<date>/meta-<date>-<i>.log.gz.
+//
+// The time at the head of a line is the server's local time; it is turned
+// into epoch milliseconds by this process's time zone (the TZ variable).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "byte_span.h"
+#include "finding.h"
+#include "meta_dat.h"
+
+namespace qjt::canal {
+
+struct LogEntry {
+  std::string file;
+  std::uint64_t line = 0;    // 1-based
+  std::uint64_t offset = 0;  // of the line, in the (decompressed) text
+  std::string time;          // as written
+  std::int64_t time_ms = 0;
+  std::int64_t client_id = 0;
+  Cursor cursor;             // address and port from address[...], else the client's last
+  bool has_address = false;  // the line has an address[...]
+  std::string address_text;  // as written inside address[...]
+};
+
+// "yyyy-MM-dd HH:mm:ss.SSS" as local time, in epoch milliseconds.
+std::optional<std::int64_t> parse_log_time(std::string_view text);
+
+// The entries of one meta.log's text, appended to *entries. Lines that are
+// not cursor lines (a stack trace logged by the same logger) are
+// canal_log_line warnings.
+void read_meta_log(std::string_view text, const std::string& file, std::vector<LogEntry>* entries,
+                   Reporter* reporter);
+
+// Warns (canal_cursor_backwards) where a client's cursor moves before its
+// previous one, by Canal's own comparison (restart_cursor.h).
+void check_cursor_order(const std::vector<LogEntry>& entries, Reporter* reporter);
+
+// A --at value: epoch milliseconds, or local time as the log writes it
+// ("yyyy-MM-dd HH:mm:ss.SSS", the milliseconds optional).
+std::optional<std::int64_t> parse_at_time(std::string_view text);
+
+// Each client's last entry logged at or before `at_ms`, in the order the
+// clients first appear.
+std::vector<const LogEntry*> cursors_at(const std::vector<LogEntry>& entries, std::int64_t at_ms);
+
+// The meta.dat Canal had after flushing `cursors`: one client each, filter
+// and (when the log line has none) source address taken from `previous`,
+// the meta.dat being replaced, when it has that client.
+MetaDat meta_dat_from_log(const std::vector<const LogEntry*>& cursors, const std::string& destination,
+                          const MetaDat* previous);
+
+// The destination a meta.log path implies: logs/<dest>/meta.log or
+// logs/<dest>/<date>/meta-<date>-<i>.log.gz.
+std::string destination_of_meta_log(const std::string& path);
+
+}  // namespace qjt::canal

@@ -1,0 +1,48 @@
+// Repairs of a meta.dat, planned on the decoded model (meta_dat.h) and
+// written in Canal's exact layout, so the result is what Canal itself would
+// have written: the replacement for hand edits with the service stopped
+// (canal-format.md §8, §9).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "meta_dat.h"
+
+namespace qjt::canal {
+
+struct SetPosition {  // --set-position CLIENT=JOURNAL:POS
+  std::int64_t client_id = 0;
+  std::string journal;
+  std::int64_t position = 0;
+};
+
+struct ToTimestamp {  // --to-timestamp CLIENT=MS
+  std::int64_t client_id = 0;
+  std::int64_t timestamp_ms = 0;
+};
+
+struct MetaEdits {
+  std::vector<SetPosition> set_positions;
+  std::vector<ToTimestamp> to_timestamps;
+  std::vector<std::int64_t> drops;  // --drop-client CLIENT
+};
+
+// "1001=mysql-bin.000270:4" and "1001=1700000000000"; false on a malformed
+// value (a usage error).
+bool parse_set_position(const std::string& text, SetPosition* out);
+bool parse_to_timestamp(const std::string& text, ToTimestamp* out);
+bool parse_client_id(const std::string& text, std::int64_t* out);
+
+// Applies `edits` to *meta, in the order set, to-timestamp, drop, and
+// describes each change in *actions. A set position replaces the journal
+// name and position, clears a gtid and keeps every other field; a
+// to-timestamp writes Canal's own search-by-time cursor (empty journal,
+// position 0, the time) keeping the source address, which must still match
+// the master for Canal to honour it (§5). False, with *error, when a client
+// is not in the file or has no cursor to take the source address from.
+bool apply_edits(MetaDat* meta, const MetaEdits& edits, std::vector<std::string>* actions, std::string* error);
+
+}  // namespace qjt::canal
