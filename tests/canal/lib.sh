@@ -4,11 +4,7 @@
 set -uo pipefail
 qjt=$1
 td=$2
-failures=0
-check() {  # check NAME EXPECTED ACTUAL
-  if [ "$2" == "$3" ]; then echo "ok: $1"; else
-    echo "FAILED: $1"; diff <(echo "$2") <(echo "$3"); failures=$((failures + 1)); fi
-}
+source "$(dirname "${BASH_SOURCE[0]}")/../check.sh"
 finish() {
   echo "$failures failure(s)"
   [ "$failures" -eq 0 ]

@@ -14,11 +14,7 @@ fixtures=$3
 work=$(mktemp -d)
 trap 'rm -rf "$work"; [ -n "${holder:-}" ] && kill "$holder" 2>/dev/null' EXIT
 cd "$work" || exit 1
-failures=0
-check() {  # check NAME EXPECTED ACTUAL
-  if [ "$2" == "$3" ]; then echo "ok: $1"; else
-    echo "FAILED: $1"; diff <(echo "$2") <(echo "$3"); failures=$((failures + 1)); fi
-}
+source "$(dirname "$0")/../check.sh"
 key=(--key k1=000102030405060708090a0b0c0d0e0f)
 
 # Round trips: identical log and meta, in every --data mode.

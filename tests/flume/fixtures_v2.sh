@@ -22,16 +22,7 @@ lay_out() {  # lay_out DIR PREFIX: checkpoint/checkpoint, data1/log-1, ... as Fl
 lay_out post fileformat-v2-
 lay_out pre fileformat-v2-pre-FLUME-1432-
 
-failures=0
-check() {  # check NAME EXPECTED ACTUAL
-  if [ "$2" == "$3" ]; then
-    echo "ok: $1"
-  else
-    echo "FAILED: $1"
-    diff <(echo "$2") <(echo "$3") || true
-    failures=$((failures + 1))
-  fi
-}
+source "$(dirname "$0")/../check.sh"
 channel() { echo --checkpoint-dir "$1/checkpoint" --data-dir "$1/data1,$1/data2,$1/data3"; }
 
 # Replaying checkpoint + logs, Flume's channel then yields exactly the 8

@@ -22,11 +22,7 @@ qjt=$1
 td=$2
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$work"' EXIT
-failures=0
-check() {  # check NAME EXPECTED ACTUAL
-  if [ "$2" == "$3" ]; then echo "ok: $1"; else
-    echo "FAILED: $1"; diff <(echo "$2") <(echo "$3"); failures=$((failures + 1)); fi
-}
+source "$(dirname "$0")/../check.sh"
 fresh() {  # fresh SCENARIO: a copy in $work/c
   scenario=$1
   rm -rf "$work/c" "$work/bak"; cp -r "$td/$1" "$work/c"
