@@ -226,8 +226,8 @@ ExitCode run_repair(const RepairOptions& o) {
 
 void add_repair_command(CLI::App* app, ExitCode* status) {
   auto o = std::make_shared<RepairOptions>();
-  auto* command = app->add_subcommand("repair", "Plan, then cut or salvage broken journal files, or repair a "
-                                                 "Flume channel");
+  auto* command = app->add_subcommand("repair", "Plan, then cut or salvage broken Kestrel journals, or repair a "
+                                                 "Flume channel or a Canal meta.dat");
   add_journal_selection(command, &o->paths, &o->queue, false);
   command->add_flag("--apply", o->apply, "Carry out the plan (without it, only print the plan)");
   command->add_flag("--salvage", o->salvage,

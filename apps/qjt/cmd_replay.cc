@@ -132,7 +132,7 @@ ExitCode run_replay(const ReplayCommandOptions& o) {
 
 void add_replay_command(CLI::App* app, ExitCode* status) {
   auto o = std::make_shared<ReplayCommandOptions>();
-  auto* command = app->add_subcommand("replay", "Rebuild the queue as Kestrel's or Flume's startup would");
+  auto* command = app->add_subcommand("replay", "Rebuild the queue as its owner's startup would (Kestrel, Kestrel 3, Flume; a Canal meta.log's history)");
   add_journal_selection(command, &o->paths, &o->queue, false);
   command->add_flag("--json", o->json, "One JSON object per queue");
   add_data_option(command, &o->data);
