@@ -65,6 +65,7 @@ std::unique_ptr<InputFile> InputFile::open(const std::string& path, std::string*
     } else {
       ::madvise(map, size, MADV_SEQUENTIAL);
       file->mapping_ = map;
+      if (!is_stdin) file->fd_ = fd;
       file->mapping_size_ = size;
       file->bytes_ = ByteSpan(static_cast<const std::uint8_t*>(map), size);
     }
@@ -77,21 +78,8 @@ std::unique_ptr<InputFile> InputFile::open(const std::string& path, std::string*
       ok = false;
     }
   }
-  if (!is_stdin) ::close(fd);
+  if (!is_stdin && file->fd_ < 0) ::close(fd);
   return ok ? std::move(file) : nullptr;
-}
-
-void InputFile::release(std::size_t up_to) const {
-  if (mapping_ == nullptr || previewed_) return;
-  static const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
-  up_to = std::min(up_to, mapping_size_) / page * page;
-  if (up_to == released_) return;
-  // A second pass (compaction's copy) starts again from 0; pages already
-  // dropped cost the kernel next to nothing to drop again.
-  const std::size_t from = up_to > released_ ? released_ : 0;
-  // Advice only: on failure the pages simply stay resident.
-  ::madvise(static_cast<char*>(mapping_) + from, up_to - from, MADV_DONTNEED);
-  released_ = up_to;
 }
 
 bool InputFile::preview_write(std::size_t offset, ByteSpan bytes) {
@@ -114,6 +102,7 @@ bool InputFile::preview_write(std::size_t offset, ByteSpan bytes) {
 
 InputFile::~InputFile() {
   if (mapping_ != nullptr) ::munmap(mapping_, mapping_size_);
+  if (fd_ >= 0) ::close(fd_);
 }
 
 }  // namespace qjt

@@ -1,7 +1,8 @@
 // InputFile: the whole content of one input, read-only.
 //
 // Regular files are memory-mapped, so decoders see the bytes without a copy
-// and the kernel pages them in as they are touched. Anything that cannot be
+// and the kernel pages them in as they are touched; a decoder that walks a
+// large file forward reads it through a ReadWindow instead (read_window.h). Anything that cannot be
 // mapped (standard input given as "-", pipes, character devices) is read
 // into memory once; that size is the real input, never a field inside it.
 #pragma once
@@ -27,21 +28,17 @@ class InputFile {
   const std::string& name() const { return name_; }
   ByteSpan bytes() const { return bytes_; }
 
-  // Tells the kernel that bytes [0, up_to) were consumed, so that the pages
-  // of a mapped file stop counting in this process's resident memory
-  // (madvise MADV_DONTNEED on the whole pages below up_to). The bytes stay
-  // valid: the mapping is private, read-only and file-backed, so a later
-  // access (an item's payload view) faults the page back in from the page
-  // cache. A later pass over the file may call it again from a lower
-  // offset. No effect on inputs read into memory.
-  void release(std::size_t up_to) const;
+  // A descriptor from which pread(2) gives exactly bytes(): the mapped
+  // file's, kept open for ReadWindow. -1 for inputs read into memory and
+  // once preview_write has changed the mapping (windows made earlier keep
+  // reading the file, so make them after previewing).
+  int read_fd() const { return mapping_ != nullptr && !previewed_ ? fd_ : -1; }
 
   // Changes this process's view of the bytes at [offset, offset + size),
   // never the file: the mapping is private, so the kernel copies the pages
   // written to. A repair plan uses it to decode the file as it will read
   // once the plan is carried out. False (nothing changed) when the range is
-  // not inside the input or the pages cannot be made writable. From then
-  // on release() does nothing, since dropping a page would undo the change.
+  // not inside the input or the pages cannot be made writable.
   bool preview_write(std::size_t offset, ByteSpan bytes);
 
  private:
@@ -49,9 +46,9 @@ class InputFile {
 
   std::string name_;
   ByteSpan bytes_;
+  int fd_ = -1;  // of a mapped file, else -1
   void* mapping_ = nullptr;
   std::size_t mapping_size_ = 0;
-  mutable std::size_t released_ = 0;  // bytes of the mapping already released
   bool previewed_ = false;             // preview_write changed the mapping
   std::string buffer_;
 };

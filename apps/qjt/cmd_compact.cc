@@ -107,13 +107,13 @@ std::vector<std::string> queue_files(const OpenJournal& j) {
 
 kestrel::JournalContent compacted_content(const kestrel::ReplayState& state, const OpenJournal& j) {
   std::vector<std::int64_t> legacy_times;
-  for (const auto& f : j.files) legacy_times.push_back(mtime_ms(f.path));
-  const auto copied = [&j](std::uint32_t file_index, std::uint64_t offset) {
-    for (std::uint32_t i = 0; i < file_index; ++i) j.inputs[i]->release(j.files[i].size);
-    j.inputs[file_index]->release(offset);
-  };
-  return [&state, legacy_times, copied](FileWriter* w, std::string* error) {
-    return kestrel::write_compacted(state, legacy_times, copied, w, error);
+  std::vector<const InputFile*> inputs;
+  for (std::size_t i = 0; i < j.files.size(); ++i) {
+    legacy_times.push_back(mtime_ms(j.files[i].path));
+    inputs.push_back(j.inputs[i].get());
+  }
+  return [&state, legacy_times, inputs](FileWriter* w, std::string* error) {
+    return kestrel::write_compacted(state, inputs, legacy_times, w, error);
   };
 }
 

@@ -250,7 +250,7 @@ void to_jsonl(Run* run, Sink* sink) {
   auto input = open_input(run);
   if (!input) return sink->abandon();
   ChunkedWriter writer(sink);
-  kestrel::JournalReader reader(input->bytes());
+  kestrel::JournalReader reader(*input);
   kestrel::JournalRecord record;
   while (reader.next(&record)) {
     if (record.type == kestrel::RecordType::kBroken) {
@@ -338,7 +338,7 @@ void to_kestrel2(Run* run, Sink* sink) {
   if (!input) return sink->abandon();
   kestrel::LegacyUpgrade upgrade(legacy_add_time(run->o));
   ChunkedWriter writer(sink);
-  kestrel::JournalReader reader(input->bytes());
+  kestrel::JournalReader reader(*input);
   kestrel::JournalRecord record;
   while (reader.next(&record)) {
     if (record.type == kestrel::RecordType::kBroken) {

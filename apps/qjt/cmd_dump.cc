@@ -86,7 +86,7 @@ ExitCode run_dump(const DumpOptions& o) {
       if (input == nullptr) continue;
       const std::string& file = journal.files[i].path;
       if (!o.json && file_count > 1) out.write(fmt::format("# {}\n", file));
-      kestrel::JournalReader reader(input->bytes());
+      kestrel::JournalReader reader(*input);
       kestrel::JournalRecord record;
       while (!limit_reached() && reader.next(&record)) {
         if (record.type == kestrel::RecordType::kBroken) {

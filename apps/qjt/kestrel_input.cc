@@ -113,18 +113,11 @@ std::vector<std::uint64_t> replay_journal(const OpenJournal& journal, kestrel::R
                       (file.role == kestrel::FileRole::kGiven && file.name.find('.') == std::string::npos);
     const InputFile& input = *journal.inputs[i];
     state->begin_file(static_cast<std::uint32_t>(i), file.path, input.bytes(), live);
-    kestrel::JournalReader reader(input.bytes());
+    // Streamed, not walked through the mapping (lib/read_window.h); replay
+    // keeps positions, so no page of the mapping becomes resident here.
+    kestrel::JournalReader reader(input);
     kestrel::JournalRecord record;
-    // Items keep views into the mapping, but the pages behind the cursor need
-    // not stay resident: replay memory then grows with the live items, not
-    // with the journal (a released page faults back in if a payload is read).
-    constexpr std::uint64_t kReleaseEvery = 4 << 20;
-    std::uint64_t released = 0;
     while (reader.next(&record)) {
-      if (record.offset - released >= kReleaseEvery) {
-        input.release(record.offset);
-        released = record.offset;
-      }
       state->apply(record);
       if (record.type != kestrel::RecordType::kEndOfFile && record.type != kestrel::RecordType::kBroken)
         ++counts[i];

@@ -1,5 +1,6 @@
 #include "compaction.h"
 
+#include "journal_reader.h"
 #include "journal_writer.h"
 
 namespace qjt::kestrel {
@@ -9,35 +10,44 @@ JournalSize compacted_size(const ReplayState& state) {
                      state.live_bytes()};
 }
 
-bool write_compacted(const ReplayState& state, const std::vector<std::int64_t>& legacy_add_time_ms,
-                     const CopiedUpTo& copied, FileWriter* out, std::string* error) {
-  std::string bytes;
+bool write_compacted(const ReplayState& state, const std::vector<const InputFile*>& files,
+                     const std::vector<std::int64_t>& legacy_add_time_ms, FileWriter* out,
+                     std::string* error) {
+  std::vector<JournalReader> readers;
+  readers.reserve(files.size());
+  for (const InputFile* file : files) readers.emplace_back(*file);
+  // Records gather in a batch that goes to the writer whole: a batch this
+  // large is written without another copy (FileWriter::append).
+  constexpr std::size_t kBatch = 1 << 20;
+  std::string batch;
+  batch.reserve(2 * kBatch);
+  auto flush = [&] {
+    const bool written = out->append(ByteSpan(batch), error);
+    batch.clear();
+    return written;
+  };
+  JournalRecord record;
   auto write_item = [&](const QueuedItem& item) {
-    const JournalRecord record = state.item_record(item);
-    const std::int64_t add_time =
-        record.has_add_time ? record.add_time_ms : legacy_add_time_ms[item.file_index];
-    bytes.clear();
-    append_record(&bytes, addx_record(record.payload, add_time, record.expiry_ms));
-    return out->append(ByteSpan(bytes), error);
+    JournalReader& reader = readers[item.file_index];
+    reader.seek(item.record_offset);
+    reader.next(&record);
+    if (!record.has_add_time) record.add_time_ms = legacy_add_time_ms[item.file_index];
+    record.type = RecordType::kAddX;  // ADD, ADD_XID and CONTINUE items are written as ADDX
+    if (record.payload.size() < kBatch) {
+      append_record(&batch, record);
+      return batch.size() < kBatch || flush();
+    }
+    append_record_header(&batch, record);
+    return flush() && out->append(record.payload, error);
   };
   const auto& open = state.open_transactions();
   for (auto it = open.rbegin(); it != open.rend(); ++it) {
     if (!write_item(it->second)) return false;
-    bytes.clear();
-    append_record(&bytes, xid_record(RecordType::kRemoveTentativeXid, it->first));
-    if (!out->append(ByteSpan(bytes), error)) return false;
+    append_record(&batch, xid_record(RecordType::kRemoveTentativeXid, it->first));
   }
-  constexpr std::uint64_t kTellEvery = 4 << 20;
-  std::uint64_t since_told = 0;
-  for (const QueuedItem& item : state.queue()) {
+  for (const QueuedItem& item : state.queue())
     if (!write_item(item)) return false;
-    since_told += item.payload_size;
-    if (since_told >= kTellEvery) {
-      copied(item.file_index, item.record_offset);
-      since_told = 0;
-    }
-  }
-  return out->sync(error);
+  return flush() && out->sync(error);
 }
 
 }  // namespace qjt::kestrel

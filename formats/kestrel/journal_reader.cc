@@ -1,5 +1,7 @@
 #include "journal_reader.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 namespace qjt::kestrel {
@@ -13,19 +15,19 @@ std::uint64_t load_u64(const std::uint8_t* p) {
   return std::uint64_t{load_u32(p)} | std::uint64_t{load_u32(p + 4)} << 32;
 }
 
-constexpr std::size_t kPrefetchDistance = 1024;
-
 }  // namespace
+
+void JournalReader::seek(std::size_t position) {
+  position_ = position <= window_.size() ? position : window_.size();
+  done_ = false;
+}
 
 // The records that make up nearly every journal (ADDX, the xid records,
 // REMOVE), when all their fixed fields are in bounds: one bounds check
 // instead of one per field. Anything else goes through decode().
-bool JournalReader::decode_common(JournalRecord* record) {
-  const std::size_t remaining = journal_.size() - position_;
-  const std::uint8_t* p = journal_.data() + position_;
-  // Records are read strided, one header per payload, and hardware
-  // prefetchers stop at page boundaries: ask for the bytes a few records on.
-  __builtin_prefetch(p + kPrefetchDistance);
+bool JournalReader::decode_common(ByteSpan header, JournalRecord* record) {
+  const std::size_t remaining = window_.size() - position_;
+  const std::uint8_t* p = header.data();
   switch (p[0]) {
     case static_cast<std::uint8_t>(RecordType::kAddX): {
       if (remaining < 21) return false;
@@ -35,8 +37,9 @@ bool JournalReader::decode_common(JournalRecord* record) {
       record->add_time_ms = static_cast<std::int64_t>(load_u64(p + 5));
       record->expiry_ms = static_cast<std::int64_t>(load_u64(p + 13));
       record->has_add_time = true;
-      record->payload = ByteSpan(p + 21, static_cast<std::size_t>(size - kItemBlockHeader));
       record->length = 5 + static_cast<std::size_t>(size);
+      // Last: the view may move the window, and `p` with it.
+      record->payload = window_.view(position_ + 21, static_cast<std::size_t>(size - kItemBlockHeader));
       return true;
     }
     case static_cast<std::uint8_t>(RecordType::kSaveXid):
@@ -71,25 +74,25 @@ bool JournalReader::next(JournalRecord* record) {
   record->error.clear();
   record->kestrel_cannot_start = false;
   record->offset = position_;
-  if (position_ == journal_.size()) {
-    record->type = RecordType::kEndOfFile;
+  const std::size_t remaining = window_.size() - position_;
+  if (remaining == 0) {
     done_ = true;
     return true;
   }
-  if (decode_common(record)) {
+  const ByteSpan header = window_.view(position_, std::min(kMaxHeader, remaining));
+  if (decode_common(header, record)) {
     position_ += record->length;
     return true;
   }
-  ByteReader in(journal_, position_);
+  ByteReader in(header);
   if (!decode(&in, record)) {
     record->type = RecordType::kBroken;
-    record->length = journal_.size() - position_;
-    record->payload = journal_.subspan(position_);
+    record->length = remaining;
+    record->payload = window_.view(position_, remaining);
     done_ = true;
     return true;
   }
-  record->length = in.position() - position_;
-  position_ = in.position();
+  position_ += record->length;
   return true;
 }
 
@@ -110,8 +113,13 @@ bool JournalReader::decode(ByteReader* in, JournalRecord* record) {
     case RecordType::kSaveXid:
     case RecordType::kUnremove:
     case RecordType::kConfirmRemove:
-    case RecordType::kRemoveTentativeXid: return read_xid(in, record);
-    default: return true;  // REMOVE and the legacy REMOVE_TENTATIVE are one byte
+    case RecordType::kRemoveTentativeXid:
+      if (!read_xid(in, record)) return false;
+      record->length = in->position();
+      return true;
+    default:  // REMOVE and the legacy REMOVE_TENTATIVE are one byte
+      record->length = in->position();
+      return true;
   }
 }
 
@@ -119,18 +127,18 @@ bool JournalReader::read_xid(ByteReader* in, JournalRecord* record) {
   if (in->read_i32_le(&record->xid)) return true;
   return broken(record, fmt::format("truncated {} record: expected a 4-byte xid at offset {}, "
                                     "found {} byte(s) before end of file",
-                                    record_type_name(record->type), in->position(),
-                                    in->remaining()));
+                                    record_type_name(record->type), offset_of(*in),
+                                    left_after(*in)));
 }
 
 bool JournalReader::read_block_size(ByteReader* in, std::int32_t minimum, std::int32_t* size,
                                     JournalRecord* record) {
   const auto name = record_type_name(record->type);
-  const std::size_t at = in->position();
+  const std::size_t at = offset_of(*in);
   if (!in->read_i32_le(size)) {
     return broken(record, fmt::format("truncated {} record: expected a 4-byte size at offset {}, "
                                       "found {} byte(s) before end of file",
-                                      name, at, in->remaining()));
+                                      name, at, left_after(*in)));
   }
   if (*size < 0) {
     record->kestrel_cannot_start = true;
@@ -138,10 +146,10 @@ bool JournalReader::read_block_size(ByteReader* in, std::int32_t minimum, std::i
                                       "block of at least {} bytes, found {}",
                                       name, at, minimum, *size));
   }
-  if (static_cast<std::size_t>(*size) > in->remaining()) {
+  if (static_cast<std::size_t>(*size) > left_after(*in)) {
     return broken(record, fmt::format("truncated {} record: expected {} bytes after the size field "
                                       "at offset {}, found {} before end of file",
-                                      name, *size, at, in->remaining()));
+                                      name, *size, at, left_after(*in)));
   }
   if (*size < minimum) {
     return broken(record, fmt::format("{} record's block is too short: expected at least {} bytes, "
@@ -156,9 +164,8 @@ bool JournalReader::read_item_block(ByteReader* in, JournalRecord* record) {
   if (!read_block_size(in, kItemBlockHeader, &size, record)) return false;
   in->read_i64_le(&record->add_time_ms);
   in->read_i64_le(&record->expiry_ms);
-  in->read_span(static_cast<std::size_t>(size - kItemBlockHeader), &record->payload);
   record->has_add_time = true;
-  return true;
+  return read_payload(in, static_cast<std::size_t>(size - kItemBlockHeader), record);
 }
 
 bool JournalReader::read_legacy_block(ByteReader* in, JournalRecord* record) {
@@ -167,7 +174,14 @@ bool JournalReader::read_legacy_block(ByteReader* in, JournalRecord* record) {
   std::int32_t expiry_seconds = 0;
   in->read_i32_le(&expiry_seconds);
   record->expiry_ms = std::int64_t{expiry_seconds} * 1000;
-  in->read_span(static_cast<std::size_t>(size - kLegacyBlockHeader), &record->payload);
+  return read_payload(in, static_cast<std::size_t>(size - kLegacyBlockHeader), record);
+}
+
+// The block's fixed fields are read and its size checked against the file:
+// the payload follows them, past the header the cursor covers.
+bool JournalReader::read_payload(ByteReader* in, std::size_t size, JournalRecord* record) {
+  record->length = in->position() + size;
+  record->payload = window_.view(offset_of(*in), size);
   return true;
 }
 

@@ -9,37 +9,60 @@
 //    replaying a file there.
 //  - Decoding never allocates for a record's contents and never trusts a
 //    size field beyond checking it against the bytes that remain.
+//  - Over a ByteSpan, a record's payload views that span. Over an
+//    InputFile, the file is read forward through a ReadWindow (far faster
+//    than walking the mapping, lib/read_window.h) and a payload view is
+//    valid only until the next call to next() or seek(): keep positions.
 #pragma once
 
+#include <cstddef>
+
 #include "byte_span.h"
+#include "input_file.h"
 #include "journal_record.h"
+#include "read_window.h"
 
 namespace qjt::kestrel {
 
 class JournalReader {
  public:
-  explicit JournalReader(ByteSpan journal) : journal_(journal) {}
-  // Starts at `position`, which must be a record boundary (an offset that a
-  // reader from 0 returned): how replay re-reads an item it kept by position.
-  JournalReader(ByteSpan journal, std::size_t position)
-      : journal_(journal), position_(position <= journal.size() ? position : journal.size()) {}
+  explicit JournalReader(ByteSpan journal) : window_(journal) {}
+  // Starts at `position` (see seek()).
+  JournalReader(ByteSpan journal, std::size_t position) : window_(journal) { seek(position); }
+  // `window_capacity` is for tests, which shrink it to cross its edges.
+  explicit JournalReader(const InputFile& file,
+                         std::size_t window_capacity = ReadWindow::kDefaultCapacity)
+      : window_(file, window_capacity) {}
 
   // Fills *record with the next record. Returns false once the terminal
   // record has been returned.
   bool next(JournalRecord* record);
 
+  // Continues from `position`, which must be a record boundary (an offset a
+  // reader from 0 returned): how replay and compaction re-read an item they
+  // kept by position. Forward seeks keep the window's reads sequential.
+  void seek(std::size_t position);
+
  private:
-  bool decode_common(JournalRecord* record);
+  // The longest fixed part of a record: ADD_XID's opcode, xid, size, add
+  // time and expiry. Every field check happens within these bytes.
+  static constexpr std::size_t kMaxHeader = 25;
+
+  bool decode_common(ByteSpan header, JournalRecord* record);
   bool decode(ByteReader* in, JournalRecord* record);
   bool read_xid(ByteReader* in, JournalRecord* record);
   bool read_item_block(ByteReader* in, JournalRecord* record);
   bool read_legacy_block(ByteReader* in, JournalRecord* record);
   bool read_block_size(ByteReader* in, std::int32_t minimum, std::int32_t* size,
                        JournalRecord* record);
+  bool read_payload(ByteReader* in, std::size_t size, JournalRecord* record);
   bool broken(JournalRecord* record, std::string message);
+  // File offset, and bytes left in the file, at a header cursor.
+  std::size_t offset_of(const ByteReader& in) const { return position_ + in.position(); }
+  std::size_t left_after(const ByteReader& in) const { return window_.size() - offset_of(in); }
 
-  ByteSpan journal_;
-  std::size_t position_ = 0;
+  ReadWindow window_;
+  std::size_t position_ = 0;  // of the record being decoded, then of the next
   bool done_ = false;
 };
 

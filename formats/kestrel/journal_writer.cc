@@ -3,36 +3,48 @@
 namespace qjt::kestrel {
 namespace {
 
-void put_le(std::string* out, std::uint64_t value, int bytes) {
-  for (int i = 0; i < bytes; ++i) out->push_back(static_cast<char>((value >> (8 * i)) & 0xFF));
-}
-void put_i32(std::string* out, std::int32_t v) { put_le(out, static_cast<std::uint32_t>(v), 4); }
-void put_i64(std::string* out, std::int64_t v) { put_le(out, static_cast<std::uint64_t>(v), 8); }
+// Little-endian fields gathered in a fixed buffer and appended at once:
+// compaction writes millions of headers.
+class HeaderBytes {
+ public:
+  void u8(std::uint8_t v) { bytes_[size_++] = static_cast<char>(v); }
+  void le(std::uint64_t value, int width) {
+    for (int i = 0; i < width; ++i) u8(static_cast<std::uint8_t>(value >> (8 * i)));
+  }
+  void i32(std::int32_t v) { le(static_cast<std::uint32_t>(v), 4); }
+  void i64(std::int64_t v) { le(static_cast<std::uint64_t>(v), 8); }
+  void append_to(std::string* out) const { out->append(bytes_, size_); }
 
-void put_item_block(std::string* out, const JournalRecord& r) {
-  put_i32(out, static_cast<std::int32_t>(r.payload.size() + kItemBlockHeader));
-  put_i64(out, r.add_time_ms);
-  put_i64(out, r.expiry_ms);
-  out->append(r.payload.as_chars());
+ private:
+  char bytes_[32];  // the longest header, ADD_XID's, is 25 bytes
+  std::size_t size_ = 0;
+};
+
+bool has_payload(RecordType type) {
+  return type == RecordType::kBroken || type == RecordType::kAdd || carries_item(type);
 }
 
 }  // namespace
 
-void append_record(std::string* out, const JournalRecord& r) {
-  if (r.type == RecordType::kEndOfFile) return;
-  if (r.type == RecordType::kBroken) {
-    out->append(r.payload.as_chars());
-    return;
-  }
-  out->push_back(static_cast<char>(r.type));
-  if (carries_xid(r.type)) put_i32(out, r.xid);
+void append_record_header(std::string* out, const JournalRecord& r) {
+  if (r.type == RecordType::kEndOfFile || r.type == RecordType::kBroken) return;  // BROKEN: all payload
+  HeaderBytes h;
+  h.u8(static_cast<std::uint8_t>(r.type));
+  if (carries_xid(r.type)) h.i32(r.xid);
   if (r.type == RecordType::kAdd) {
-    put_i32(out, static_cast<std::int32_t>(r.payload.size() + kLegacyBlockHeader));
-    put_i32(out, static_cast<std::int32_t>(r.expiry_ms / 1000));
-    out->append(r.payload.as_chars());
+    h.i32(static_cast<std::int32_t>(r.payload.size() + kLegacyBlockHeader));
+    h.i32(static_cast<std::int32_t>(r.expiry_ms / 1000));
   } else if (carries_item(r.type)) {
-    put_item_block(out, r);
+    h.i32(static_cast<std::int32_t>(r.payload.size() + kItemBlockHeader));
+    h.i64(r.add_time_ms);
+    h.i64(r.expiry_ms);
   }
+  h.append_to(out);
+}
+
+void append_record(std::string* out, const JournalRecord& r) {
+  append_record_header(out, r);
+  if (has_payload(r.type)) out->append(r.payload.as_chars());
 }
 
 JournalRecord addx_record(ByteSpan payload, std::int64_t add_time_ms, std::int64_t expiry_ms) {

@@ -12,6 +12,9 @@ namespace qjt::kestrel {
 // Appends the encoding of `record` to *out. A BROKEN record appends its raw
 // bytes (its payload); END_OF_FILE appends nothing.
 void append_record(std::string* out, const JournalRecord& record);
+// The same without the payload bytes, which follow in the encoding: for a
+// writer that sends a large payload on without copying it.
+void append_record_header(std::string* out, const JournalRecord& record);
 
 // The ADDX record Kestrel's rewrite writes for an item.
 JournalRecord addx_record(ByteSpan payload, std::int64_t add_time_ms, std::int64_t expiry_ms);

@@ -14,6 +14,7 @@
 #include "finding.h"
 #include "input_file.h"
 #include "json_line.h"
+#include "read_window.h"
 #include "payload.h"
 #include "unit_helpers.h"
 
@@ -398,6 +399,77 @@ TEST_CASE("InputFile: a directory is an error naming the path") {
   CHECK(file == nullptr);
   CHECK(qjt_test::contains(error, path));
   CHECK(qjt_test::contains(error, "directory"));
+}
+
+// ---------------------------------------------------------------- ReadWindow
+
+namespace {
+
+Bytes counting_bytes(std::size_t n) {
+  Bytes b(n);
+  for (std::size_t i = 0; i < n; ++i) b[i] = static_cast<std::uint8_t>(i * 7 + i / 251);
+  return b;
+}
+
+Bytes as_bytes(qjt::ByteSpan s) { return Bytes(s.data(), s.data() + s.size()); }
+
+std::unique_ptr<InputFile> open_written(const qjt_test::TempDir& dir, const Bytes& content) {
+  const auto path = (dir.path() / "file").string();
+  qjt_test::write_file(path, content);
+  std::string error;
+  auto file = InputFile::open(path, &error);
+  REQUIRE(file != nullptr);
+  return file;
+}
+
+}  // namespace
+
+TEST_CASE("ReadWindow: forward views of every length give the file's bytes") {
+  qjt_test::TempDir dir("window");
+  const Bytes content = counting_bytes(1000);
+  auto file = open_written(dir, content);
+  REQUIRE(file->read_fd() >= 0);
+  for (std::size_t length : {0u, 1u, 5u, 16u, 17u, 40u}) {
+    CAPTURE(length);
+    ReadWindow window(*file, 16);
+    CHECK(window.size() == content.size());
+    for (std::size_t offset = 0; offset + length <= content.size(); offset += 1 + length / 3) {
+      CAPTURE(offset);
+      const qjt::ByteSpan v = window.view(offset, length);
+      REQUIRE(v.size() == length);
+      REQUIRE(as_bytes(v) == Bytes(content.begin() + static_cast<std::ptrdiff_t>(offset),
+                                   content.begin() + static_cast<std::ptrdiff_t>(offset + length)));
+    }
+  }
+}
+
+TEST_CASE("ReadWindow: buffered views are copies; long and backward views are the mapping") {
+  qjt_test::TempDir dir("window");
+  const Bytes content = counting_bytes(300);
+  auto file = open_written(dir, content);
+  const std::uint8_t* mapped = file->bytes().data();
+  ReadWindow window(*file, 64);
+  CHECK(window.view(10, 20).data() != mapped + 10);  // read into the buffer
+  CHECK(window.view(40, 65).data() == mapped + 40);  // longer than the buffer
+  CHECK(window.view(200, 8).data() != mapped + 200);
+  const qjt::ByteSpan back = window.view(5, 8);      // behind the buffer
+  CHECK(back.data() == mapped + 5);
+  CHECK(as_bytes(back) == Bytes(content.begin() + 5, content.begin() + 13));
+  CHECK(window.view(300, 0).size() == 0);
+}
+
+TEST_CASE("ReadWindow: a span, or an input with nothing to read, is viewed in place") {
+  const Bytes content = counting_bytes(100);
+  ReadWindow over_span(qjt_test::span(content));
+  CHECK(over_span.view(30, 50).data() == content.data() + 30);
+
+  qjt_test::TempDir dir("window");
+  auto file = open_written(dir, content);
+  REQUIRE(file->preview_write(3, qjt_test::span(Bytes{0xAA})));
+  CHECK(file->read_fd() == -1);  // the file no longer holds what the mapping shows
+  ReadWindow previewed(*file, 16);
+  CHECK(previewed.view(0, 8).data() == file->bytes().data());
+  CHECK(previewed.view(3, 1)[0] == 0xAA);
 }
 
 // ---------------------------------------------------------------- exit codes, findings

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "input_file.h"
 #include "journal_reader.h"
 #include "unit_helpers.h"
 
@@ -254,16 +255,54 @@ std::vector<std::size_t> cuts_for(const Bytes& bytes, const Decoded& full) {
   return cuts;
 }
 
+// Read from a file through windows of several sizes (one smaller than any
+// header, one just a header, larger ones), the journal must decode exactly
+// as from memory: same records, same payload bytes, same errors.
+void check_streamed(const Bytes& bytes) {
+  const Decoded expected = decode_checked(span(bytes));
+  qjt_test::TempDir dir("streamed");
+  const auto path = (dir.path() / "journal").string();
+  qjt_test::write_file(path, bytes);
+  std::string error;
+  const auto file = InputFile::open(path, &error);
+  REQUIRE(file != nullptr);
+  for (std::size_t capacity : {1u, 7u, 25u, 64u, 4096u}) {
+    CAPTURE(capacity);
+    JournalReader reader(*file, capacity);
+    JournalRecord r;
+    std::size_t i = 0;
+    while (reader.next(&r)) {
+      const bool terminal = i == expected.records.size();
+      REQUIRE(i <= expected.records.size());
+      const JournalRecord& want = terminal ? expected.terminal : expected.records[i];
+      REQUIRE(r.type == want.type);
+      REQUIRE(r.offset == want.offset);
+      REQUIRE(r.length == want.length);
+      REQUIRE(r.xid == want.xid);
+      REQUIRE(r.add_time_ms == want.add_time_ms);
+      REQUIRE(r.has_add_time == want.has_add_time);
+      REQUIRE(r.expiry_ms == want.expiry_ms);
+      REQUIRE(r.payload.as_chars() == want.payload.as_chars());  // `want` views `bytes`
+      REQUIRE(r.error == want.error);
+      REQUIRE(r.kestrel_cannot_start == want.kestrel_cannot_start);
+      ++i;
+    }
+    REQUIRE(i == expected.records.size() + 1);
+  }
+}
+
 void check_journal(const std::string& name, const Bytes& bytes, std::uint64_t seed) {
   CAPTURE(name);
   const Decoded full = decode_checked(span(bytes));
   for (std::size_t cut : cuts_for(bytes, full)) check_prefix(bytes, full, cut);
+  check_streamed(bytes);
   Rng rng(seed);
   const int mutations = bytes.size() <= 4096 ? 300 : bytes.size() <= (1u << 20) ? 40 : 8;
   for (int i = 0; i < mutations; ++i) {
     CAPTURE(i);
     const Bytes mutated = mutate(bytes, &rng);
     decode_checked(span(mutated));
+    if (i % 10 == 0) check_streamed(mutated);
   }
 }
 

@@ -1,0 +1,50 @@
+#include "read_window.h"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "input_file.h"
+
+namespace qjt {
+
+ReadWindow::ReadWindow(const InputFile& file, std::size_t capacity)
+    : bytes_(file.bytes()), fd_(file.read_fd()), capacity_(capacity) {
+  if (fd_ < 0 || capacity_ == 0) {
+    fd_ = -1;
+    data_ = bytes_.data();
+    end_ = bytes_.size();
+    return;
+  }
+  buffer_ = std::make_unique<std::uint8_t[]>(capacity_);
+  data_ = buffer_.get();
+}
+
+ByteSpan ReadWindow::fill(std::size_t offset, std::size_t length) {
+  if (fd_ < 0 || length > capacity_ || offset < start_) return bytes_.subspan(offset, length);
+  // Keep what the buffer holds from `offset` on, then read after it.
+  std::size_t kept = 0;
+  if (offset < end_) {
+    kept = end_ - offset;
+    std::memmove(buffer_.get(), data_ + (offset - start_), kept);
+  }
+  data_ = buffer_.get();
+  start_ = offset;
+  end_ = offset + kept;
+  const std::size_t wanted = std::min(capacity_, bytes_.size() - offset);
+  while (end_ - start_ < wanted) {
+    const ssize_t n = ::pread(fd_, buffer_.get() + (end_ - start_), wanted - (end_ - start_),
+                              static_cast<off_t>(end_));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    end_ += static_cast<std::size_t>(n);
+  }
+  if (offset + length <= end_) return ByteSpan(data_, length);
+  // The file could not be read as far as it was mapped: forget what was read
+  // and let the mapping answer, as it would have without the window.
+  end_ = start_;
+  return bytes_.subspan(offset, length);
+}
+
+}  // namespace qjt
