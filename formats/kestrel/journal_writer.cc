@@ -9,7 +9,8 @@ class HeaderBytes {
  public:
   void u8(std::uint8_t v) { bytes_[size_++] = static_cast<char>(v); }
   void le(std::uint64_t value, int width) {
-    for (int i = 0; i < width; ++i) u8(static_cast<std::uint8_t>(value >> (8 * i)));
+    for (int i = 0; i < width; ++i) bytes_[size_ + static_cast<std::size_t>(i)] = static_cast<char>(value >> (8 * i));
+    size_ += static_cast<std::size_t>(width);
   }
   void i32(std::int32_t v) { le(static_cast<std::uint32_t>(v), 4); }
   void i64(std::int64_t v) { le(static_cast<std::uint64_t>(v), 8); }
