@@ -32,11 +32,13 @@ class FileWriter {
  private:
   FileWriter(std::string path, int fd) : path_(std::move(path)), fd_(fd) {}
   bool flush(std::string* error);
+  bool write_out(ByteSpan bytes, std::string* error);
 
   std::string path_;
   int fd_;
   std::string buffer_;
   std::uint64_t written_ = 0;
+  std::uint64_t started_ = 0;  // bytes whose writeback has been started
 };
 
 // Replaces (or creates) `path` whole: `content` writes "<path>~~qjt-<pid>"

@@ -168,7 +168,7 @@ for label in kib small live; do
   measure "cp '$file' '$scratch/out'" "rm -f '$scratch/out'"
   cp_wall=$wall
   echo "| $label | \`cp\` | $wall | $cpu | $(mbps "$bytes" "$wall") | $(mib "$rss") | 1.00 |"
-  measure "cp '$file' '$scratch/out' && sync '$scratch/out'" "rm -f '$scratch/out'"
+  measure "sh -c \"cp '$file' '$scratch/out' && sync '$scratch/out'\"" "rm -f '$scratch/out'"
   echo "| $label | \`cp && sync OUT\` | $wall | $cpu | $(mbps "$bytes" "$wall") | $(mib "$rss") | $(ratio "$wall" "$cp_wall") |"
   measure "'$qjt' compact -o '$scratch/out' '$file' > /dev/null" "rm -f '$scratch/out'"
   ratios["compact/$label"]=$(ratio "$wall" "$cp_wall")
