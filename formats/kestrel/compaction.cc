@@ -22,6 +22,7 @@ bool write_compacted(const ReplayState& state, const std::vector<const InputFile
     JournalReader& reader = readers[item.file_index];
     reader.seek(item.record_offset);
     reader.next(&record);
+    if (record.type == RecordType::kAddX) return out->append(reader.encoded(record), error);
     if (!record.has_add_time) record.add_time_ms = legacy_add_time_ms[item.file_index];
     record.type = RecordType::kAddX;  // ADD, ADD_XID and CONTINUE items are written as ADDX
     header.clear();

@@ -38,6 +38,10 @@ class JournalReader {
   // record has been returned.
   bool next(JournalRecord* record);
 
+  // The encoded bytes of `record`, which next() just returned: what a writer
+  // copies when it keeps a record unchanged. Valid as its payload is.
+  ByteSpan encoded(const JournalRecord& record) { return window_.view(record.offset, record.length); }
+
   // Continues from `position`, which must be a record boundary (an offset a
   // reader from 0 returned): how replay and compaction re-read an item they
   // kept by position. Forward seeks keep the window's reads sequential.
