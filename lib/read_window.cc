@@ -22,17 +22,20 @@ ReadWindow::ReadWindow(const InputFile& file, std::size_t capacity)
 }
 
 ByteSpan ReadWindow::fill(std::size_t offset, std::size_t length) {
-  if (fd_ < 0 || length > capacity_ || offset < start_) return bytes_.subspan(offset, length);
+  if (fd_ < 0 || length > capacity_) return bytes_.subspan(offset, length);
+  const bool backward = offset < start_;
   // Keep what the buffer holds from `offset` on, then read after it.
   std::size_t kept = 0;
-  if (offset < end_) {
+  if (!backward && offset < end_) {
     kept = end_ - offset;
     std::memmove(buffer_.get(), data_ + (offset - start_), kept);
   }
   data_ = buffer_.get();
   start_ = offset;
   end_ = offset + kept;
-  const std::size_t wanted = std::min(capacity_, bytes_.size() - offset);
+  constexpr std::size_t kSeekRead = 4096;
+  const std::size_t want = backward ? std::min(capacity_, std::max(length, kSeekRead)) : capacity_;
+  const std::size_t wanted = std::min(want, bytes_.size() - offset);
   while (end_ - start_ < wanted) {
     const ssize_t n = ::pread(fd_, buffer_.get() + (end_ - start_), wanted - (end_ - start_),
                               static_cast<off_t>(end_));

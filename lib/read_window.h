@@ -14,14 +14,21 @@
 //  - view(offset, length) needs offset + length <= size() and returns
 //    exactly those bytes. The view is valid until the next call to view()
 //    or the window's destruction; callers that keep bytes keep positions.
-//  - Forward views cost one pread per buffer's worth of input and no
-//    allocation. A view behind the buffer, longer than it, or failing to
-//    read (an I/O error, a file shrunk under us) comes from the mapping,
-//    so the bytes are always those of InputFile::bytes().
+//  - A view within the buffer costs nothing; a forward one past it, one
+//    pread of a buffer's worth; one behind it (a reader seeking back), one
+//    pread of just the bytes asked for (at least a page), so that random
+//    access does not read whole buffers. No view allocates.
+//  - A view longer than the buffer, or one that cannot be read (an I/O
+//    error, a file shrunk under us), comes from the mapping, so the bytes
+//    are always those of InputFile::bytes(). for_each_piece() reads a range
+//    of any length through the buffer instead, leaving the mapping alone:
+//    what a copy of a large item uses, so that its pages never become
+//    resident in this process.
 //  - A window over a ByteSpan (or over an input that is not a mapped,
 //    unchanged regular file) views that span directly and never reads.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -44,6 +51,21 @@ class ReadWindow {
   ByteSpan view(std::size_t offset, std::size_t length) {
     if (offset >= start_ && offset + length <= end_) return ByteSpan(data_ + (offset - start_), length);
     return fill(offset, length);
+  }
+
+  // Calls f(piece) for consecutive views that together are [offset,
+  // offset + length), each at most a buffer long; stops early, returning
+  // false, when f returns false.
+  template <typename F>
+  bool for_each_piece(std::size_t offset, std::size_t length, F&& f) {
+    const std::size_t most = fd_ < 0 ? length : capacity_;
+    do {
+      const std::size_t n = std::min(length, most);
+      if (!f(view(offset, n))) return false;
+      offset += n;
+      length -= n;
+    } while (length > 0);
+    return true;
   }
 
  private:

@@ -18,16 +18,19 @@ bool write_compacted(const ReplayState& state, const std::vector<const InputFile
   for (const InputFile* file : files) readers.emplace_back(*file);
   JournalRecord record;
   std::string header;
+  const auto write_piece = [&](ByteSpan piece) { return out->append(piece, error); };
+  // Copied through each file's window, piece by piece: a large item's pages
+  // never become resident, so memory stays with the number of items.
   auto write_item = [&](const QueuedItem& item) {
     JournalReader& reader = readers[item.file_index];
     reader.seek(item.record_offset);
     reader.next(&record);
-    if (record.type == RecordType::kAddX) return out->append(reader.encoded(record), error);
+    if (record.type == RecordType::kAddX) return reader.for_each_encoded_piece(record, write_piece);
     if (!record.has_add_time) record.add_time_ms = legacy_add_time_ms[item.file_index];
     record.type = RecordType::kAddX;  // ADD, ADD_XID and CONTINUE items are written as ADDX
     header.clear();
     append_record_header(&header, record);
-    return out->append(ByteSpan(header), error) && out->append(record.payload, error);
+    return write_piece(ByteSpan(header)) && reader.for_each_payload_piece(record, write_piece);
   };
   const auto& open = state.open_transactions();
   for (auto it = open.rbegin(); it != open.rend(); ++it) {

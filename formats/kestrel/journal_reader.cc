@@ -38,8 +38,9 @@ bool JournalReader::decode_common(ByteSpan header, JournalRecord* record) {
       record->expiry_ms = static_cast<std::int64_t>(load_u64(p + 13));
       record->has_add_time = true;
       record->length = 5 + static_cast<std::size_t>(size);
-      // Last: the view may move the window, and `p` with it.
-      record->payload = window_.view(position_ + 21, static_cast<std::size_t>(size - kItemBlockHeader));
+      // Last: the view may move the window, and `p` with it. The whole
+      // record in one view, so that the window holds it whole.
+      record->payload = window_.view(position_, record->length).subspan(21);
       return true;
     }
     case static_cast<std::uint8_t>(RecordType::kSaveXid):
@@ -181,7 +182,7 @@ bool JournalReader::read_legacy_block(ByteReader* in, JournalRecord* record) {
 // the payload follows them, past the header the cursor covers.
 bool JournalReader::read_payload(ByteReader* in, std::size_t size, JournalRecord* record) {
   record->length = in->position() + size;
-  record->payload = window_.view(offset_of(*in), size);
+  record->payload = window_.view(position_, record->length).subspan(in->position());
   return true;
 }
 

@@ -38,9 +38,20 @@ class JournalReader {
   // record has been returned.
   bool next(JournalRecord* record);
 
-  // The encoded bytes of `record`, which next() just returned: what a writer
-  // copies when it keeps a record unchanged. Valid as its payload is.
-  ByteSpan encoded(const JournalRecord& record) { return window_.view(record.offset, record.length); }
+  // For a writer that copies records: f(piece) for consecutive pieces of
+  // the encoded bytes of `record` (a record next() returned), or of its
+  // payload, each read through the window however long the record is
+  // (ReadWindow::for_each_piece). False when f returned false.
+  template <typename F>
+  bool for_each_encoded_piece(const JournalRecord& record, F&& f) {
+    return window_.for_each_piece(record.offset, record.length, f);
+  }
+  template <typename F>
+  bool for_each_payload_piece(const JournalRecord& record, F&& f) {
+    // Every record that has a payload ends with it (a BROKEN one is all payload).
+    return window_.for_each_piece(record.offset + record.length - record.payload.size(),
+                                  record.payload.size(), f);
+  }
 
   // Continues from `position`, which must be a record boundary (an offset a
   // reader from 0 returned): how replay and compaction re-read an item they

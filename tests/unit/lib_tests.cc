@@ -4,10 +4,12 @@
 // documented contracts.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <array>
 #include <climits>
 #include <cstdint>
 #include <string>
+#include <utility>
 
 #include "byte_span.h"
 #include "exit_code.h"
@@ -443,19 +445,50 @@ TEST_CASE("ReadWindow: forward views of every length give the file's bytes") {
   }
 }
 
-TEST_CASE("ReadWindow: buffered views are copies; long and backward views are the mapping") {
+TEST_CASE("ReadWindow: views are read into the buffer; only views longer than it are the mapping") {
   qjt_test::TempDir dir("window");
   const Bytes content = counting_bytes(300);
   auto file = open_written(dir, content);
   const std::uint8_t* mapped = file->bytes().data();
   ReadWindow window(*file, 64);
-  CHECK(window.view(10, 20).data() != mapped + 10);  // read into the buffer
+  const qjt::ByteSpan first = window.view(10, 20);
+  CHECK(first.data() != mapped + 10);  // read into the buffer
+  CHECK(window.view(12, 30).data() == first.data() + 2);  // already there: the same bytes
   CHECK(window.view(40, 65).data() == mapped + 40);  // longer than the buffer
   CHECK(window.view(200, 8).data() != mapped + 200);
-  const qjt::ByteSpan back = window.view(5, 8);      // behind the buffer
-  CHECK(back.data() == mapped + 5);
+  const qjt::ByteSpan back = window.view(5, 8);  // behind the buffer: read again
+  CHECK(back.data() != mapped + 5);
   CHECK(as_bytes(back) == Bytes(content.begin() + 5, content.begin() + 13));
+  CHECK(as_bytes(window.view(60, 64)) == Bytes(content.begin() + 60, content.begin() + 124));
   CHECK(window.view(300, 0).size() == 0);
+}
+
+TEST_CASE("ReadWindow: for_each_piece reads any range through the buffer, in order") {
+  qjt_test::TempDir dir("window");
+  const Bytes content = counting_bytes(1000);
+  auto file = open_written(dir, content);
+  ReadWindow window(*file, 64);
+  for (const auto& [offset, length] : {std::pair<std::size_t, std::size_t>{0, 1000}, {3, 64}, {900, 65},
+                                      {10, 0}, {999, 1}}) {
+    CAPTURE(offset);
+    CAPTURE(length);
+    Bytes joined;
+    std::size_t pieces = 0;
+    CHECK(window.for_each_piece(offset, length, [&](qjt::ByteSpan piece) {
+      CHECK(piece.size() <= 64);
+      CHECK((piece.data() < file->bytes().data() ||
+             piece.data() >= file->bytes().data() + file->bytes().size()));  // never the mapping
+      joined.insert(joined.end(), piece.data(), piece.data() + piece.size());
+      ++pieces;
+      return true;
+    }));
+    CHECK(joined == Bytes(content.begin() + static_cast<std::ptrdiff_t>(offset),
+                          content.begin() + static_cast<std::ptrdiff_t>(offset + length)));
+    CHECK(pieces == std::max<std::size_t>(1, (length + 63) / 64));
+  }
+  std::size_t calls = 0;
+  CHECK_FALSE(window.for_each_piece(0, 1000, [&](qjt::ByteSpan) { return ++calls < 3; }));
+  CHECK(calls == 3);
 }
 
 TEST_CASE("ReadWindow: a span, or an input with nothing to read, is viewed in place") {
