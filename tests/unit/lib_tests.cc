@@ -227,6 +227,25 @@ TEST_CASE("JSON strings: valid multibyte UTF-8 is kept as is") {
   }
 }
 
+TEST_CASE("JSON strings and UTF-8 checks: one special byte at every place of a longer string") {
+  // Long plain runs are tested eight bytes at a time: put each kind of byte
+  // that is not plain at every offset of 8-byte words, and where a word
+  // ends, and check the escaped form against the byte-by-byte rule.
+  const std::pair<std::string_view, std::string_view> cases[] = {
+      {"\"", "\\\""}, {"\\", "\\\\"}, {"\n", "\\n"}, {std::string_view("\0", 1), "\\u0000"},
+      {"\x1f", "\\u001f"}, {"\x7f", "\x7f"}, {"\xC3\xA9", "\xC3\xA9"}, {"\xFF", "\xEF\xBF\xBD"}};
+  const std::string plain = "abcdefghijklmnopqrstuvwxyz0123456789";
+  for (const auto& [raw, escaped] : cases) {
+    for (std::size_t at = 0; at <= 24; ++at) {
+      CAPTURE(at);
+      const std::string input = plain.substr(0, at) + std::string(raw) + plain.substr(at, 24 - at);
+      CHECK(json_string(input) ==
+            "\"" + plain.substr(0, at) + std::string(escaped) + plain.substr(at, 24 - at) + "\"");
+      CHECK(is_valid_utf8(input) == (raw != "\xFF"));
+    }
+  }
+}
+
 TEST_CASE("is_valid_utf8: accepts well-formed text") {
   CHECK(is_valid_utf8(""));
   CHECK(is_valid_utf8("hello"));
