@@ -65,7 +65,8 @@ std::unique_ptr<InputFile> InputFile::open(const std::string& path, std::string*
     } else {
       ::madvise(map, size, MADV_SEQUENTIAL);
       file->mapping_ = map;
-      if (!is_stdin) file->fd_ = fd;
+      file->device_ = st.st_dev;
+      file->inode_ = st.st_ino;
       file->mapping_size_ = size;
       file->bytes_ = ByteSpan(static_cast<const std::uint8_t*>(map), size);
     }
@@ -78,7 +79,7 @@ std::unique_ptr<InputFile> InputFile::open(const std::string& path, std::string*
       ok = false;
     }
   }
-  if (!is_stdin && file->fd_ < 0) ::close(fd);
+  if (!is_stdin) ::close(fd);
   return ok ? std::move(file) : nullptr;
 }
 
@@ -100,9 +101,20 @@ bool InputFile::preview_write(std::size_t offset, ByteSpan bytes) {
   return true;
 }
 
+int InputFile::open_for_reading() const {
+  if (mapping_ == nullptr || previewed_ || name_ == "-") return -1;
+  const int fd = ::open(name_.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || st.st_dev != device_ || st.st_ino != inode_) {
+    ::close(fd);  // renamed or replaced since it was mapped
+    return -1;
+  }
+  return fd;
+}
+
 InputFile::~InputFile() {
   if (mapping_ != nullptr) ::munmap(mapping_, mapping_size_);
-  if (fd_ >= 0) ::close(fd_);
 }
 
 }  // namespace qjt

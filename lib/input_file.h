@@ -7,6 +7,7 @@
 // into memory once; that size is the real input, never a field inside it.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -28,11 +29,13 @@ class InputFile {
   const std::string& name() const { return name_; }
   ByteSpan bytes() const { return bytes_; }
 
-  // A descriptor from which pread(2) gives exactly bytes(): the mapped
-  // file's, kept open for ReadWindow. -1 for inputs read into memory and
-  // once preview_write has changed the mapping (windows made earlier keep
-  // reading the file, so make them after previewing).
-  int read_fd() const { return mapping_ != nullptr && !previewed_ ? fd_ : -1; }
+  // A new descriptor (the caller closes it) from which pread(2) gives
+  // exactly bytes(): the mapped file opened again, if its path still names
+  // it. -1 for inputs read into memory, once preview_write has changed the
+  // mapping, and when the file cannot be opened again. Descriptors are not
+  // kept open with the mapping, so a run over thousands of files needs no
+  // more than the open-file limit allows.
+  int open_for_reading() const;
 
   // Changes this process's view of the bytes at [offset, offset + size),
   // never the file: the mapping is private, so the kernel copies the pages
@@ -46,7 +49,8 @@ class InputFile {
 
   std::string name_;
   ByteSpan bytes_;
-  int fd_ = -1;  // of a mapped file, else -1
+  std::uint64_t device_ = 0;  // of a mapped file, to know it again
+  std::uint64_t inode_ = 0;
   void* mapping_ = nullptr;
   std::size_t mapping_size_ = 0;
   bool previewed_ = false;             // preview_write changed the mapping

@@ -4,15 +4,15 @@
 
 #include <cerrno>
 #include <cstring>
+#include <utility>
 
 #include "input_file.h"
 
 namespace qjt {
 
 ReadWindow::ReadWindow(const InputFile& file, std::size_t capacity)
-    : bytes_(file.bytes()), fd_(file.read_fd()), capacity_(capacity) {
-  if (fd_ < 0 || capacity_ == 0) {
-    fd_ = -1;
+    : bytes_(file.bytes()), fd_(capacity > 0 ? file.open_for_reading() : -1), capacity_(capacity) {
+  if (fd_ < 0) {
     data_ = bytes_.data();
     end_ = bytes_.size();
     return;
@@ -20,6 +20,19 @@ ReadWindow::ReadWindow(const InputFile& file, std::size_t capacity)
   buffer_ = std::make_unique<std::uint8_t[]>(capacity_);
   data_ = buffer_.get();
 }
+
+ReadWindow::~ReadWindow() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+ReadWindow::ReadWindow(ReadWindow&& other) noexcept
+    : bytes_(other.bytes_),
+      fd_(std::exchange(other.fd_, -1)),
+      capacity_(other.capacity_),
+      buffer_(std::move(other.buffer_)),
+      data_(other.data_),
+      start_(other.start_),
+      end_(other.end_) {}
 
 ByteSpan ReadWindow::fill(std::size_t offset, std::size_t length) {
   if (fd_ < 0 || length > capacity_) return bytes_.subspan(offset, length);

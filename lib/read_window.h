@@ -45,6 +45,9 @@ class ReadWindow {
 
   explicit ReadWindow(ByteSpan bytes) : bytes_(bytes), data_(bytes.data()), end_(bytes.size()) {}
   explicit ReadWindow(const InputFile& file, std::size_t capacity = kDefaultCapacity);
+  ~ReadWindow();
+  ReadWindow(ReadWindow&& other) noexcept;
+  ReadWindow& operator=(ReadWindow&&) = delete;
 
   std::size_t size() const { return bytes_.size(); }
 
@@ -72,7 +75,7 @@ class ReadWindow {
   ByteSpan fill(std::size_t offset, std::size_t length);
 
   ByteSpan bytes_;  // the whole input, as mapped
-  int fd_ = -1;     // -1: never read, view bytes_
+  int fd_ = -1;     // owned; -1: never read, view bytes_
   std::size_t capacity_ = 0;
   std::unique_ptr<std::uint8_t[]> buffer_;
   const std::uint8_t* data_ = nullptr;  // holds bytes [start_, end_) of the input

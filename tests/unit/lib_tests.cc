@@ -4,10 +4,16 @@
 // documented contracts.
 #include <doctest/doctest.h>
 
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <array>
 #include <climits>
 #include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <vector>
 #include <string>
 #include <utility>
 
@@ -449,7 +455,9 @@ TEST_CASE("ReadWindow: forward views of every length give the file's bytes") {
   qjt_test::TempDir dir("window");
   const Bytes content = counting_bytes(1000);
   auto file = open_written(dir, content);
-  REQUIRE(file->read_fd() >= 0);
+  const int fd = file->open_for_reading();
+  REQUIRE(fd >= 0);
+  ::close(fd);
   for (std::size_t length : {0u, 1u, 5u, 16u, 17u, 40u}) {
     CAPTURE(length);
     ReadWindow window(*file, 16);
@@ -518,10 +526,34 @@ TEST_CASE("ReadWindow: a span, or an input with nothing to read, is viewed in pl
   qjt_test::TempDir dir("window");
   auto file = open_written(dir, content);
   REQUIRE(file->preview_write(3, qjt_test::span(Bytes{0xAA})));
-  CHECK(file->read_fd() == -1);  // the file no longer holds what the mapping shows
+  CHECK(file->open_for_reading() == -1);  // the file no longer holds what the mapping shows
   ReadWindow previewed(*file, 16);
   CHECK(previewed.view(0, 8).data() == file->bytes().data());
   CHECK(previewed.view(3, 1)[0] == 0xAA);
+}
+
+TEST_CASE("InputFile: a mapped file holds no descriptor, and is read only while its path names it") {
+  qjt_test::TempDir dir("input-fds");
+  const Bytes content = counting_bytes(5000);
+  qjt_test::write_file(dir.path() / "file", content);
+  rlimit saved{};
+  REQUIRE(::getrlimit(RLIMIT_NOFILE, &saved) == 0);
+  rlimit low = saved;
+  low.rlim_cur = 64;
+  REQUIRE(::setrlimit(RLIMIT_NOFILE, &low) == 0);
+  std::vector<std::unique_ptr<InputFile>> files;
+  std::string error;
+  for (int i = 0; i < 200; ++i) files.push_back(InputFile::open((dir.path() / "file").string(), &error));
+  REQUIRE(::setrlimit(RLIMIT_NOFILE, &saved) == 0);
+  for (const auto& f : files) REQUIRE(f != nullptr);
+
+  // Replaced under the same name: the window reads the mapping, not the new file.
+  std::filesystem::rename(dir.path() / "file", dir.path() / "old");
+  qjt_test::write_file(dir.path() / "file", Bytes(5000, 0x55));
+  CHECK(files[0]->open_for_reading() == -1);
+  ReadWindow window(*files[0], 64);
+  CHECK(as_bytes(window.view(100, 10)) == Bytes(content.begin() + 100, content.begin() + 110));
+  CHECK(window.view(100, 10).data() == files[0]->bytes().data() + 100);
 }
 
 // ---------------------------------------------------------------- exit codes, findings
