@@ -7,8 +7,8 @@
 // the surviving items by position; this one reads their records again and
 // copies them into the writer. Queued items lie mostly in file order, so
 // each file is read forward through one window (lib/read_window.h); the
-// few that do not (items put back by UNREMOVE, open transactions) come from
-// the mapping. Nothing is held but the window and one batch of output.
+// few that do not (items put back by UNREMOVE, open transactions) cost a
+// page read each. Nothing is held but the windows and the writer's buffer.
 #pragma once
 
 #include <cstdint>
