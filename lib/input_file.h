@@ -2,9 +2,10 @@
 //
 // Regular files are memory-mapped, so decoders see the bytes without a copy
 // and the kernel pages them in as they are touched; a decoder that walks a
-// large file forward reads it through a ReadWindow instead (read_window.h). Anything that cannot be
-// mapped (standard input given as "-", pipes, character devices) is read
-// into memory once; that size is the real input, never a field inside it.
+// large file forward reads it through a ReadWindow instead (read_window.h).
+// Anything that cannot be mapped (standard input given as "-", pipes,
+// character devices) is read into memory once; that size is the real
+// input, never a field inside it.
 #pragma once
 
 #include <cstdint>

@@ -24,8 +24,9 @@
 //    of any length through the buffer instead, leaving the mapping alone:
 //    what a copy of a large item uses, so that its pages never become
 //    resident in this process.
-//  - A window over a ByteSpan (or over an input that is not a mapped,
-//    unchanged regular file) views that span directly and never reads.
+//  - A window over a ByteSpan, or over an input that has no file to read
+//    (InputFile::open_for_reading: read into memory, previewed, or no
+//    longer named by its path), views those bytes directly and never reads.
 #pragma once
 
 #include <algorithm>
