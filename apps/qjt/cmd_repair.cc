@@ -16,6 +16,7 @@
 #include "json_line.h"
 #include "kestrel_input.h"
 #include "libkestrel_commands.h"
+#include "path_family.h"
 #include "write_guard.h"
 
 namespace qjt::app {
@@ -168,6 +169,26 @@ void print(Output* out, const std::vector<FilePlan>& plans, const RepairOptions&
   line.finish();
 }
 
+// Classic Kestrel has no magic: a file where nothing decodes at offset 0
+// may be another format's, or a journal whose first record is damaged.
+// Cutting it to nothing throws away whatever follows, so that takes
+// --force; --salvage keeps the records that decode after the damage.
+std::optional<ExitCode> refuse_cut_to_nothing(const std::vector<FilePlan>& plans, const RepairOptions& o) {
+  if (o.guard.force) return std::nullopt;
+  bool refused = false;
+  for (const FilePlan& f : plans) {
+    if (f.bytes().empty() || f.plan.kept_bytes() != 0) continue;
+    const PathClaim claim = claim_file(f.path(), f.bytes());
+    fmt::print(stderr, "qjt repair: refused: {} would be cut from {} bytes to 0: {}; nothing was changed. {}\n",
+               f.path(), f.bytes().size(), claim.evidence,
+               o.salvage ? "No record decodes anywhere in it; use --force to empty it anyway"
+                         : "Try --salvage, which keeps the records that decode after the damage, or --force");
+    refused = true;
+  }
+  if (refused) return ExitCode::kUsage;
+  return std::nullopt;
+}
+
 // A Flume channel when its directories are named; else Kestrel journals.
 // Options of the other family are usage errors, not silently ignored.
 std::optional<ExitCode> run_if_channel(const RepairOptions& o) {
@@ -196,6 +217,7 @@ ExitCode run_repair(const RepairOptions& o) {
   if (auto canal = run_if_canal_repair(CanalRepairRun{o.paths, o.canal, o.apply, o.json, o.guard})) return *canal;
   if (auto channel = run_if_channel(o)) return *channel;
   if (auto status = run_if_libkestrel({.paths = o.paths}, refuse_libkestrel_repair)) return *status;
+  if (auto refused = refuse_foreign("repair", Family::kKestrel, o.paths)) return *refused;
   StderrReporter diagnostics;
   JournalSelection selection = open_journals_and_report(o.paths, o.queue, &diagnostics);
   if (selection.status != ExitCode::kOk) return selection.status;
@@ -211,6 +233,7 @@ ExitCode run_repair(const RepairOptions& o) {
       changes = changes || plans.back().plan.changes_file();
     }
   }
+  if (auto refused = refuse_cut_to_nothing(plans, o)) return *refused;
   Output out;
   if (!o.apply) {
     print(&out, plans, o, nullptr);

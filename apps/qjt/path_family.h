@@ -1,0 +1,57 @@
+// Which format family a PATH belongs to, told once, by one rule, for every
+// command: the start of the format layer (issue 13). The families are tried
+// in a fixed order, each on its own evidence:
+//
+//   libkestrel  a segment or bookmark magic, or a cut one (a 1-3 byte file
+//               holding a prefix of a magic)
+//   canal       meta.dat / meta.log content or names (canal_file_kind.h)
+//   flume       Flume's file names or content only Flume writes
+//   kestrel     everything else; positive only when a record decodes at
+//               offset 0 (or the file is empty), since classic Kestrel
+//               journals carry no magic
+//
+// A directory belongs to the first family other than classic Kestrel that
+// claims one of its regular files, else to classic Kestrel. Only regular
+// files are opened: a FIFO or a device is never read here.
+//
+// Writing commands act only on a family's positive claims: a command of
+// one family refuses a PATH that another family claims (refuse_foreign).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "byte_span.h"
+#include "exit_code.h"
+
+namespace qjt::app {
+
+enum class Family { kKestrel, kLibkestrel, kFlume, kCanal };
+
+// "kestrel", "libkestrel", "flume", "canal": the JSON and --format names.
+std::string_view family_name(Family family);
+
+struct PathClaim {
+  Family family = Family::kKestrel;
+  bool positive = false;  // magic, the family's own names, or a decodable first record
+  std::string evidence;   // one short phrase: what was found, for messages
+};
+
+// The claim on one file's bytes; `path` is used for its name only.
+PathClaim claim_file(const std::string& path, ByteSpan bytes);
+
+// The claim on a PATH (a regular file or a directory). nullopt when the
+// PATH is missing, unreadable, "-" or not a regular file or directory.
+std::optional<PathClaim> claim_path(const std::string& path);
+
+// For a command that only `family` answers: each PATH (and each regular
+// file of a PATH that is a directory) claimed by another family is
+// refused. Prints one line per refused PATH to stderr, naming the PATH,
+// the family that claims it and the evidence, and returns kUsage; nothing
+// is opened for writing. nullopt when every PATH may go to `family`.
+std::optional<ExitCode> refuse_foreign(std::string_view command, Family family,
+                                       const std::vector<std::string>& paths);
+
+}  // namespace qjt::app
