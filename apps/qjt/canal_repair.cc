@@ -12,6 +12,7 @@
 #include "json_line.h"
 #include "meta_repair.h"
 #include "output.h"
+#include "path_family.h"
 
 namespace qjt::app {
 namespace {
@@ -218,6 +219,12 @@ std::optional<ExitCode> run_if_canal_repair(const CanalRepairRun& run) {
   if (!names_canal(run)) return std::nullopt;
   if (run.paths.size() != 1 || run.paths.front() == "-") {
     usage("a Canal repair takes exactly one meta.dat PATH");
+    return ExitCode::kUsage;
+  }
+  if (auto refused = refuse_foreign("repair", Family::kCanal, run.paths)) return *refused;
+  if (canal_kind(run.paths, "auto") == canal::FileKind::kMetaLog) {
+    usage(fmt::format("refused: {} is a Canal meta.log; repair rewrites a meta.dat (a meta.log is read with "
+                      "--from-log); nothing was changed", run.paths.front()));
     return ExitCode::kUsage;
   }
   if (!run.canal.at.empty() && run.canal.from_logs.empty()) {

@@ -67,6 +67,13 @@ flume::ChannelDirs channel_dirs(const FlumeOptions& o) {
   return dirs;
 }
 
+std::vector<std::string> named_dirs(const FlumeOptions& o) {
+  std::vector<std::string> dirs = o.data_dirs;
+  for (const std::string* dir : {&o.checkpoint_dir, &o.backup_dir})
+    if (!dir->empty()) dirs.push_back(*dir);
+  return dirs;
+}
+
 std::optional<bool> wants_flume(const FlumeOptions& o, const std::vector<std::string>& paths, std::string* error) {
   if (o.format == "kestrel") {
     if (names_channel(o)) {

@@ -44,6 +44,8 @@ std::optional<bool> wants_flume(const FlumeOptions& options, const std::vector<s
 
 bool names_channel(const FlumeOptions& options);
 flume::ChannelDirs channel_dirs(const FlumeOptions& options);
+// The same as one list: the checkpoint, data and backup directories named.
+std::vector<std::string> named_dirs(const FlumeOptions& options);
 
 // --key ALIAS=HEX values; a malformed one is a usage error.
 std::optional<flume::KeyRing> parse_keys(const std::vector<std::string>& keys, std::string* error);

@@ -48,6 +48,8 @@ std::optional<PathClaim> sniff_canal(const std::string& path, ByteSpan bytes) {
 }
 
 std::optional<PathClaim> sniff_flume(const std::string& path, ByteSpan bytes) {
+  // The lock Flume takes in each of a channel's directories.
+  if (fs::path(path).filename() == "in_use.lock") return PathClaim{Family::kFlume, true, "Flume's in_use.lock"};
   if (!flume::looks_like_flume(path, bytes)) return std::nullopt;
   const auto kind = flume::detect_file_kind(path, bytes);
   return PathClaim{Family::kFlume, true, fmt::format("a Flume file channel {} file", flume::file_kind_name(kind.kind))};
@@ -81,17 +83,22 @@ std::optional<PathClaim> claim_regular_file(const std::string& path) {
 }
 
 // The first claim of another family than classic Kestrel on a file of
-// `dir`, naming that file; else a classic Kestrel claim.
-PathClaim claim_directory(const std::string& dir) {
+// `dir`, naming that file; else a classic Kestrel claim, positive when a
+// file decodes as a journal. nullopt when no file of `dir` is claimed.
+std::optional<PathClaim> claim_directory(const std::string& dir) {
   std::error_code ec;
+  std::optional<PathClaim> kestrel;
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
     const std::string file = entry.path().string();
     if (!is_regular(file)) continue;
     const auto claim = claim_regular_file(file);
-    if (claim && claim->family != Family::kKestrel)
+    if (!claim) continue;
+    if (claim->family != Family::kKestrel)
       return PathClaim{claim->family, true, fmt::format("a directory holding {}, {}", file, claim->evidence)};
+    if (!kestrel || (claim->positive && !kestrel->positive))
+      kestrel = PathClaim{Family::kKestrel, claim->positive, fmt::format("a directory holding {}, {}", file, claim->evidence)};
   }
-  return PathClaim{Family::kKestrel, true, "a directory"};
+  return kestrel;
 }
 
 }  // namespace
@@ -125,10 +132,12 @@ std::optional<ExitCode> refuse_foreign(std::string_view command, Family family, 
   for (const std::string& path : paths) {
     const auto claim = claim_path(path);
     if (!claim || claim->family == family) continue;
+    const std::string what = claim->positive ? fmt::format("a {} input", family_name(claim->family))
+                                             : std::string("of no known format");
     fmt::print(stderr,
-               "qjt {}: refused: {} is {}, a {} input, not {}; nothing was changed "
+               "qjt {}: refused: {} is {} ({}), not a {} input; nothing was changed "
                "(qjt(1) says which commands take each format)\n",
-               command, path, claim->evidence, family_name(claim->family), family_name(family));
+               command, path, what, claim->evidence, family_name(family));
     refused = true;
   }
   if (refused) return ExitCode::kUsage;

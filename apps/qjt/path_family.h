@@ -43,7 +43,8 @@ struct PathClaim {
 PathClaim claim_file(const std::string& path, ByteSpan bytes);
 
 // The claim on a PATH (a regular file or a directory). nullopt when the
-// PATH is missing, unreadable, "-" or not a regular file or directory.
+// PATH is missing, unreadable, "-", not a regular file or directory, or a
+// directory that holds no regular file.
 std::optional<PathClaim> claim_path(const std::string& path);
 
 // For a command that only `family` answers: each PATH (and each regular
