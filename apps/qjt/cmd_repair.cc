@@ -217,7 +217,7 @@ ExitCode run_repair(const RepairOptions& o) {
   if (auto canal = run_if_canal_repair(CanalRepairRun{o.paths, o.canal, o.apply, o.json, o.guard})) return *canal;
   if (auto channel = run_if_channel(o)) return *channel;
   if (auto status = run_if_libkestrel({.paths = o.paths}, refuse_libkestrel_repair)) return *status;
-  if (auto refused = refuse_foreign("repair", Family::kKestrel, o.paths)) return *refused;
+  if (auto refused = refuse_foreign("repair", Family::kKestrel, o.paths, WeakFiles::kAccepted)) return *refused;
   StderrReporter diagnostics;
   JournalSelection selection = open_journals_and_report(o.paths, o.queue, &diagnostics);
   if (selection.status != ExitCode::kOk) return selection.status;

@@ -141,7 +141,7 @@ std::optional<ExitCode> run_if_libkestrel(const LibkestrelRun& run, ExitCode (*c
 }
 
 ExitCode refuse_libkestrel_repair(const LibkestrelRun&) {
-  fmt::print(stderr, "qjt repair: Kestrel 3 (libkestrel) queues are not repaired by qjt: libkestrel truncates a "
+  fmt::print(stderr, "qjt repair: refused: Kestrel 3 (libkestrel) queues are not repaired by qjt (nothing was changed): libkestrel truncates a "
                      "damaged segment at its own startup; see qjt verify for what it would cut\n");
   return ExitCode::kUsage;
 }

@@ -127,11 +127,15 @@ std::optional<PathClaim> claim_path(const std::string& path) {
   return claim_regular_file(path);
 }
 
-std::optional<ExitCode> refuse_foreign(std::string_view command, Family family, const std::vector<std::string>& paths) {
+std::optional<ExitCode> refuse_foreign(std::string_view command, Family family, const std::vector<std::string>& paths,
+                                       WeakFiles weak_files) {
   bool refused = false;
   for (const std::string& path : paths) {
     const auto claim = claim_path(path);
-    if (!claim || claim->family == family) continue;
+    if (!claim) continue;
+    if (claim->family == family &&
+        (claim->positive || (weak_files == WeakFiles::kAccepted && !fs::is_directory(path))))
+      continue;
     const std::string what = claim->positive ? fmt::format("a {} input", family_name(claim->family))
                                              : std::string("of no known format");
     fmt::print(stderr,

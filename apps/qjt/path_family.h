@@ -47,12 +47,18 @@ PathClaim claim_file(const std::string& path, ByteSpan bytes);
 // directory that holds no regular file.
 std::optional<PathClaim> claim_path(const std::string& path);
 
-// For a command that only `family` answers: each PATH (and each regular
-// file of a PATH that is a directory) claimed by another family is
-// refused. Prints one line per refused PATH to stderr, naming the PATH,
-// the family that claims it and the evidence, and returns kUsage; nothing
-// is opened for writing. nullopt when every PATH may go to `family`.
+// Whether a file that `family` claims without positive evidence may pass
+// (classic Kestrel's repair decides about those itself: salvage, --force).
+enum class WeakFiles { kRefused, kAccepted };
+
+// For a command that only `family` answers: each PATH claimed by another
+// family, or by `family` without positive evidence, is refused (a weak
+// claim on a file passes with WeakFiles::kAccepted; on a directory never).
+// Prints one line per refused PATH to stderr, naming the PATH, the family
+// that claims it and the evidence, and returns kUsage; nothing is opened
+// for writing. nullopt when every PATH may go to `family`.
 std::optional<ExitCode> refuse_foreign(std::string_view command, Family family,
-                                       const std::vector<std::string>& paths);
+                                       const std::vector<std::string>& paths,
+                                       WeakFiles weak_files = WeakFiles::kRefused);
 
 }  // namespace qjt::app
