@@ -264,12 +264,16 @@ ExitCode run_canal_dump(const CanalRun& run) {
   return finish_output(&out, outcome(read_all, reporter.errors()));
 }
 
-ExitCode run_canal_verify(const CanalRun& run) {
+namespace {
+
+// verify's checks, and the stores of --metrics in *stores; nullopt on a
+// usage error (printed).
+std::optional<VerifyTally> check_canal(const CanalRun& run, std::vector<canal::StoreMetrics>* stores) {
   const auto kind = canal_kind(run.paths, run.format);
-  if (!run.paths.empty() && (!kind || !same_kind(run, *kind))) return ExitCode::kUsage;
+  if (!run.paths.empty() && (!kind || !same_kind(run, *kind))) return std::nullopt;
   if (!run.canal.binlogs.empty() && kind != FileKind::kMetaDat) {
     usage("--binlogs checks meta.dat files");
-    return ExitCode::kUsage;
+    return std::nullopt;
   }
   Verified v;
   if (kind == FileKind::kMetaLog) {
@@ -280,13 +284,30 @@ ExitCode run_canal_verify(const CanalRun& run) {
   } else if (kind == FileKind::kMetaDat) {
     verify_meta_dats(run, &v);
   }
-  const auto stores = run.canal.metrics.empty() ? std::vector<canal::StoreMetrics>{} : verify_metrics(run, &v);
-  const std::uint64_t files = run.paths.size() + (run.canal.metrics.empty() ? 0 : 1);
+  if (!run.canal.metrics.empty()) *stores = verify_metrics(run, &v);
+  VerifyTally tally;
+  tally.findings = std::move(v.findings);
+  tally.files = run.paths.size() + (run.canal.metrics.empty() ? 0 : 1);
+  tally.records = v.records;
+  tally.status = v.read_all ? ExitCode::kOk : ExitCode::kIoError;
+  return tally;
+}
+
+}  // namespace
+
+std::optional<VerifyTally> check_canal(const CanalRun& run) {
+  std::vector<canal::StoreMetrics> stores;
+  return check_canal(run, &stores);
+}
+
+ExitCode run_canal_verify(const CanalRun& run) {
+  std::vector<canal::StoreMetrics> stores;
+  const auto tally = check_canal(run, &stores);
+  if (!tally) return ExitCode::kUsage;
   Output out;
-  const bool ok = write_verify_report(&out, v.findings, files, v.records, run.json, run.strict, run.quiet);
+  const bool ok = write_verify_report(&out, tally->findings, tally->files, tally->records, run.json, run.strict, run.quiet);
   if (!run.canal.metrics.empty()) append_stores(&out, stores, run.json);
-  return finish_output(&out, worse(v.read_all ? ExitCode::kOk : ExitCode::kIoError,
-                                   ok ? ExitCode::kOk : ExitCode::kProblems));
+  return finish_output(&out, worse(tally->status, ok ? ExitCode::kOk : ExitCode::kProblems));
 }
 
 ExitCode run_canal_replay(const CanalRun& run) {

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "commands.h"
 #include "exit_code.h"
 
 namespace qjt::app {
@@ -42,6 +43,9 @@ std::optional<ExitCode> run_if_canal(const CanalRun& run, ExitCode (*command)(co
 
 ExitCode run_canal_dump(const CanalRun& run);
 ExitCode run_canal_verify(const CanalRun& run);
+// What run_canal_verify reports, without --metrics; nullopt on a usage
+// error (printed).
+std::optional<VerifyTally> check_canal(const CanalRun& run);
 ExitCode run_canal_replay(const CanalRun& run);
 
 }  // namespace qjt::app

@@ -47,6 +47,19 @@ bool write_verify_report(Output* out, const FindingList& findings, std::uint64_t
   return ok;
 }
 
+void VerifyTally::add(const VerifyTally& other) {
+  for (const Finding& f : other.findings.findings()) findings.report(f);
+  files += other.files;
+  records += other.records;
+  status = worse(status, other.status);
+}
+
+ExitCode finish_verify(const VerifyTally& tally, bool json, bool strict, bool quiet) {
+  Output out;
+  const bool ok = write_verify_report(&out, tally.findings, tally.files, tally.records, json, strict, quiet);
+  return finish_output(&out, worse(tally.status, ok ? ExitCode::kOk : ExitCode::kProblems));
+}
+
 void append_verify_json(std::string* out, const FindingList& verified) {
   const std::size_t errors = verified.count(Severity::kError);
   std::string findings;

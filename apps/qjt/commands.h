@@ -35,6 +35,19 @@ void add_journal_selection(CLI::App* command, std::vector<std::string>* paths, s
 bool write_verify_report(Output* out, const FindingList& findings, std::uint64_t files, std::uint64_t records,
                          bool json, bool strict, bool quiet);
 
+// What verify found in the inputs of one family. A run over PATHs of
+// several families adds the tallies up into one report.
+struct VerifyTally {
+  FindingList findings;
+  std::uint64_t files = 0, records = 0;
+  ExitCode status = ExitCode::kOk;  // kIoError when something could not be read
+  void add(const VerifyTally& other);
+};
+
+// write_verify_report over `tally`, then the exit status: the tally's own,
+// or kProblems when the report is not OK.
+ExitCode finish_verify(const VerifyTally& tally, bool json, bool strict, bool quiet);
+
 // The "verify" member of a repair report: {"ok","errors","warnings",
 // "findings"} over what verify found after the repair.
 void append_verify_json(std::string* out, const FindingList& verified);

@@ -115,8 +115,8 @@ ExitCode run_flume_dump(const FlumeRun& run) {
   return finish_output(&out, outcome(in->status, counting.errors()));
 }
 
-std::optional<FlumeCheck> check_flume(const FlumeRun& run) {
-  FlumeCheck check;
+std::optional<VerifyTally> check_flume(const FlumeRun& run) {
+  VerifyTally check;
   UniqueFindings reporter(&check.findings);
   auto in = gather(run, &reporter);
   if (!in) return std::nullopt;
@@ -148,10 +148,7 @@ std::optional<FlumeCheck> check_flume(const FlumeRun& run) {
 ExitCode run_flume_verify(const FlumeRun& run) {
   const auto check = check_flume(run);
   if (!check) return ExitCode::kUsage;
-  Output out;
-  const bool ok =
-      write_verify_report(&out, check->findings, check->files, check->records, run.json, run.strict, run.quiet);
-  return finish_output(&out, worse(check->status, ok ? ExitCode::kOk : ExitCode::kProblems));
+  return finish_verify(*check, run.json, run.strict, run.quiet);
 }
 
 namespace {

@@ -9,6 +9,7 @@
 
 #include "exit_code.h"
 #include "finding.h"
+#include "commands.h"
 #include "flume_input.h"
 
 namespace qjt::app {
@@ -31,12 +32,7 @@ std::optional<ExitCode> run_if_flume(const FlumeRun& run, ExitCode (*command)(co
 // What verify checks in the channel or the files `run` names: every file
 // decoded, the channel replayed, every queued event read. nullopt on a usage
 // error (already printed).
-struct FlumeCheck {
-  FindingList findings;
-  std::uint64_t files = 0, records = 0;
-  ExitCode status = ExitCode::kOk;  // kIoError when a file could not be opened
-};
-std::optional<FlumeCheck> check_flume(const FlumeRun& run);
+std::optional<VerifyTally> check_flume(const FlumeRun& run);
 
 ExitCode run_flume_dump(const FlumeRun& run);
 ExitCode run_flume_verify(const FlumeRun& run);

@@ -164,19 +164,21 @@ ExitCode run_libkestrel_dump(const LibkestrelRun& run) {
   return finish_output(&out, worse(selection.status, reporter.errors() > 0 ? ExitCode::kProblems : ExitCode::kOk));
 }
 
-ExitCode run_libkestrel_verify(const LibkestrelRun& run) {
-  FindingList findings;
-  LkSelection selection = open_libkestrel(run.paths, run.queue, &findings);
-  std::uint64_t files = 0, records = 0;
+VerifyTally check_libkestrel(const LibkestrelRun& run) {
+  VerifyTally tally;
+  LkSelection selection = open_libkestrel(run.paths, run.queue, &tally.findings);
+  tally.status = selection.status;
   for (const auto& q : selection.queues) {
     const ReplayedQueue replayed(q);
-    report_all(replayed.findings.findings(), &findings);
-    files += q.files.size();
-    records += replayed.replay.records();
+    report_all(replayed.findings.findings(), &tally.findings);
+    tally.files += q.files.size();
+    tally.records += replayed.replay.records();
   }
-  Output out;
-  const bool ok = write_verify_report(&out, findings, files, records, run.json, run.strict, run.quiet);
-  return finish_output(&out, worse(selection.status, ok ? ExitCode::kOk : ExitCode::kProblems));
+  return tally;
+}
+
+ExitCode run_libkestrel_verify(const LibkestrelRun& run) {
+  return finish_verify(check_libkestrel(run), run.json, run.strict, run.quiet);
 }
 
 ExitCode run_libkestrel_replay(const LibkestrelRun& run) {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "commands.h"
 #include "exit_code.h"
 #include "write_guard.h"
 
@@ -33,6 +34,8 @@ std::optional<ExitCode> run_if_libkestrel(const LibkestrelRun& run, ExitCode (*c
 
 ExitCode run_libkestrel_dump(const LibkestrelRun& run);
 ExitCode run_libkestrel_verify(const LibkestrelRun& run);
+// What run_libkestrel_verify reports.
+VerifyTally check_libkestrel(const LibkestrelRun& run);
 ExitCode run_libkestrel_replay(const LibkestrelRun& run);
 ExitCode run_libkestrel_compact(const LibkestrelRun& run);
 // What repair runs for Kestrel 3 input: a usage error (libkestrel truncates

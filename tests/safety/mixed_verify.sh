@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# qjt verify sends each PATH to the family that claims it, whatever the
+# order, and gives one report and one exit status; a directory where no
+# family finds anything is an I/O error.
+set -uo pipefail
+QJT=$1 DATA=$2 WORK=$3
+source "$(dirname "$0")/../check.sh"
+rm -rf "$WORK"; mkdir -p "$WORK/empty"
+k=$DATA/kestrel/files/every-opcode
+lk=$DATA/libkestrel/queue/jobs.1700000000000
+meta=$DATA/canal/conf/example/meta.dat
+log=$DATA/flume/channel/data1/log-1
+
+summary() { "$QJT" verify "$@" 2>&1 | tail -1; echo "exit ${PIPESTATUS[0]}"; }
+records() { "$QJT" verify --json "$@" | jq .records; }
+
+expected="OK: 0 error(s), 0 warning(s) in 4 file(s), $(( $(records "$k") + $(records "$lk") + $(records "$meta") + $(records "$log") )) record(s)
+exit 0"
+check "four families, one order" "$expected" "$(summary "$k" "$lk" "$meta" "$log")"
+check "four families, the reverse order" "$expected" "$(summary "$log" "$meta" "$lk" "$k")"
+
+# Directories: each family's, side by side, add up to what each reports alone.
+dirs=("$DATA/kestrel/sample" "$DATA/libkestrel/queue" "$DATA/flume/channel/data2" "$DATA/canal/logs/example/meta.log")
+sum=0
+for d in "${dirs[@]}"; do sum=$((sum + $("$QJT" verify --json "$d" | jq .files))); done
+check "directories of every family: files add up" "$sum" "$("$QJT" verify --json "${dirs[@]}" | jq .files)"
+check "a Flume data directory stands for its files" \
+  "$("$QJT" verify --json "$DATA"/flume/channel/data2/* | jq -c '{files, records, findings}')" \
+  "$("$QJT" verify --json "$DATA/flume/channel/data2" | jq -c '{files, records, findings}')"
+
+"$QJT" verify "$WORK/empty" >/dev/null 2>&1
+check "an empty directory exits 3" 3 $?
+check "an empty directory is named" io_error "$("$QJT" verify --json "$WORK/empty" | jq -r '.findings[0].code')"
+check "--legacy-xids with another family: usage" 2 "$("$QJT" verify --legacy-xids "$k" "$lk" >/dev/null 2>&1; echo $?)"
+[ $failures -eq 0 ]
