@@ -14,6 +14,7 @@
 #include "kestrel_input.h"
 #include "libkestrel_commands.h"
 #include "output.h"
+#include "path_family.h"
 
 namespace qjt::app {
 namespace {
@@ -59,7 +60,7 @@ std::optional<RecordFilter> make_filter(const DumpOptions& o) {
   return filter;
 }
 
-ExitCode run_dump(const DumpOptions& o) {
+ExitCode run_dump_family(const DumpOptions& o) {
   const bool filters = !o.ops.empty() || o.xid || o.from_offset != 0;
   FlumeRun flume{o.paths, o.flume, o.json, o.data, o.limit, false, false, filters};
   if (auto status = run_if_canal(CanalRun{o.paths, o.flume.format, o.json, false, false, {}}, run_canal_dump)) return *status;
@@ -105,6 +106,17 @@ ExitCode run_dump(const DumpOptions& o) {
     }
   }
   return finish_output(&out, worse(selection.status, broken ? ExitCode::kProblems : ExitCode::kOk));
+}
+
+// Unless an option picks the family, each PATH goes to the family that
+// claims it (path_family.h), whatever the order.
+ExitCode run_dump(const DumpOptions& o) {
+  if (o.flume.format != "auto" || names_channel(o.flume) || o.paths.empty()) return run_dump_family(o);
+  return for_each_family(o.paths, [&o](const std::vector<std::string>& paths) {
+    DumpOptions group = o;
+    group.paths = paths;
+    return run_dump_family(group);
+  });
 }
 
 }  // namespace

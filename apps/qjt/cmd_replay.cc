@@ -10,6 +10,7 @@
 #include "kestrel_input.h"
 #include "libkestrel_commands.h"
 #include "output.h"
+#include "path_family.h"
 
 namespace qjt::app {
 namespace {
@@ -102,7 +103,7 @@ void append_text(Output* out, const ReplayResult& r, const kestrel::ReplayState&
   out->write(text);
 }
 
-ExitCode run_replay(const ReplayCommandOptions& o) {
+ExitCode run_replay_family(const ReplayCommandOptions& o) {
   if (auto canal = run_if_canal(CanalRun{o.paths, o.flume.format, o.json, false, false, o.canal}, run_canal_replay)) return *canal;
   if (auto flume = run_if_flume(FlumeRun{o.paths, o.flume, o.json, o.data, std::nullopt, false, false, false}, run_flume_replay)) return *flume;
   if (auto status = run_if_libkestrel({.paths = o.paths, .queue = o.queue, .json = o.json, .data = o.data, .classic_only = o.legacy_xids}, run_libkestrel_replay)) return *status;
@@ -126,6 +127,18 @@ ExitCode run_replay(const ReplayCommandOptions& o) {
     }
   }
   return finish_output(&out, worse(selection.status, broken ? ExitCode::kProblems : ExitCode::kOk));
+}
+
+// Unless an option picks the family, each PATH goes to the family that
+// claims it (path_family.h), whatever the order.
+ExitCode run_replay(const ReplayCommandOptions& o) {
+  if (o.flume.format != "auto" || names_channel(o.flume) || !o.canal.at.empty() || o.paths.empty())
+    return run_replay_family(o);
+  return for_each_family(o.paths, [&o](const std::vector<std::string>& paths) {
+    ReplayCommandOptions group = o;
+    group.paths = paths;
+    return run_replay_family(group);
+  });
 }
 
 }  // namespace

@@ -1,12 +1,10 @@
 // qjt verify: decode and replay everything, report every finding, and exit
 // 0 (clean), 1 (errors; warnings too with --strict) or 3 (unreadable).
 #include <algorithm>
-#include <filesystem>
 
 #include <fmt/format.h>
 
 #include "canal_commands.h"
-#include "canal_input.h"
 #include "commands.h"
 #include "flume_commands.h"
 #include "kestrel_input.h"
@@ -40,68 +38,16 @@ VerifyTally check_kestrel(const VerifyOptions& o, const std::vector<std::string>
   return tally;
 }
 
-// The PATHs of one family (for Canal, of one file kind), in the order given.
-struct PathGroup {
-  std::string key;
-  Family family;
-  std::vector<std::string> paths;
-};
-
-// Each PATH goes to the family that claims it (path_family.h); what no
-// family can open (a missing path, "-") goes to classic Kestrel, whose
-// selection reports it. A directory where no family finds a file is an
-// I/O error in *unclaimed, not an empty success.
-std::vector<PathGroup> group_by_family(const std::vector<std::string>& paths, VerifyTally* unclaimed) {
-  std::vector<PathGroup> groups;
-  for (const std::string& path : paths) {
-    const auto claim = claim_path(path);
-    std::error_code ec;
-    if (!claim && std::filesystem::is_directory(path, ec)) {
-      unclaimed->findings.report(Finding{Severity::kError, "io_error", path, std::nullopt,
-                                         "expected a journal, channel or checkpoint file in this directory, found none"});
-      unclaimed->status = ExitCode::kIoError;
-      continue;
-    }
-    const Family family = claim ? claim->family : Family::kKestrel;
-    std::string key(family_name(family));
-    if (family == Family::kCanal && canal_kind({path}, "auto") == canal::FileKind::kMetaLog) key += "-log";
-    auto group = std::find_if(groups.begin(), groups.end(), [&](const PathGroup& g) { return g.key == key; });
-    if (group == groups.end()) group = groups.insert(groups.end(), PathGroup{key, family, {}});
-    group->paths.push_back(path);
-  }
-  return groups;
-}
-
-// A Flume directory named as a PATH stands for its files, each decoded on
-// its own: the channel's replay needs its directories named by
-// --checkpoint-dir and --data-dir.
-std::vector<std::string> files_of(const std::vector<std::string>& paths) {
-  std::vector<std::string> files;
-  for (const std::string& path : paths) {
-    std::error_code ec;
-    if (!std::filesystem::is_directory(path, ec)) {
-      files.push_back(path);
-      continue;
-    }
-    std::vector<std::string> entries;
-    for (const auto& entry : std::filesystem::directory_iterator(path, ec))
-      if (entry.is_regular_file(ec)) entries.push_back(entry.path().string());
-    std::sort(entries.begin(), entries.end());
-    files.insert(files.end(), entries.begin(), entries.end());
-  }
-  return files;
-}
-
 std::optional<VerifyTally> check_group(const VerifyOptions& o, const PathGroup& g) {
   switch (g.family) {
     case Family::kKestrel: return check_kestrel(o, g.paths);
     case Family::kLibkestrel:
       return check_libkestrel({.paths = g.paths, .queue = o.queue, .strict = o.strict, .quiet = o.quiet});
     case Family::kFlume: {
-      FlumeRun run{files_of(g.paths), o.flume, o.json, "", std::nullopt, o.strict, o.quiet, false};
+      FlumeRun run{group_inputs(g), o.flume, o.json, "", std::nullopt, o.strict, o.quiet, false};
       return check_flume(run);
     }
-    case Family::kCanal: return check_canal(CanalRun{g.paths, "auto", o.json, o.strict, o.quiet, {}});
+    case Family::kCanal: return check_canal(CanalRun{group_inputs(g), "auto", o.json, o.strict, o.quiet, {}});
   }
   return std::nullopt;
 }
@@ -114,7 +60,8 @@ std::optional<ExitCode> run_by_family(const VerifyOptions& o) {
                                    !o.canal.metrics.empty() || o.paths.empty();
   if (options_pick_family) return std::nullopt;
   VerifyTally total;
-  const auto groups = group_by_family(o.paths, &total);
+  const auto groups = group_by_family(o.paths, &total.findings);
+  if (total.findings.count(Severity::kError) > 0) total.status = ExitCode::kIoError;
   if (o.legacy_xids && groups.size() > 1) {
     fmt::print(stderr, "qjt verify: --legacy-xids applies to classic Kestrel journals only; give them in a run of their own\n");
     return ExitCode::kUsage;

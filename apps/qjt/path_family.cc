@@ -2,7 +2,9 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <array>
+#include <functional>
 #include <filesystem>
 
 #include <fmt/format.h>
@@ -29,30 +31,33 @@ bool is_magic_prefix(ByteSpan bytes, std::uint32_t magic) {
 
 std::optional<PathClaim> sniff_libkestrel(const std::string&, ByteSpan bytes) {
   switch (libkestrel::file_kind(bytes)) {
-    case libkestrel::FileKind::kSegment: return PathClaim{Family::kLibkestrel, true, "a libkestrel segment magic"};
-    case libkestrel::FileKind::kBookmark: return PathClaim{Family::kLibkestrel, true, "a libkestrel bookmark magic"};
+    case libkestrel::FileKind::kSegment: return PathClaim{Family::kLibkestrel, true, "a libkestrel segment magic", "libkestrel"};
+    case libkestrel::FileKind::kBookmark: return PathClaim{Family::kLibkestrel, true, "a libkestrel bookmark magic", "libkestrel"};
     case libkestrel::FileKind::kClassic: break;
   }
   // A segment or bookmark cut inside its magic: no classic journal starts
   // with 0x27 or 0x26, which are not Kestrel opcodes.
   if (!bytes.empty() && bytes.size() < 4 &&
       (is_magic_prefix(bytes, libkestrel::kSegmentMagic) || is_magic_prefix(bytes, libkestrel::kBookmarkMagic)))
-    return PathClaim{Family::kLibkestrel, true, "a libkestrel magic cut short"};
+    return PathClaim{Family::kLibkestrel, true, "a libkestrel magic cut short", "libkestrel"};
   return std::nullopt;
 }
 
 std::optional<PathClaim> sniff_canal(const std::string& path, ByteSpan bytes) {
   const auto kind = canal::detect_file_kind(path, bytes);
   if (!kind) return std::nullopt;
-  return PathClaim{Family::kCanal, true, *kind == canal::FileKind::kMetaDat ? "a Canal meta.dat" : "a Canal meta.log"};
+  const bool dat = *kind == canal::FileKind::kMetaDat;
+  return PathClaim{Family::kCanal, true, dat ? "a Canal meta.dat" : "a Canal meta.log",
+                   dat ? "canal-meta-dat" : "canal-meta-log"};
 }
 
 std::optional<PathClaim> sniff_flume(const std::string& path, ByteSpan bytes) {
   // The lock Flume takes in each of a channel's directories.
-  if (fs::path(path).filename() == "in_use.lock") return PathClaim{Family::kFlume, true, "Flume's in_use.lock"};
+  if (fs::path(path).filename() == "in_use.lock")
+    return PathClaim{Family::kFlume, true, "Flume's in_use.lock", "flume-lock"};  // no file to decode
   if (!flume::looks_like_flume(path, bytes)) return std::nullopt;
   const auto kind = flume::detect_file_kind(path, bytes);
-  return PathClaim{Family::kFlume, true, fmt::format("a Flume file channel {} file", flume::file_kind_name(kind.kind))};
+  return PathClaim{Family::kFlume, true, fmt::format("a Flume file channel {} file", flume::file_kind_name(kind.kind)), "flume"};
 }
 
 // The order matters: magics first, then names and content, then the
@@ -60,14 +65,14 @@ std::optional<PathClaim> sniff_flume(const std::string& path, ByteSpan bytes) {
 constexpr std::array<Sniffer, 3> kSniffers{sniff_libkestrel, sniff_canal, sniff_flume};
 
 PathClaim kestrel_claim(ByteSpan bytes) {
-  if (bytes.empty()) return PathClaim{Family::kKestrel, true, "an empty file"};
+  if (bytes.empty()) return PathClaim{Family::kKestrel, true, "an empty file", "kestrel"};
   kestrel::JournalReader reader(bytes);
   kestrel::JournalRecord first;
   reader.next(&first);
   if (first.type != kestrel::RecordType::kBroken)
-    return PathClaim{Family::kKestrel, true, "a classic Kestrel record at offset 0"};
+    return PathClaim{Family::kKestrel, true, "a classic Kestrel record at offset 0", "kestrel"};
   return PathClaim{Family::kKestrel, false,
-                   fmt::format("no Kestrel record decodes at offset 0 (byte 0x{:02x}: {})", bytes[0], first.error)};
+                   fmt::format("no Kestrel record decodes at offset 0 (byte 0x{:02x}: {})", bytes[0], first.error), "kestrel"};
 }
 
 bool is_regular(const std::string& path) {
@@ -94,9 +99,9 @@ std::optional<PathClaim> claim_directory(const std::string& dir) {
     const auto claim = claim_regular_file(file);
     if (!claim) continue;
     if (claim->family != Family::kKestrel)
-      return PathClaim{claim->family, true, fmt::format("a directory holding {}, {}", file, claim->evidence)};
+      return PathClaim{claim->family, true, fmt::format("a directory holding {}, {}", file, claim->evidence), claim->group};
     if (!kestrel || (claim->positive && !kestrel->positive))
-      kestrel = PathClaim{Family::kKestrel, claim->positive, fmt::format("a directory holding {}, {}", file, claim->evidence)};
+      kestrel = PathClaim{Family::kKestrel, claim->positive, fmt::format("a directory holding {}, {}", file, claim->evidence), claim->group};
   }
   return kestrel;
 }
@@ -119,12 +124,64 @@ PathClaim claim_file(const std::string& path, ByteSpan bytes) {
   return kestrel_claim(bytes);
 }
 
+std::vector<PathGroup> group_by_family(const std::vector<std::string>& paths, Reporter* unclaimed) {
+  std::vector<PathGroup> groups;
+  for (const std::string& path : paths) {
+    const auto claim = claim_path(path);
+    std::error_code ec;
+    if (!claim && fs::is_directory(path, ec)) {
+      unclaimed->report(Finding{Severity::kError, "io_error", path, std::nullopt,
+                                "expected a journal, channel or checkpoint file in this directory, found none"});
+      continue;
+    }
+    const std::string key = claim ? claim->group : std::string(family_name(Family::kKestrel));
+    auto group = std::find_if(groups.begin(), groups.end(), [&](const PathGroup& g) { return g.key == key; });
+    if (group == groups.end()) group = groups.insert(groups.end(), PathGroup{key, claim ? claim->family : Family::kKestrel, {}});
+    group->paths.push_back(path);
+  }
+  return groups;
+}
+
 std::optional<PathClaim> claim_path(const std::string& path) {
   if (path == "-") return std::nullopt;
   std::error_code ec;
   if (fs::is_directory(path, ec)) return claim_directory(path);
   if (!is_regular(path)) return std::nullopt;
   return claim_regular_file(path);
+}
+
+// A directory named as a PATH of Flume or Canal stands for its files of
+// the group's kind, each decoded on its own: a Flume channel's replay needs
+// its directories named by --checkpoint-dir and --data-dir.
+std::vector<std::string> group_inputs(const PathGroup& g) {
+  std::vector<std::string> files;
+  for (const std::string& path : g.paths) {
+    std::error_code ec;
+    if ((g.family != Family::kFlume && g.family != Family::kCanal) || !fs::is_directory(path, ec)) {
+      files.push_back(path);
+      continue;
+    }
+    std::vector<std::string> entries;
+    for (const auto& entry : fs::directory_iterator(path, ec)) {
+      const std::string file = entry.path().string();
+      const auto claim = entry.is_regular_file(ec) ? claim_path(file) : std::nullopt;
+      if (claim && claim->group == g.key) entries.push_back(file);
+    }
+    std::sort(entries.begin(), entries.end());
+    files.insert(files.end(), entries.begin(), entries.end());
+  }
+  return files;
+}
+
+ExitCode for_each_family(const std::vector<std::string>& paths,
+                         const std::function<ExitCode(const std::vector<std::string>&)>& run) {
+  FindingList unclaimed;
+  const auto groups = group_by_family(paths, &unclaimed);
+  StderrReporter diagnostics;
+  for (const Finding& f : unclaimed.findings()) diagnostics.report(f);
+  ExitCode status = unclaimed.findings().empty() ? ExitCode::kOk : ExitCode::kIoError;
+  for (const PathGroup& g : groups) status = worse(status, run(group_inputs(g)));
+  return status;
 }
 
 std::optional<ExitCode> refuse_foreign(std::string_view command, Family family, const std::vector<std::string>& paths,

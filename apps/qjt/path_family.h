@@ -18,6 +18,7 @@
 // one family refuses a PATH that another family claims (refuse_foreign).
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -25,6 +26,7 @@
 
 #include "byte_span.h"
 #include "exit_code.h"
+#include "finding.h"
 
 namespace qjt::app {
 
@@ -37,6 +39,7 @@ struct PathClaim {
   Family family = Family::kKestrel;
   bool positive = false;  // magic, the family's own names, or a decodable first record
   std::string evidence;   // one short phrase: what was found, for messages
+  std::string group;      // the family's name, or for Canal the file kind (canal-meta-dat, canal-meta-log)
 };
 
 // The claim on one file's bytes; `path` is used for its name only.
@@ -60,5 +63,31 @@ enum class WeakFiles { kRefused, kAccepted };
 std::optional<ExitCode> refuse_foreign(std::string_view command, Family family,
                                        const std::vector<std::string>& paths,
                                        WeakFiles weak_files = WeakFiles::kRefused);
+
+// The PATHs of one family (for Canal, of one file kind: meta.dat and
+// meta.log are read apart), in the order given.
+struct PathGroup {
+  std::string key;
+  Family family;
+  std::vector<std::string> paths;
+};
+
+// Each PATH goes to the family that claims it; what no family can open (a
+// missing path, "-") goes to classic Kestrel, whose selection reports it.
+// A directory where no family finds a file is an io_error finding in
+// `unclaimed` and in no group.
+std::vector<PathGroup> group_by_family(const std::vector<std::string>& paths, Reporter* unclaimed);
+
+// The PATHs a group's family reads: a directory of Flume or Canal files
+// stands for its files of the group's kind (Flume's channel replay needs
+// its directories named by --checkpoint-dir and --data-dir); other PATHs
+// are kept as they are.
+std::vector<std::string> group_inputs(const PathGroup& g);
+
+// Runs `run` on the inputs of each family group of `paths` in turn, after
+// printing the unclaimed directories to stderr as io_error findings;
+// returns the worst status (kIoError for an unclaimed directory).
+ExitCode for_each_family(const std::vector<std::string>& paths,
+                         const std::function<ExitCode(const std::vector<std::string>&)>& run);
 
 }  // namespace qjt::app

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# qjt verify sends each PATH to the family that claims it, whatever the
-# order, and gives one report and one exit status; a directory where no
-# family finds anything is an I/O error.
+# qjt verify, dump and replay send each PATH to the family that claims it,
+# whatever the order; verify gives one report and one exit status; a
+# directory where no family finds anything is an I/O error.
 set -uo pipefail
 QJT=$1 DATA=$2 WORK=$3
 source "$(dirname "$0")/../check.sh"
@@ -32,4 +32,14 @@ check "a Flume data directory stands for its files" \
 check "an empty directory exits 3" 3 $?
 check "an empty directory is named" io_error "$("$QJT" verify --json "$WORK/empty" | jq -r '.findings[0].code')"
 check "--legacy-xids with another family: usage" 2 "$("$QJT" verify --legacy-xids "$k" "$lk" >/dev/null 2>&1; echo $?)"
+
+# dump and replay: the output of each family's PATHs is what a run of their
+# own gives, whatever the order among the others.
+alone=$(for p in "$k" "$lk" "$meta" "$log"; do "$QJT" dump --json "$p"; done | sort)
+check "dump of four families" "$alone" "$("$QJT" dump --json "$log" "$k" "$meta" "$lk" | sort)"
+canal_log=$DATA/canal/logs/example/meta.log
+alone=$(for p in "$k" "$lk" "$canal_log"; do "$QJT" replay --json "$p" 2>/dev/null; done | sort)
+check "replay of three families" "$alone" "$("$QJT" replay --json "$canal_log" "$lk" "$k" 2>/dev/null | sort)"
+"$QJT" dump "$WORK/empty" >/dev/null 2>&1
+check "dump of an empty directory exits 3" 3 $?
 [ $failures -eq 0 ]
