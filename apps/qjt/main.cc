@@ -2,6 +2,9 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <cstdio>
+#include <exception>
+
 #include "commands.h"
 
 #ifndef QJT_VERSION
@@ -29,6 +32,12 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     const int code = app.exit(e);  // prints help, version or the error
     return code == 0 ? 0 : qjt::to_int(qjt::ExitCode::kUsage);
+  } catch (const std::exception& e) {
+    // The last resort: no exception (std::bad_alloc included) ends qjt
+    // with an abort and a core instead of a message and exit status 3.
+    std::fflush(stdout);
+    fmt::print(stderr, "qjt: stopped: {}\n", e.what());
+    return qjt::to_int(qjt::ExitCode::kIoError);
   }
   return qjt::to_int(status);
 }

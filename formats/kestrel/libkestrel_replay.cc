@@ -42,6 +42,13 @@ void QueueReplay::check_end(const std::string& path, ByteSpan bytes, const Recor
                      end.offset, bytes.size() - end.offset));
 }
 
+// The ids strictly between `previous` and `id` (> previous), counted in
+// unsigned arithmetic: ids are read from the file, and their difference can
+// pass INT64_MAX (2 - INT64_MIN + 1).
+std::uint64_t gap(std::int64_t previous, std::int64_t id) {
+  return static_cast<std::uint64_t>(id) - static_cast<std::uint64_t>(previous) - 1;
+}
+
 void QueueReplay::check_id(const std::string& path, const Record& put, bool first_in_segment) {
   if (items_.empty()) return;
   const std::int64_t previous = items_.back().id;
@@ -55,7 +62,7 @@ void QueueReplay::check_id(const std::string& path, const Record& put, bool firs
   } else if (put.id != previous + 1) {
     report(Severity::kWarning, "id_gap", path, put.offset,
            fmt::format("expected id {} (ids are allocated one by one), found {}: {} id(s) missing", previous + 1,
-                       put.id, put.id - previous - 1));
+                       put.id, gap(previous, put.id)));
   }
 }
 

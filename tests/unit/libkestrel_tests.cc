@@ -280,6 +280,17 @@ TEST_CASE("libkestrel: ids out of order, gaps, empty segments and misplaced reco
   CHECK(r.replay.records() == 6);
 }
 
+TEST_CASE("libkestrel: an id gap wider than INT64_MAX is counted, not overflowed") {
+  Bytes first = put(1);
+  first[16] = 0x80;  // id 0x8000000000000001: INT64_MIN + 1
+  const Bytes s = cat({kSeg, first, put(2)});
+  Replayed r;
+  r.replay.add_segment("s", span(s));
+  r.replay.finish();
+  REQUIRE(r.codes() == std::vector<std::string>{"id_gap"});
+  CHECK(r.findings.findings()[0].message.find(": 9223372036854775808 id(s) missing") != std::string::npos);
+}
+
 TEST_CASE("libkestrel: queue directories, kinds by magic, classic discovery unchanged") {
   qjt_test::TempDir dir("lk-layout");
   qjt_test::write_file(dir.path() / "jobs.20", cat({kSeg, put(2)}));
