@@ -65,7 +65,7 @@ ExitCode run_dump_family(const DumpOptions& o) {
   FlumeRun flume{o.paths, o.flume, o.json, o.data, o.limit, false, false, filters};
   if (auto status = run_if_canal(CanalRun{o.paths, o.flume.format, o.json, false, false, {}}, run_canal_dump)) return *status;
   if (auto status = run_if_flume(flume, run_flume_dump)) return *status;
-  if (auto status = run_if_libkestrel({.paths = o.paths, .queue = o.queue, .json = o.json, .data = o.data, .limit = o.limit, .classic_only = filters}, run_libkestrel_dump)) return *status;
+  if (auto status = run_if_libkestrel({.paths = o.paths, .queue = o.queue, .json = o.json, .data = o.data, .limit = o.limit, .classic_only = filters, .format = o.flume.format}, run_libkestrel_dump)) return *status;
   const auto filter = make_filter(o);
   if (!filter) return ExitCode::kUsage;
   // Text output shows payloads only when asked; JSON shows them by default.

@@ -106,7 +106,7 @@ void append_text(Output* out, const ReplayResult& r, const kestrel::ReplayState&
 ExitCode run_replay_family(const ReplayCommandOptions& o) {
   if (auto canal = run_if_canal(CanalRun{o.paths, o.flume.format, o.json, false, false, o.canal}, run_canal_replay)) return *canal;
   if (auto flume = run_if_flume(FlumeRun{o.paths, o.flume, o.json, o.data, std::nullopt, false, false, false}, run_flume_replay)) return *flume;
-  if (auto status = run_if_libkestrel({.paths = o.paths, .queue = o.queue, .json = o.json, .data = o.data, .classic_only = o.legacy_xids}, run_libkestrel_replay)) return *status;
+  if (auto status = run_if_libkestrel({.paths = o.paths, .queue = o.queue, .json = o.json, .data = o.data, .classic_only = o.legacy_xids, .format = o.flume.format}, run_libkestrel_replay)) return *status;
   const DataMode mode = *parse_data_mode(o.data);
   StderrReporter diagnostics;
   JournalSelection selection = open_journals(o.paths, o.queue, &diagnostics);

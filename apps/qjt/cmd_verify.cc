@@ -79,7 +79,7 @@ ExitCode run_verify(const VerifyOptions& o) {
   FlumeRun flume{o.paths, o.flume, o.json, "", std::nullopt, o.strict, o.quiet, false};
   if (auto status = run_if_canal(CanalRun{o.paths, o.flume.format, o.json, o.strict, o.quiet, o.canal}, run_canal_verify)) return *status;
   if (auto status = run_if_flume(flume, run_flume_verify)) return *status;
-  if (auto status = run_if_libkestrel({.paths = o.paths, .queue = o.queue, .json = o.json, .strict = o.strict, .quiet = o.quiet, .classic_only = o.legacy_xids}, run_libkestrel_verify)) return *status;
+  if (auto status = run_if_libkestrel({.paths = o.paths, .queue = o.queue, .json = o.json, .strict = o.strict, .quiet = o.quiet, .classic_only = o.legacy_xids, .format = o.flume.format}, run_libkestrel_verify)) return *status;
   return finish_verify(check_kestrel(o, o.paths), o.json, o.strict, o.quiet);
 }
 

@@ -37,7 +37,7 @@ void add(std::vector<FlumeFile>* files, const std::optional<std::string>& path, 
 
 void add_flume_options(CLI::App* command, FlumeOptions* o, bool with_capacity) {
   command->add_option("--format", o->format,
-                      "How to read PATH: auto, kestrel, flume-checkpoint, flume-checkpoint-meta, "
+                      "How to read PATH: auto, kestrel, libkestrel, flume-checkpoint, flume-checkpoint-meta, "
                       "flume-inflight, flume-log-v2, flume-log-v3, flume-log-meta, flume-snappy, flume-backup-complete, "
                       "canal-meta-dat, canal-meta-log");
   add_channel_options(command, o, with_capacity);
@@ -75,15 +75,15 @@ std::vector<std::string> named_dirs(const FlumeOptions& o) {
 }
 
 std::optional<bool> wants_flume(const FlumeOptions& o, const std::vector<std::string>& paths, std::string* error) {
-  if (o.format == "kestrel") {
+  if (o.format == "kestrel" || o.format == "libkestrel") {
     if (names_channel(o)) {
-      *error = "--format kestrel cannot be combined with --checkpoint-dir, --data-dir or --backup-dir";
+      *error = fmt::format("--format {} cannot be combined with --checkpoint-dir, --data-dir or --backup-dir", o.format);
       return std::nullopt;
     }
     return false;
   }
   if (o.format != "auto" && !forced_kind(o.format)) {
-    *error = fmt::format("unknown --format {}: expected auto, kestrel, or one of flume-checkpoint, "
+    *error = fmt::format("unknown --format {}: expected auto, kestrel, libkestrel, or one of flume-checkpoint, "
                          "flume-checkpoint-meta, flume-inflight, flume-log-v2, flume-log-v3, "
                          "flume-log-meta, flume-snappy, flume-backup-complete, canal-meta-dat, canal-meta-log",
                          o.format);

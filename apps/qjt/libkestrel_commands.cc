@@ -131,7 +131,8 @@ void append_replay_text(Output* out, const LkQueue& q, const QueueReplay& replay
 }  // namespace
 
 std::optional<ExitCode> run_if_libkestrel(const LibkestrelRun& run, ExitCode (*command)(const LibkestrelRun&)) {
-  if (!names_libkestrel(run.paths)) return std::nullopt;
+  if (run.format == "kestrel") return std::nullopt;
+  if (run.format != "libkestrel" && !names_libkestrel(run.paths)) return std::nullopt;
   if (run.classic_only) {
     fmt::print(stderr, "qjt: the options --op, --xid, --from-offset, --legacy-xids, -o, --if-larger-than and "
                        "--if-overflow apply to classic Kestrel journals, not to Kestrel 3 (libkestrel) files\n");

@@ -25,6 +25,7 @@ struct LibkestrelRun {
   // compact
   bool dry_run = false, rewrite_bookmarks = false;
   WriteGuardOptions guard{};
+  std::string format = "auto";  // --format: kestrel never reads libkestrel, libkestrel forces it
 };
 
 // What dump, verify, replay and compact call after the Flume check: runs

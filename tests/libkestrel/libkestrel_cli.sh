@@ -72,6 +72,11 @@ check "files named directly" '0 4 [6] ["head_before_journal"]' \
 scratch=$(mktemp -d); trap 'rm -rf "$scratch"' EXIT
 : > "$scratch/jobs.9"
 "$qjt" dump "$scratch/jobs.9" "$td/queue/jobs.read.web" >/dev/null 2>&1; check "a classic file among libkestrel ones is dumped as classic" 0 $?
+check "--format kestrel reads a segment as a classic journal" BROKEN \
+  "$("$qjt" dump --json --format kestrel "$td/queue/jobs.1700000000000" | jq -r 'select(.offset == 0) | .op')"
+check "--format libkestrel forces the family" "READ_HEAD" \
+  "$("$qjt" dump --json --format libkestrel "$td/queue/jobs.read.web" | jq -r 'select(.offset == 4) | .op')"
+"$qjt" verify --format libkestrel "$scratch/jobs.9" >/dev/null 2>&1; check "--format libkestrel on a classic file: usage" 2 $?
 check "a 0-byte file is an empty classic journal" '00000000  END_OF_FILE' "$("$qjt" dump "$scratch/jobs.9")"
 
 [ $failures -eq 0 ] && echo "all libkestrel CLI checks passed"
