@@ -186,15 +186,13 @@ std::vector<canal::StoreMetrics> verify_metrics(const CanalRun& run, Verified* v
 
 // verify's report, with the stores of --metrics: a "stores" member in
 // JSON, a line each in text.
-void append_stores(Output* out, const std::vector<canal::StoreMetrics>& stores, bool json) {
+// The stores of a --metrics scrape, as verify's report shows them.
+void add_stores(VerifyTally* tally, const std::vector<canal::StoreMetrics>& stores) {
   std::string array = "[";
   for (const auto& m : stores) {
-    if (!json) {
-      out->write(fmt::format("store {}: {} mode, buffer size {}, {} event(s) and {} byte(s) in flight\n",
-                             m.destination, m.batch_mode.value_or("?"), m.buffer_size.value_or(0),
-                             m.in_flight_events().value_or(0), m.in_flight_bytes().value_or(0)));
-      continue;
-    }
+    tally->text_lines += fmt::format("store {}: {} mode, buffer size {}, {} event(s) and {} byte(s) in flight\n",
+                                     m.destination, m.batch_mode.value_or("?"), m.buffer_size.value_or(0),
+                                     m.in_flight_events().value_or(0), m.in_flight_bytes().value_or(0));
     if (array.size() > 1) array.push_back(',');
     JsonLine line(&array);
     line.str("destination", m.destination);
@@ -204,36 +202,23 @@ void append_stores(Output* out, const std::vector<canal::StoreMetrics>& stores, 
     optional_num(&line, "in_flight_bytes", m.in_flight_bytes());
     line.close();
   }
-  if (!json) return;
-  std::string* buf = out->buffer();
-  buf->resize(buf->size() - 2);  // the report's closing "}\n"
-  buf->append(",\"stores\":" + array + "]}\n");
+  tally->json_members += ",\"stores\":" + array + "]";
 }
 
 }  // namespace
 
 void add_canal_verify_options(CLI::App* command, CanalOptions* o) {
   command->add_option("--binlogs", o->binlogs,
-                      "Canal: SHOW BINARY LOGS output; each meta.dat cursor's journal must still exist");
+                      "SHOW BINARY LOGS output; each meta.dat cursor's journal must still exist");
   command->add_option("--metrics", o->metrics,
-                      "Canal: a Prometheus scrape of the server; check each destination's ring buffer");
-  command->add_option("--memunit", o->memunit, "Canal: canal.instance.memory.buffer.memunit (default 1024)")
+                      "a Prometheus scrape of the server; check each destination's ring buffer");
+  command->add_option("--memunit", o->memunit, "canal.instance.memory.buffer.memunit (default 1024)")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 30));
 }
 
 void add_canal_replay_options(CLI::App* command, CanalOptions* o) {
   command->add_option("--at", o->at,
-                      "Canal: print the meta.dat Canal had at this time (epoch ms or yyyy-MM-dd HH:mm:ss.SSS)");
-}
-
-std::optional<ExitCode> run_if_canal(const CanalRun& run, ExitCode (*command)(const CanalRun&)) {
-  const bool canal_options = !run.canal.binlogs.empty() || !run.canal.metrics.empty() || !run.canal.at.empty();
-  if (!canal_options && !canal_kind(run.paths, run.format)) return std::nullopt;
-  if (run.paths.empty() && run.canal.metrics.empty()) {
-    usage("no input: expected a Canal meta.dat or meta.log PATH");
-    return ExitCode::kUsage;
-  }
-  return command(run);
+                      "print the meta.dat Canal had at this time (epoch ms or yyyy-MM-dd HH:mm:ss.SSS)");
 }
 
 ExitCode run_canal_dump(const CanalRun& run) {
@@ -264,11 +249,7 @@ ExitCode run_canal_dump(const CanalRun& run) {
   return finish_output(&out, outcome(read_all, reporter.errors()));
 }
 
-namespace {
-
-// verify's checks, and the stores of --metrics in *stores; nullopt on a
-// usage error (printed).
-std::optional<VerifyTally> check_canal(const CanalRun& run, std::vector<canal::StoreMetrics>* stores) {
+std::optional<VerifyTally> check_canal(const CanalRun& run) {
   const auto kind = canal_kind(run.paths, run.format);
   if (!run.paths.empty() && (!kind || !same_kind(run, *kind))) return std::nullopt;
   if (!run.canal.binlogs.empty() && kind != FileKind::kMetaDat) {
@@ -284,30 +265,15 @@ std::optional<VerifyTally> check_canal(const CanalRun& run, std::vector<canal::S
   } else if (kind == FileKind::kMetaDat) {
     verify_meta_dats(run, &v);
   }
-  if (!run.canal.metrics.empty()) *stores = verify_metrics(run, &v);
+  std::vector<canal::StoreMetrics> stores;
+  if (!run.canal.metrics.empty()) stores = verify_metrics(run, &v);
   VerifyTally tally;
   tally.findings = std::move(v.findings);
   tally.files = run.paths.size() + (run.canal.metrics.empty() ? 0 : 1);
   tally.records = v.records;
   tally.status = v.read_all ? ExitCode::kOk : ExitCode::kIoError;
+  if (!run.canal.metrics.empty()) add_stores(&tally, stores);
   return tally;
-}
-
-}  // namespace
-
-std::optional<VerifyTally> check_canal(const CanalRun& run) {
-  std::vector<canal::StoreMetrics> stores;
-  return check_canal(run, &stores);
-}
-
-ExitCode run_canal_verify(const CanalRun& run) {
-  std::vector<canal::StoreMetrics> stores;
-  const auto tally = check_canal(run, &stores);
-  if (!tally) return ExitCode::kUsage;
-  Output out;
-  const bool ok = write_verify_report(&out, tally->findings, tally->files, tally->records, run.json, run.strict, run.quiet);
-  if (!run.canal.metrics.empty()) append_stores(&out, stores, run.json);
-  return finish_output(&out, worse(tally->status, ok ? ExitCode::kOk : ExitCode::kProblems));
 }
 
 ExitCode run_canal_replay(const CanalRun& run) {

@@ -1,7 +1,5 @@
 // dump, verify and replay for Canal's consumer checkpoints (meta.dat) and
-// cursor history (meta.log): what cmd_dump, cmd_verify and cmd_replay run
-// when a PATH is one of them, or --format canal-meta-dat|canal-meta-log, or
-// (verify) --binlogs or --metrics is given. The work is formats/canal's;
+// cursor history (meta.log): what the Canal driver runs. The work is formats/canal's;
 // these only read files and print.
 #pragma once
 
@@ -37,14 +35,9 @@ void add_canal_verify_options(CLI::App* command, CanalOptions* options);
 // replay's --at.
 void add_canal_replay_options(CLI::App* command, CanalOptions* options);
 
-// Runs `command` when the input is Canal's; nullopt otherwise (the caller
-// carries on with Kestrel or Flume).
-std::optional<ExitCode> run_if_canal(const CanalRun& run, ExitCode (*command)(const CanalRun&));
-
 ExitCode run_canal_dump(const CanalRun& run);
-ExitCode run_canal_verify(const CanalRun& run);
-// What run_canal_verify reports, without --metrics; nullopt on a usage
-// error (printed).
+// What verify reports, --metrics stores included; nullopt on a usage error
+// (printed).
 std::optional<VerifyTally> check_canal(const CanalRun& run);
 ExitCode run_canal_replay(const CanalRun& run);
 

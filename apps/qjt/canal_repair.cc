@@ -221,7 +221,7 @@ std::optional<ExitCode> run_if_canal_repair(const CanalRepairRun& run) {
     usage("a Canal repair takes exactly one meta.dat PATH");
     return ExitCode::kUsage;
   }
-  if (auto refused = refuse_foreign("repair", Family::kCanal, run.paths)) return *refused;
+  if (auto refused = refuse_foreign("repair", "canal", run.paths)) return *refused;
   if (canal_kind(run.paths, "auto") == canal::FileKind::kMetaLog) {
     usage(fmt::format("refused: {} is a Canal meta.log; repair rewrites a meta.dat (a meta.log is read with "
                       "--from-log); nothing was changed", run.paths.front()));

@@ -210,7 +210,7 @@ ExitCode check_usage(const CompactOptions& o, const JournalSelection& selection)
 ExitCode run_compact(const CompactOptions& o) {
   const bool classic_only = !o.output.empty() || !o.if_larger_than.empty() || o.if_overflow;
   if (auto status = run_if_libkestrel({.paths = o.paths, .queue = o.queue, .json = o.json, .classic_only = classic_only, .dry_run = o.dry_run, .rewrite_bookmarks = o.rewrite_bookmarks, .guard = o.guard}, run_libkestrel_compact)) return *status;
-  if (auto refused = refuse_foreign("compact", Family::kKestrel, o.paths)) return *refused;
+  if (auto refused = refuse_foreign("compact", "kestrel", o.paths)) return *refused;
   if (o.rewrite_bookmarks) {
     fmt::print(stderr, "qjt compact: --rewrite-bookmarks applies to Kestrel 3 (libkestrel) queues\n");
     return ExitCode::kUsage;

@@ -1,17 +1,23 @@
-// qjt help [COMMAND]: the help of qjt or of one subcommand.
+// qjt help [COMMAND|formats]: the help of qjt, of one subcommand, or the
+// table of formats and commands the registry prints.
 #include <fmt/format.h>
 
 #include "commands.h"
+#include "dispatch.h"
 
 namespace qjt::app {
 
 void add_help_command(CLI::App* app, ExitCode* status) {
   auto* command = app->add_subcommand("help", "Show the help of qjt or of one command");
   auto name = std::make_shared<std::string>();
-  command->add_option("command", *name, "A qjt command");
+  command->add_option("command", *name, "A qjt command, or formats: the formats and what each command does with them");
   command->callback([app, name, status] {
     if (name->empty()) {
       fmt::print("{}", app->help());
+      return;
+    }
+    if (*name == "formats") {
+      fmt::print("{}", formats_help());
       return;
     }
     for (const CLI::App* sub : app->get_subcommands({})) {

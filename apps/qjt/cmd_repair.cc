@@ -178,9 +178,9 @@ std::optional<ExitCode> refuse_cut_to_nothing(const std::vector<FilePlan>& plans
   bool refused = false;
   for (const FilePlan& f : plans) {
     if (f.bytes().empty() || f.plan.kept_bytes() != 0) continue;
-    const PathClaim claim = claim_file(f.path(), f.bytes());
+    const auto claim = claim_file(f.path(), f.bytes());
     fmt::print(stderr, "qjt repair: refused: {} would be cut from {} bytes to 0: {}; nothing was changed. {}\n",
-               f.path(), f.bytes().size(), claim.evidence,
+               f.path(), f.bytes().size(), claim ? claim->evidence : "no format claims it",
                o.salvage ? "No record decodes anywhere in it; use --force to empty it anyway"
                          : "Try --salvage, which keeps the records that decode after the damage, or --force");
     refused = true;
@@ -217,7 +217,7 @@ ExitCode run_repair(const RepairOptions& o) {
   if (auto canal = run_if_canal_repair(CanalRepairRun{o.paths, o.canal, o.apply, o.json, o.guard})) return *canal;
   if (auto channel = run_if_channel(o)) return *channel;
   if (auto status = run_if_libkestrel({.paths = o.paths}, refuse_libkestrel_repair)) return *status;
-  if (auto refused = refuse_foreign("repair", Family::kKestrel, o.paths, WeakFiles::kAccepted)) return *refused;
+  if (auto refused = refuse_foreign("repair", "kestrel", o.paths, WeakFiles::kAccepted)) return *refused;
   StderrReporter diagnostics;
   JournalSelection selection = open_journals_and_report(o.paths, o.queue, &diagnostics);
   if (selection.status != ExitCode::kOk) return selection.status;

@@ -24,26 +24,28 @@ void add_journal_selection(CLI::App* command, std::vector<std::string>* paths, s
   command->add_option("--queue", *queue, "In a directory, only this queue");
 }
 
-bool write_verify_report(Output* out, const FindingList& findings, std::uint64_t files, std::uint64_t records,
-                         bool json, bool strict, bool quiet) {
+bool write_verify_report(Output* out, const VerifyTally& tally, bool json, bool strict, bool quiet) {
+  const FindingList& findings = tally.findings;
   const std::size_t errors = findings.count(Severity::kError);
   const std::size_t warnings = findings.count(Severity::kWarning);
   const bool ok = errors == 0 && (!strict || warnings == 0);
   if (json) {
     JsonLine line(out->buffer());
-    line.boolean("ok", ok).unsigned_num("files", files).unsigned_num("records", records);
+    line.boolean("ok", ok).unsigned_num("files", tally.files).unsigned_num("records", tally.records);
     line.unsigned_num("errors", errors).unsigned_num("warnings", warnings);
     std::string array;
     append_findings_json(&array, findings.findings());
     line.raw("findings", array);
+    out->buffer()->append(tally.json_members);
     line.finish();
     return ok;
   }
   for (const Finding& f : findings.findings()) out->write(format_finding(f) + "\n");
   if (!quiet || !ok) {
     out->write(fmt::format("{}: {} error(s), {} warning(s) in {} file(s), {} record(s)\n", ok ? "OK" : "FAILED",
-                           errors, warnings, files, records));
+                           errors, warnings, tally.files, tally.records));
   }
+  out->write(tally.text_lines);
   return ok;
 }
 
@@ -52,11 +54,13 @@ void VerifyTally::add(const VerifyTally& other) {
   files += other.files;
   records += other.records;
   status = worse(status, other.status);
+  json_members += other.json_members;
+  text_lines += other.text_lines;
 }
 
 ExitCode finish_verify(const VerifyTally& tally, bool json, bool strict, bool quiet) {
   Output out;
-  const bool ok = write_verify_report(&out, tally.findings, tally.files, tally.records, json, strict, quiet);
+  const bool ok = write_verify_report(&out, tally, json, strict, quiet);
   return finish_output(&out, worse(tally.status, ok ? ExitCode::kOk : ExitCode::kProblems));
 }
 

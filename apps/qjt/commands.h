@@ -28,21 +28,24 @@ CLI::Option* add_data_option(CLI::App* command, std::string* mode_name);
 void add_journal_selection(CLI::App* command, std::vector<std::string>* paths, std::string* queue,
                            bool required);
 
-// verify's report for any format: one JSON object ({"ok","files","records",
-// "errors","warnings","findings"}) or one line per finding and a summary
-// (left out when `quiet` and all is well). Returns whether all is well:
-// no errors, and no warnings either when `strict`.
-bool write_verify_report(Output* out, const FindingList& findings, std::uint64_t files, std::uint64_t records,
-                         bool json, bool strict, bool quiet);
-
 // What verify found in the inputs of one family. A run over PATHs of
 // several families adds the tallies up into one report.
 struct VerifyTally {
   FindingList findings;
   std::uint64_t files = 0, records = 0;
   ExitCode status = ExitCode::kOk;  // kIoError when something could not be read
+  // What a family adds to the report (Canal's --metrics stores): members of
+  // the JSON object (each starting with ','), and lines after the text.
+  std::string json_members, text_lines;
   void add(const VerifyTally& other);
 };
+
+// verify's report for any format: one JSON object ({"ok","files","records",
+// "errors","warnings","findings"} and the tally's json_members) or one line
+// per finding and a summary (left out when `quiet` and all is well), then
+// the tally's text_lines. Returns whether all is well: no errors, and no
+// warnings either when `strict`.
+bool write_verify_report(Output* out, const VerifyTally& tally, bool json, bool strict, bool quiet);
 
 // write_verify_report over `tally`, then the exit status: the tally's own,
 // or kProblems when the report is not OK.

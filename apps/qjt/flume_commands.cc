@@ -72,27 +72,7 @@ ExitCode outcome(ExitCode io, std::size_t errors) {
 
 }  // namespace
 
-std::optional<ExitCode> run_if_flume(const FlumeRun& run, ExitCode (*command)(const FlumeRun&)) {
-  if (run.paths.empty() && !names_channel(run.flume)) {
-    fmt::print(stderr, "qjt: no input: expected a PATH, or a Flume channel's --checkpoint-dir and --data-dir\n");
-    return ExitCode::kUsage;
-  }
-  std::string error;
-  const auto flume = wants_flume(run.flume, run.paths, &error);
-  if (!flume) {
-    fmt::print(stderr, "qjt: {}\n", error);
-    return ExitCode::kUsage;
-  }
-  if (!*flume) return std::nullopt;
-  return command(run);
-}
-
 ExitCode run_flume_dump(const FlumeRun& run) {
-  if (run.kestrel_filters) {
-    fmt::print(stderr, "qjt dump: --op, --xid and --from-offset apply to Kestrel journals; for Flume files, "
-                       "filter the --json output (e.g. with jq)\n");
-    return ExitCode::kUsage;
-  }
   StderrReporter counting;  // counts the errors it prints
   UniqueFindings reporter(&counting);
   auto in = gather(run, &reporter);
@@ -143,12 +123,6 @@ std::optional<VerifyTally> check_flume(const FlumeRun& run) {
     }
   }
   return check;
-}
-
-ExitCode run_flume_verify(const FlumeRun& run) {
-  const auto check = check_flume(run);
-  if (!check) return ExitCode::kUsage;
-  return finish_verify(*check, run.json, run.strict, run.quiet);
 }
 
 namespace {

@@ -1,5 +1,5 @@
-// dump, verify and replay for Apache Flume file channels: what cmd_dump,
-// cmd_verify and cmd_replay run when their input is Flume (flume_input.h).
+// dump, verify and replay for Apache Flume file channels: what the Flume
+// driver runs.
 // The work is done by formats/flume; these only choose files and print.
 #pragma once
 
@@ -21,13 +21,7 @@ struct FlumeRun {
   std::string data;  // --data, empty when not given
   std::optional<std::uint64_t> limit;  // dump --limit
   bool strict = false, quiet = false;  // verify
-  bool kestrel_filters = false;        // dump --op, --xid or --from-offset given
 };
-
-// What dump, verify and replay call first: runs `command` when the input is
-// Flume, returns a usage error when there is no input at all or --format
-// is wrong, and nullopt when the input is Kestrel (the caller carries on).
-std::optional<ExitCode> run_if_flume(const FlumeRun& run, ExitCode (*command)(const FlumeRun&));
 
 // What verify checks in the channel or the files `run` names: every file
 // decoded, the channel replayed, every queued event read. nullopt on a usage
@@ -35,7 +29,6 @@ std::optional<ExitCode> run_if_flume(const FlumeRun& run, ExitCode (*command)(co
 std::optional<VerifyTally> check_flume(const FlumeRun& run);
 
 ExitCode run_flume_dump(const FlumeRun& run);
-ExitCode run_flume_verify(const FlumeRun& run);
 ExitCode run_flume_replay(const FlumeRun& run);
 
 }  // namespace qjt::app

@@ -287,7 +287,7 @@ void print_plan_text(const flume::UpgradePlan& plan, bool applied, const std::st
 ExitCode upgrade_checkpoint(const FlumeConvertOptions& o) {
   if (o.flume.checkpoint_dir.empty()) return usage("--to flume-v3 needs --checkpoint-dir DIR");
   if (!o.input.empty()) return usage("--to flume-v3 takes no INPUT: it upgrades the checkpoint in --checkpoint-dir");
-  if (auto refused = refuse_foreign("convert", Family::kFlume, named_dirs(o.flume))) return *refused;
+  if (auto refused = refuse_foreign("convert", "flume", named_dirs(o.flume))) return *refused;
   FindingList layout_findings;
   const flume::ChannelLayout layout = flume::discover_channel(channel_dirs(o.flume), &layout_findings);
   StderrReporter reporter;

@@ -57,6 +57,12 @@ void add_channel_options(CLI::App* command, FlumeOptions* o, bool with_capacity)
         ->check(CLI::Range(std::int64_t{1}, std::int64_t{0x7FFFFFFF}));
 }
 
+std::vector<std::string_view> flume_format_names() {
+  std::vector<std::string_view> names;
+  for (const auto& entry : kFormats) names.push_back(entry.first);
+  return names;
+}
+
 bool names_channel(const FlumeOptions& o) {
   return !o.checkpoint_dir.empty() || !o.data_dirs.empty() || !o.backup_dir.empty();
 }

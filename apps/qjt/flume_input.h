@@ -43,6 +43,9 @@ std::optional<bool> wants_flume(const FlumeOptions& options, const std::vector<s
                                 std::string* error);
 
 bool names_channel(const FlumeOptions& options);
+
+// The --format names of Flume's file kinds (flume-checkpoint, ...).
+std::vector<std::string_view> flume_format_names();
 flume::ChannelDirs channel_dirs(const FlumeOptions& options);
 // The same as one list: the checkpoint, data and backup directories named.
 std::vector<std::string> named_dirs(const FlumeOptions& options);

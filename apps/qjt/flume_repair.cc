@@ -251,7 +251,7 @@ ExitCode run_flume_repair(const FlumeRepairOptions& o) {
     fmt::print(stderr, "qjt repair: a Flume channel is named by --checkpoint-dir and --data-dir\n");
     return ExitCode::kUsage;
   }
-  if (auto refused = refuse_foreign("repair", Family::kFlume, named_dirs(o.flume))) return *refused;
+  if (auto refused = refuse_foreign("repair", "flume", named_dirs(o.flume))) return *refused;
   FindingList plan_findings;
   const flume::ChannelLayout layout = flume::discover_channel(channel_dirs(o.flume), &plan_findings, !o.apply);
   const auto request = make_request(o, layout);

@@ -178,10 +178,6 @@ VerifyTally check_libkestrel(const LibkestrelRun& run) {
   return tally;
 }
 
-ExitCode run_libkestrel_verify(const LibkestrelRun& run) {
-  return finish_verify(check_libkestrel(run), run.json, run.strict, run.quiet);
-}
-
 ExitCode run_libkestrel_replay(const LibkestrelRun& run) {
   StderrReporter diagnostics;
   LkSelection selection = open_libkestrel(run.paths, run.queue, &diagnostics);

@@ -34,8 +34,7 @@ struct LibkestrelRun {
 std::optional<ExitCode> run_if_libkestrel(const LibkestrelRun& run, ExitCode (*command)(const LibkestrelRun&));
 
 ExitCode run_libkestrel_dump(const LibkestrelRun& run);
-ExitCode run_libkestrel_verify(const LibkestrelRun& run);
-// What run_libkestrel_verify reports.
+// What verify reports.
 VerifyTally check_libkestrel(const LibkestrelRun& run);
 ExitCode run_libkestrel_replay(const LibkestrelRun& run);
 ExitCode run_libkestrel_compact(const LibkestrelRun& run);

@@ -1,0 +1,181 @@
+#include "dispatch.h"
+
+#include <fmt/format.h>
+
+#include "path_family.h"
+
+namespace qjt::app {
+namespace {
+
+bool usage(Command command, const std::string& message) {
+  fmt::print(stderr, "qjt {}: {}\n", command_name(command), message);
+  return false;
+}
+
+std::string format_names(Registry drivers) {
+  std::string names = "auto";
+  for (const Driver* d : drivers) {
+    names += fmt::format(", {}", d->name());
+    for (std::string_view kind : d->kinds()) names += fmt::format(", {}", kind);
+  }
+  return names;
+}
+
+// What a run reads, for messages: its first PATH, or its family.
+std::string input_of(const Assignment& run) {
+  if (run.paths.empty()) return fmt::format("the input is {}", run.driver->name());
+  return fmt::format("{} is a {} input", run.paths.front(), run.driver->name());
+}
+
+// An option of one family with the input of another, checked here once
+// for every command.
+bool options_match(const std::vector<Assignment>& runs, const FamilyOptions& options) {
+  for (const auto& [owner, option] : options.given())
+    for (const Assignment& run : runs)
+      if (run.driver != owner)
+        return usage(options.command(), fmt::format("{} is an option for {} ({}), but {}", option, owner->name(),
+                                                    owner->title(), input_of(run)));
+  return true;
+}
+
+bool supported(const std::vector<Assignment>& runs, Command command) {
+  for (const Assignment& run : runs)
+    if (run.driver->does(command).empty())
+      return usage(command, fmt::format("refused: {}, and {} does not take {} inputs; nothing was changed "
+                                        "(qjt help formats says which commands take each format)",
+                                        input_of(run), command_name(command), run.driver->name()));
+  return true;
+}
+
+// ", or ..." naming the options that name an input of their own.
+std::string input_options(const FamilyOptions& options) {
+  std::string text;
+  for (const Driver* d : options.drivers())
+    if (!d->input_options(options.command()).empty()) text += fmt::format(", or {}", d->input_options(options.command()));
+  return text;
+}
+
+// The drivers whose options were given and name an input of their own.
+std::vector<Assignment> option_inputs(const FamilyOptions& options) {
+  std::vector<Assignment> runs;
+  for (const auto& given : options.given())
+    if (given.first->options_name_input(options.command())) runs.push_back(Assignment{given.first, "", {}});
+  return runs;
+}
+
+}  // namespace
+
+std::string_view command_name(Command command) {
+  switch (command) {
+    case Command::kDump: return "dump";
+    case Command::kVerify: return "verify";
+    case Command::kReplay: return "replay";
+    case Command::kCompact: return "compact";
+    case Command::kConvert: return "convert";
+    case Command::kRepair: return "repair";
+  }
+  return "";
+}
+
+FamilyOptions::FamilyOptions(CLI::App* command, Command which, Registry drivers)
+    : command_(which), drivers_(drivers) {
+  command->add_option("--format", format_, fmt::format("How to read PATH: {}", format_names(drivers)));
+  for (Driver* d : drivers) {
+    const std::size_t before = command->get_options().size();
+    d->add_options(which, command);
+    std::vector<CLI::Option*> owned = command->get_options();
+    owned.erase(owned.begin(), owned.begin() + static_cast<std::ptrdiff_t>(before));
+    // Each family's options are a group of their own in --help.
+    for (CLI::Option* option : owned) option->group(std::string(d->title()));
+    groups_.emplace_back(d, std::move(owned));
+  }
+}
+
+std::vector<std::pair<Driver*, std::string>> FamilyOptions::given() const {
+  std::vector<std::pair<Driver*, std::string>> given;
+  for (const auto& [driver, owned] : groups_) {
+    for (const CLI::Option* option : owned) {
+      if (option->count() == 0) continue;
+      given.emplace_back(driver, option->get_name());
+      break;
+    }
+  }
+  return given;
+}
+
+std::optional<std::vector<Assignment>> assign(const std::vector<std::string>& paths, const FamilyOptions& options,
+                                              Reporter* unclaimed) {
+  const Command command = options.command();
+  std::vector<Assignment> runs;
+  if (options.format() != "auto") {
+    Driver* forced = find_driver(options.drivers(), options.format());
+    if (forced == nullptr) {
+      usage(command, fmt::format("unknown --format {}: expected {}", options.format(), format_names(options.drivers())));
+      return std::nullopt;
+    }
+    runs.push_back(Assignment{forced, "", paths});
+  } else {
+    for (const PathGroup& g : group_by_family(paths, unclaimed, options.drivers()))
+      runs.push_back(Assignment{g.driver, g.key, group_inputs(g, options.drivers())});
+  }
+  if (paths.empty()) {
+    auto named = option_inputs(options);
+    if (named.empty() || (!runs.empty() && runs.front().driver != named.front().driver)) {
+      usage(command, "no input: expected a PATH" + input_options(options));
+      return std::nullopt;
+    }
+    runs = std::move(named);
+  }
+  if (!options_match(runs, options) || !supported(runs, command)) return std::nullopt;
+  return runs;
+}
+
+ExitCode run_read_command(ReadRequest request, const FamilyOptions& options) {
+  VerifyTally total;
+  const auto runs = assign(request.paths, options, &total.findings);
+  if (!runs) return ExitCode::kUsage;
+  if (total.findings.count(Severity::kError) > 0) total.status = ExitCode::kIoError;
+  if (request.command != Command::kVerify) {
+    StderrReporter diagnostics;
+    for (const Finding& f : total.findings.findings()) diagnostics.report(f);
+  }
+  ExitCode status = total.status;
+  request.format = options.format();
+  for (const Assignment& run : *runs) {
+    request.paths = run.paths;
+    request.group = run.group;
+    switch (request.command) {
+      case Command::kVerify: {
+        const auto tally = run.driver->verify(request);
+        if (!tally) return ExitCode::kUsage;
+        total.add(*tally);
+        break;
+      }
+      case Command::kDump: status = worse(status, run.driver->dump(request)); break;
+      default: status = worse(status, run.driver->replay(request)); break;
+    }
+  }
+  if (request.command == Command::kVerify) return finish_verify(total, request.json, request.strict, request.quiet);
+  return status;
+}
+
+std::string formats_help(Registry drivers) {
+  auto row = [](std::string_view head, auto cell) {
+    std::string line = fmt::format("  {:<12}", head);
+    for (Command c : kAllCommands) line += fmt::format("{:<9}", cell(c));
+    return line.erase(line.find_last_not_of(' ') + 1) + "\n";
+  };
+  std::string text = "The formats qjt reads, and the commands each takes (- when it does not):\n\n";
+  text += row("", [](Command c) { return command_name(c); });
+  for (const Driver* d : drivers)
+    text += row(d->name(), [d](Command c) { return d->does(c).empty() ? "-" : "yes"; });
+  for (const Driver* d : drivers) {
+    text += fmt::format("\n{}: {}\n", d->name(), d->title());
+    for (Command c : kAllCommands)
+      text += fmt::format("  {:<9}{}\n", command_name(c), d->does(c).empty() ? "-" : d->does(c));
+  }
+  text += fmt::format("\n--format names: {}\n", format_names(drivers));
+  return text;
+}
+
+}  // namespace qjt::app

@@ -1,0 +1,69 @@
+// From a command's request to the drivers (driver.h): --format and each
+// family's option group are added here, and after parsing every PATH is
+// sniffed once (path_family.h) and sent to the driver that claims it. The
+// rules every command shares live here and nowhere else:
+//
+//   - --format NAME gives every PATH to the driver that has NAME;
+//   - an option of one family given with PATHs of another is a usage
+//     error naming the option's family;
+//   - a command the family does not support is refused (exit 2), naming
+//     the family and pointing to `qjt help formats`.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "driver.h"
+#include "exit_code.h"
+#include "finding.h"
+#include "registry.h"
+
+namespace qjt::app {
+
+// The option groups of every driver on one command, one per family in
+// --help, and --format.
+class FamilyOptions {
+ public:
+  FamilyOptions(CLI::App* command, Command which, Registry drivers = registry());
+  FamilyOptions(const FamilyOptions&) = delete;  // CLI11 holds &format_
+  FamilyOptions& operator=(const FamilyOptions&) = delete;
+
+  Command command() const { return command_; }
+  const std::string& format() const { return format_; }
+  Registry drivers() const { return drivers_; }
+  // After parsing: the first option given of each driver that has one.
+  std::vector<std::pair<Driver*, std::string>> given() const;
+
+ private:
+  Command command_;
+  Registry drivers_;
+  std::string format_ = "auto";
+  std::vector<std::pair<Driver*, std::vector<CLI::Option*>>> groups_;
+};
+
+// One driver's share of a command's PATHs.
+struct Assignment {
+  Driver* driver = nullptr;
+  std::string group;  // the claims' group; empty when --format or options chose the driver
+  std::vector<std::string> paths;
+};
+
+// Which driver reads which PATHs. A directory where no family finds
+// anything is an io_error finding in `unclaimed`. nullopt on a usage error
+// (printed to stderr).
+std::optional<std::vector<Assignment>> assign(const std::vector<std::string>& paths, const FamilyOptions& options,
+                                              Reporter* unclaimed);
+
+// dump, verify or replay over `request.paths`: each assignment to its
+// driver; verify's tallies make one report.
+ExitCode run_read_command(ReadRequest request, const FamilyOptions& options);
+
+// The table `qjt help formats` prints: families by commands, and the
+// --format names.
+std::string formats_help(Registry drivers = registry());
+
+}  // namespace qjt::app

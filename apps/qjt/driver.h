@@ -1,0 +1,96 @@
+// The format layer. Each family (classic Kestrel, libkestrel, Flume, Canal)
+// is a Driver; registry.h lists them in one place. A driver
+//
+//   - claims the PATHs that are its family's, saying on what evidence
+//     (a magic, the family's own file names, a decodable first record);
+//   - adds its own options to each command, shown as its own group in
+//     --help (an option of one family given for another is refused, once,
+//     in dispatch.h);
+//   - answers the commands it supports. A command it does not support is
+//     refused with exit 2, never handed to another family.
+//
+// The cmd_*.cc files parse what every family shares into a request and
+// hand it to dispatch.h, which sniffs each PATH once and calls the drivers.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "byte_span.h"
+#include "commands.h"
+#include "exit_code.h"
+
+namespace qjt::app {
+
+enum class Command { kDump, kVerify, kReplay, kCompact, kConvert, kRepair };
+inline constexpr std::array kAllCommands{Command::kDump,    Command::kVerify,  Command::kReplay,
+                                         Command::kCompact, Command::kConvert, Command::kRepair};
+std::string_view command_name(Command command);
+
+// A driver's claim on one file.
+struct Claim {
+  bool positive = false;  // magic, the family's own names, or a decodable first record
+  std::string evidence;   // one short phrase: what was found, for messages
+  std::string group;      // inputs read together: the family's name, or a file kind (canal-meta-dat)
+};
+
+// What dump, verify and replay share, whatever the family.
+struct ReadRequest {
+  Command command = Command::kDump;
+  std::vector<std::string> paths{};      // the PATHs this driver was given
+  std::string group{};                   // the claim group they share; empty when options chose the driver
+  std::string format = "auto";           // --format as given (a driver's own name or kind)
+  std::string queue{};                   // --queue
+  bool json = false;
+  std::string data{};                    // --data; empty when not given
+  std::optional<std::uint64_t> limit{};  // dump --limit
+  bool strict = false, quiet = false;  // verify
+};
+
+class Driver {
+ public:
+  virtual ~Driver() = default;
+
+  // The --format and JSON "format" name: kestrel, libkestrel, flume, canal.
+  virtual std::string_view name() const = 0;
+  // What the family is, in a few words; also its options' group in --help.
+  virtual std::string_view title() const = 0;
+  // File kinds --format may force beside name() (flume-checkpoint, ...).
+  virtual std::vector<std::string_view> kinds() const { return {}; }
+
+  // The claim on a file, judged by its name and bytes; nullopt when the
+  // family does not recognise it. Only the last driver of the registry
+  // (the family without a magic) may claim without positive evidence.
+  virtual std::optional<Claim> claim(const std::string& path, ByteSpan bytes) const = 0;
+
+  // What `command` does with this family, one phrase for `qjt help
+  // formats`; empty when the family does not support it.
+  virtual std::string_view does(Command command) const = 0;
+
+  // Adds this family's options of `command` to `group`.
+  virtual void add_options(Command /*command*/, CLI::App* /*group*/) {}
+  // Whether this family's options given to `command` name an input of
+  // their own, so that no PATH is needed (a Flume channel's directories).
+  virtual bool options_name_input(Command /*command*/) const { return false; }
+  // Those options, for the message when a command has no input at all
+  // ("a Flume channel's --checkpoint-dir and --data-dir"); empty if none.
+  virtual std::string_view input_options(Command /*command*/) const { return ""; }
+
+  // Whether a directory given as PATH is read as a whole (a queue
+  // directory); when false it stands for its files of the claimed group.
+  virtual bool reads_directories() const { return true; }
+
+  // The read commands, called only when does() says they are supported.
+  virtual ExitCode dump(const ReadRequest& request) = 0;
+  // What verify found; nullopt on a usage error (printed).
+  virtual std::optional<VerifyTally> verify(const ReadRequest& request) = 0;
+  virtual ExitCode replay(const ReadRequest& request) = 0;
+};
+
+}  // namespace qjt::app

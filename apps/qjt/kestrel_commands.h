@@ -1,0 +1,29 @@
+// dump, verify and replay for classic Kestrel journals: what the Kestrel
+// driver runs. The work is done by formats/kestrel; these only choose
+// files (kestrel_input.h) and print.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "commands.h"
+#include "driver.h"
+#include "exit_code.h"
+
+namespace qjt::app {
+
+// The options only classic Kestrel has.
+struct KestrelOptions {
+  std::vector<std::string> ops;      // dump --op
+  std::optional<std::int32_t> xid;   // dump --xid
+  std::uint64_t from_offset = 0;     // dump --from-offset
+  bool legacy_xids = false;          // verify, replay --legacy-xids
+};
+
+ExitCode run_kestrel_dump(const ReadRequest& request, const KestrelOptions& options);
+VerifyTally check_kestrel(const ReadRequest& request, const KestrelOptions& options);
+ExitCode run_kestrel_replay(const ReadRequest& request, const KestrelOptions& options);
+
+}  // namespace qjt::app
