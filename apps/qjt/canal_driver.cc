@@ -3,6 +3,7 @@
 // read in separate groups.
 #include "canal_commands.h"
 #include "canal_file_kind.h"
+#include "canal_repair.h"
 #include "driver.h"
 
 namespace qjt::app {
@@ -37,6 +38,7 @@ class CanalDriver final : public Driver {
     CanalOptions* o = &options_[index(command)];
     if (command == Command::kVerify) add_canal_verify_options(group, o);
     if (command == Command::kReplay) add_canal_replay_options(group, o);
+    if (command == Command::kRepair) add_canal_repair_options(group, &repair_);
   }
   bool options_name_input(Command command) const override { return !options_[index(command)].metrics.empty(); }
   std::string_view input_options(Command command) const override {
@@ -47,6 +49,9 @@ class CanalDriver final : public Driver {
   ExitCode dump(const ReadRequest& r) override { return run_canal_dump(run(r)); }
   std::optional<VerifyTally> verify(const ReadRequest& r) override { return check_canal(run(r)); }
   ExitCode replay(const ReadRequest& r) override { return run_canal_replay(run(r)); }
+  ExitCode repair(const WriteRequest& r) override {
+    return run_canal_repair(CanalRepairRun{r.paths, repair_, r.apply, r.json, r.guard});
+  }
 
  private:
   static std::size_t index(Command command) { return static_cast<std::size_t>(command); }
@@ -59,6 +64,7 @@ class CanalDriver final : public Driver {
   }
 
   std::array<CanalOptions, kAllCommands.size()> options_{};
+  CanalRepairOptions repair_;
 };
 
 }  // namespace

@@ -191,37 +191,33 @@ FindingList verify_bytes(const Plan& p, const std::string& bytes) {
   return findings;
 }
 
-bool names_canal(const CanalRepairRun& run) {
-  const CanalRepairOptions& o = run.canal;
-  if (!o.set_positions.empty() || !o.to_timestamps.empty() || !o.drops.empty() || !o.from_logs.empty() ||
-      !o.at.empty())
-    return true;
-  return canal_kind(run.paths, "auto") == canal::FileKind::kMetaDat;
-}
-
 }  // namespace
 
 void add_canal_repair_options(CLI::App* command, CanalRepairOptions* o) {
   command->add_option("--set-position", o->set_positions,
-                      "Canal: set a client's cursor to JOURNAL:POS, CLIENT=JOURNAL:POS (repeatable)")
+                      "set a client's cursor to JOURNAL:POS, CLIENT=JOURNAL:POS (repeatable)")
       ->allow_extra_args(false);
   command->add_option("--to-timestamp", o->to_timestamps,
-                      "Canal: make a client's cursor Canal's search-by-time cursor, CLIENT=MS (repeatable)")
+                      "make a client's cursor Canal's search-by-time cursor, CLIENT=MS (repeatable)")
       ->allow_extra_args(false);
-  command->add_option("--drop-client", o->drops, "Canal: remove a client from meta.dat (repeatable)")
+  command->add_option("--drop-client", o->drops, "remove a client from meta.dat (repeatable)")
       ->allow_extra_args(false);
-  command->add_option("--from-log", o->from_logs, "Canal: rebuild meta.dat from these meta.log files (repeatable)")
+  command->add_option("--from-log", o->from_logs, "rebuild meta.dat from these meta.log files (repeatable)")
       ->allow_extra_args(false);
-  command->add_option("--at", o->at, "Canal: with --from-log, the last cursors logged at or before this time");
+  command->add_option("--at", o->at, "with --from-log, the last cursors logged at or before this time");
 }
 
-std::optional<ExitCode> run_if_canal_repair(const CanalRepairRun& run) {
-  if (!names_canal(run)) return std::nullopt;
+ExitCode run_canal_repair(const CanalRepairRun& run) {
   if (run.paths.size() != 1 || run.paths.front() == "-") {
     usage("a Canal repair takes exactly one meta.dat PATH");
     return ExitCode::kUsage;
   }
-  if (auto refused = refuse_foreign("repair", "canal", run.paths)) return *refused;
+  std::error_code ec;
+  if (std::filesystem::is_directory(run.paths.front(), ec)) {
+    usage(fmt::format("refused: {} is a directory; a Canal repair rewrites one meta.dat, named as PATH; nothing "
+                      "was changed", run.paths.front()));
+    return ExitCode::kUsage;
+  }
   if (canal_kind(run.paths, "auto") == canal::FileKind::kMetaLog) {
     usage(fmt::format("refused: {} is a Canal meta.log; repair rewrites a meta.dat (a meta.log is read with "
                       "--from-log); nothing was changed", run.paths.front()));

@@ -1,5 +1,4 @@
-// qjt repair on a Canal meta.dat: what cmd_repair runs when its PATH is a
-// meta.dat or a Canal option is given. The edits are
+// qjt repair on a Canal meta.dat: what the Canal driver runs. The edits are
 // formats/canal/meta_repair.h; this file reads the options, guards the file
 // (Canal rewrites it every second, so an open meta.dat means a running
 // server), backs it up beside itself, replaces it atomically and verifies
@@ -37,6 +36,6 @@ struct CanalRepairRun {
 };
 
 // nullopt when neither the PATH nor the options are Canal's.
-std::optional<ExitCode> run_if_canal_repair(const CanalRepairRun& run);
+ExitCode run_canal_repair(const CanalRepairRun& run);
 
 }  // namespace qjt::app

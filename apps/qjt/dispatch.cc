@@ -1,5 +1,7 @@
 #include "dispatch.h"
 
+#include <filesystem>
+
 #include <fmt/format.h>
 
 #include "path_family.h"
@@ -27,24 +29,52 @@ std::string input_of(const Assignment& run) {
   return fmt::format("{} is a {} input", run.paths.front(), run.driver->name());
 }
 
+bool is_write(Command command) { return command == Command::kCompact || command == Command::kRepair; }
+
 // An option of one family with the input of another, checked here once
 // for every command.
 bool options_match(const std::vector<Assignment>& runs, const FamilyOptions& options) {
+  const bool write = is_write(options.command());
   for (const auto& [owner, option] : options.given())
     for (const Assignment& run : runs)
       if (run.driver != owner)
-        return usage(options.command(), fmt::format("{} is an option for {} ({}), but {}", option, owner->name(),
-                                                    owner->title(), input_of(run)));
+        return usage(options.command(), fmt::format("{}{} is an option for {} ({}), but {}{}", write ? "refused: " : "",
+                                                    option, owner->name(), owner->title(), input_of(run),
+                                                    write ? "; nothing was changed" : ""));
   return true;
 }
 
 bool supported(const std::vector<Assignment>& runs, Command command) {
-  for (const Assignment& run : runs)
-    if (run.driver->does(command).empty())
-      return usage(command, fmt::format("refused: {}, and {} does not take {} inputs; nothing was changed "
-                                        "(qjt help formats says which commands take each format)",
-                                        input_of(run), command_name(command), run.driver->name()));
+  for (const Assignment& run : runs) {
+    if (!run.driver->does(command).empty()) continue;
+    const std::string_view why = run.driver->why_not(command);
+    return usage(command, fmt::format("refused: {}, and {} does not take {} inputs{}{}; nothing was changed "
+                                      "(qjt help formats says which commands take each format)",
+                                      input_of(run), command_name(command), run.driver->name(),
+                                      why.empty() ? "" : ": ", why));
+  }
   return true;
+}
+
+bool is_directory(const std::string& path) {
+  std::error_code ec;
+  return std::filesystem::is_directory(path, ec);
+}
+
+// Classic Kestrel journals carry no magic: a write acts only on what a
+// family proved its own (a directory never passes on weak evidence).
+bool proven(const std::vector<Assignment>& runs, Command command) {
+  bool ok = true;
+  for (const Assignment& run : runs) {
+    for (const auto& [path, evidence] : run.unproven) {
+      if (run.driver->takes_unproven_files(command) && !is_directory(path)) continue;
+      usage(command, fmt::format("refused: {} is not known to be a {} input ({}); nothing was changed "
+                                 "(qjt help formats says which commands take each format)",
+                                 path, run.driver->name(), evidence));
+      ok = false;
+    }
+  }
+  return ok;
 }
 
 // ", or ..." naming the options that name an input of their own.
@@ -59,7 +89,7 @@ std::string input_options(const FamilyOptions& options) {
 std::vector<Assignment> option_inputs(const FamilyOptions& options) {
   std::vector<Assignment> runs;
   for (const auto& given : options.given())
-    if (given.first->options_name_input(options.command())) runs.push_back(Assignment{given.first, "", {}});
+    if (given.first->options_name_input(options.command())) runs.push_back(Assignment{given.first, "", {}, {}});
   return runs;
 }
 
@@ -79,7 +109,8 @@ std::string_view command_name(Command command) {
 
 FamilyOptions::FamilyOptions(CLI::App* command, Command which, Registry drivers)
     : command_(which), drivers_(drivers) {
-  command->add_option("--format", format_, fmt::format("How to read PATH: {}", format_names(drivers)));
+  if (!is_write(which))
+    command->add_option("--format", format_, fmt::format("How to read PATH: {}", format_names(drivers)));
   for (Driver* d : drivers) {
     const std::size_t before = command->get_options().size();
     d->add_options(which, command);
@@ -113,10 +144,13 @@ std::optional<std::vector<Assignment>> assign(const std::vector<std::string>& pa
       usage(command, fmt::format("unknown --format {}: expected {}", options.format(), format_names(options.drivers())));
       return std::nullopt;
     }
-    runs.push_back(Assignment{forced, "", paths});
+    runs.push_back(Assignment{forced, "", paths, {}});
   } else {
-    for (const PathGroup& g : group_by_family(paths, unclaimed, options.drivers()))
-      runs.push_back(Assignment{g.driver, g.key, group_inputs(g, options.drivers())});
+    const auto given = options.given();
+    Driver* owner = given.size() == 1 ? given.front().first : nullptr;
+    for (const PathGroup& g : group_by_family(paths, unclaimed, options.drivers(), owner))
+      runs.push_back(Assignment{g.driver, g.key, is_write(command) ? g.paths : group_inputs(g, options.drivers()),
+                                g.unproven});
   }
   if (paths.empty()) {
     auto named = option_inputs(options);
@@ -127,6 +161,7 @@ std::optional<std::vector<Assignment>> assign(const std::vector<std::string>& pa
     runs = std::move(named);
   }
   if (!options_match(runs, options) || !supported(runs, command)) return std::nullopt;
+  if (is_write(command) && !proven(runs, command)) return std::nullopt;
   return runs;
 }
 
@@ -157,6 +192,34 @@ ExitCode run_read_command(ReadRequest request, const FamilyOptions& options) {
   }
   if (request.command == Command::kVerify) return finish_verify(total, request.json, request.strict, request.quiet);
   return status;
+}
+
+ExitCode run_write_command(WriteRequest request, const FamilyOptions& options) {
+  FindingList unclaimed;
+  const auto runs = assign(request.paths, options, &unclaimed);
+  if (!runs) return ExitCode::kUsage;
+  StderrReporter diagnostics;
+  for (const Finding& f : unclaimed.findings()) diagnostics.report(f);
+  if (unclaimed.count(Severity::kError) > 0) return ExitCode::kIoError;  // change nothing when a PATH is not understood
+  ExitCode status = ExitCode::kOk;
+  for (const Assignment& run : *runs) {
+    request.paths = run.paths;
+    status = worse(status, request.command == Command::kCompact ? run.driver->compact(request)
+                                                                : run.driver->repair(request));
+  }
+  return status;
+}
+
+// Reached only when a driver says it supports a command it does not
+// implement: a bug, answered as a refusal rather than another family's work.
+ExitCode Driver::compact(const WriteRequest&) {
+  usage(Command::kCompact, fmt::format("{} has no compaction", name()));
+  return ExitCode::kUsage;
+}
+
+ExitCode Driver::repair(const WriteRequest&) {
+  usage(Command::kRepair, fmt::format("{} has no repair", name()));
+  return ExitCode::kUsage;
 }
 
 std::string formats_help(Registry drivers) {

@@ -25,7 +25,8 @@
 namespace qjt::app {
 
 // The option groups of every driver on one command, one per family in
-// --help, and --format.
+// --help, and --format for the commands that read (a write never forces a
+// family: it needs the family's own evidence).
 class FamilyOptions {
  public:
   FamilyOptions(CLI::App* command, Command which, Registry drivers = registry());
@@ -50,6 +51,7 @@ struct Assignment {
   Driver* driver = nullptr;
   std::string group;  // the claims' group; empty when --format or options chose the driver
   std::vector<std::string> paths;
+  std::vector<std::pair<std::string, std::string>> unproven;  // PATH and evidence of weak claims
 };
 
 // Which driver reads which PATHs. A directory where no family finds
@@ -61,6 +63,11 @@ std::optional<std::vector<Assignment>> assign(const std::vector<std::string>& pa
 // dump, verify or replay over `request.paths`: each assignment to its
 // driver; verify's tallies make one report.
 ExitCode run_read_command(ReadRequest request, const FamilyOptions& options);
+
+// compact or repair over `request.paths`, each assignment to its driver,
+// once every PATH is known to be its family's on positive evidence (else
+// refused, exit 2, nothing opened for writing).
+ExitCode run_write_command(WriteRequest request, const FamilyOptions& options);
 
 // The table `qjt help formats` prints: families by commands, and the
 // --format names.

@@ -25,6 +25,7 @@
 #include "byte_span.h"
 #include "commands.h"
 #include "exit_code.h"
+#include "write_guard.h"
 
 namespace qjt::app {
 
@@ -53,6 +54,17 @@ struct ReadRequest {
   bool strict = false, quiet = false;  // verify
 };
 
+// What compact and repair share, whatever the family.
+struct WriteRequest {
+  Command command = Command::kCompact;
+  std::vector<std::string> paths{};  // the PATHs this driver was given, as given
+  std::string queue{};               // --queue
+  bool json = false;
+  bool dry_run = false;  // compact --dry-run
+  bool apply = false;    // repair --apply
+  WriteGuardOptions guard{};
+};
+
 class Driver {
  public:
   virtual ~Driver() = default;
@@ -65,13 +77,16 @@ class Driver {
   virtual std::vector<std::string_view> kinds() const { return {}; }
 
   // The claim on a file, judged by its name and bytes; nullopt when the
-  // family does not recognise it. Only the last driver of the registry
-  // (the family without a magic) may claim without positive evidence.
+  // family does not recognise it. A claim without positive evidence (a
+  // magic cut short; for the registry's last family, anything) loses to
+  // any positive claim, and writing commands refuse it.
   virtual std::optional<Claim> claim(const std::string& path, ByteSpan bytes) const = 0;
 
   // What `command` does with this family, one phrase for `qjt help
   // formats`; empty when the family does not support it.
   virtual std::string_view does(Command command) const = 0;
+  // Why the family does not support `command`, for the refusal; may be empty.
+  virtual std::string_view why_not(Command /*command*/) const { return ""; }
 
   // Adds this family's options of `command` to `group`.
   virtual void add_options(Command /*command*/, CLI::App* /*group*/) {}
@@ -82,6 +97,11 @@ class Driver {
   // ("a Flume channel's --checkpoint-dir and --data-dir"); empty if none.
   virtual std::string_view input_options(Command /*command*/) const { return ""; }
 
+  // Whether `command` takes a file this family claims without positive
+  // evidence (classic Kestrel's repair, which then refuses to cut it to
+  // nothing without --force). Writing commands refuse such files otherwise.
+  virtual bool takes_unproven_files(Command /*command*/) const { return false; }
+
   // Whether a directory given as PATH is read as a whole (a queue
   // directory); when false it stands for its files of the claimed group.
   virtual bool reads_directories() const { return true; }
@@ -91,6 +111,11 @@ class Driver {
   // What verify found; nullopt on a usage error (printed).
   virtual std::optional<VerifyTally> verify(const ReadRequest& request) = 0;
   virtual ExitCode replay(const ReadRequest& request) = 0;
+
+  // The writing commands, called only when does() says they are supported
+  // and every PATH is this family's on positive evidence.
+  virtual ExitCode compact(const WriteRequest& request);
+  virtual ExitCode repair(const WriteRequest& request);
 };
 
 }  // namespace qjt::app

@@ -8,6 +8,7 @@
 #include "driver.h"
 #include "file_kind.h"
 #include "flume_commands.h"
+#include "flume_repair.h"
 
 namespace qjt::app {
 namespace {
@@ -41,8 +42,11 @@ class FlumeDriver final : public Driver {
   void add_options(Command command, CLI::App* group) override {
     if (command == Command::kDump || command == Command::kVerify || command == Command::kReplay)
       add_channel_options(group, &options_[index(command)], command != Command::kDump);
+    if (command == Command::kRepair) add_flume_repair_options(group, &repair_);
   }
-  bool options_name_input(Command command) const override { return names_channel(options_[index(command)]); }
+  bool options_name_input(Command command) const override {
+    return names_channel(command == Command::kRepair ? repair_.flume : options_[index(command)]);
+  }
   std::string_view input_options(Command command) const override {
     return command == Command::kCompact || command == Command::kConvert ? "" : "a Flume channel's --checkpoint-dir and --data-dir";
   }
@@ -51,6 +55,21 @@ class FlumeDriver final : public Driver {
   ExitCode dump(const ReadRequest& r) override { return run_flume_dump(run(r)); }
   std::optional<VerifyTally> verify(const ReadRequest& r) override { return check_flume(run(r)); }
   ExitCode replay(const ReadRequest& r) override { return run_flume_replay(run(r)); }
+
+  // A channel is named by its directories: a PATH could be one file of
+  // it, and rewriting part of a channel is how events get lost.
+  ExitCode repair(const WriteRequest& r) override {
+    if (!r.paths.empty() || !r.queue.empty()) {
+      fmt::print(stderr, "qjt repair: refused: a Flume channel is repaired by naming its directories "
+                         "(--checkpoint-dir, --data-dir), not by PATH or --queue; nothing was changed\n");
+      return ExitCode::kUsage;
+    }
+    FlumeRepairOptions run = repair_;
+    run.apply = r.apply;
+    run.json = r.json;
+    run.guard = r.guard;
+    return run_flume_repair(run);
+  }
 
  private:
   static constexpr std::string_view kLockName = "in_use.lock";
@@ -63,6 +82,7 @@ class FlumeDriver final : public Driver {
   }
 
   std::array<FlumeOptions, kAllCommands.size()> options_{};
+  FlumeRepairOptions repair_;
 };
 
 }  // namespace

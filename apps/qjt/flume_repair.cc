@@ -227,16 +227,16 @@ ExitCode apply(const flume::ChannelLayout& layout, Report* r) {
 void add_flume_repair_options(CLI::App* command, FlumeRepairOptions* o) {
   add_channel_options(command, &o->flume, true);
   auto* rebuild = command->add_flag("--rebuild-checkpoint", o->rebuild_checkpoint,
-                                    "Flume: discard the checkpoint and build a new one from the logs, as "
+                                    "discard the checkpoint and build a new one from the logs, as "
                                     "CheckpointRebuilder does");
   auto* restore = command->add_flag("--restore-backup", o->restore_backup,
-                                    "Flume: install the backup checkpoint (--backup-dir) as Flume restores it");
+                                    "install the backup checkpoint (--backup-dir) as Flume restores it");
   rebuild->excludes(restore);
   command->add_option("--drop-event", o->drop_events,
-                      "Flume: neutralise the put at FILE_ID:OFFSET as the integrity tool does (repeatable)")
+                      "neutralise the put at FILE_ID:OFFSET as the integrity tool does (repeatable)")
       ->allow_extra_args(false);
   command->add_option("--write-order-id", o->write_order_id,
-                      "Flume: the rebuilt checkpoint's write order id (default: as Flume's oracle gives it)")
+                      "the rebuilt checkpoint's write order id (default: as Flume's oracle gives it)")
       ->needs(rebuild);
 }
 

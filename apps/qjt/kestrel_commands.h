@@ -1,5 +1,5 @@
-// dump, verify and replay for classic Kestrel journals: what the Kestrel
-// driver runs. The work is done by formats/kestrel; these only choose
+// dump, verify, replay, compact and repair for classic Kestrel journals:
+// what the Kestrel driver runs. The work is done by formats/kestrel; these only choose
 // files (kestrel_input.h) and print.
 #pragma once
 
@@ -22,8 +22,20 @@ struct KestrelOptions {
   bool legacy_xids = false;          // verify, replay --legacy-xids
 };
 
+// compact's options for classic journals only.
+struct KestrelCompactOptions {
+  std::string output;  // -o
+  std::string if_larger_than;
+  std::optional<double> if_overflow;
+};
+void add_kestrel_compact_options(CLI::App* command, KestrelCompactOptions* options);
+
 ExitCode run_kestrel_dump(const ReadRequest& request, const KestrelOptions& options);
 VerifyTally check_kestrel(const ReadRequest& request, const KestrelOptions& options);
 ExitCode run_kestrel_replay(const ReadRequest& request, const KestrelOptions& options);
+ExitCode run_kestrel_compact(const WriteRequest& request, const KestrelCompactOptions& options);
+// repair: cut each file at its first broken record, or (salvage) drop only
+// the damaged regions.
+ExitCode run_kestrel_repair(const WriteRequest& request, bool salvage);
 
 }  // namespace qjt::app

@@ -49,15 +49,23 @@ class KestrelDriver final : public Driver {
     }
     if (command == Command::kVerify || command == Command::kReplay)
       group->add_flag("--legacy-xids", o.legacy_xids, "Replay legacy REMOVE_TENTATIVE by Kestrel 1.x rules");
+    if (command == Command::kCompact) add_kestrel_compact_options(group, &compact_);
+    if (command == Command::kRepair)
+      group->add_flag("--salvage", salvage_, "Keep the records that decode again after each damaged region");
   }
+  bool takes_unproven_files(Command command) const override { return command == Command::kRepair; }
 
   ExitCode dump(const ReadRequest& r) override { return run_kestrel_dump(r, options(r)); }
   std::optional<VerifyTally> verify(const ReadRequest& r) override { return check_kestrel(r, options(r)); }
   ExitCode replay(const ReadRequest& r) override { return run_kestrel_replay(r, options(r)); }
+  ExitCode compact(const WriteRequest& r) override { return run_kestrel_compact(r, compact_); }
+  ExitCode repair(const WriteRequest& r) override { return run_kestrel_repair(r, salvage_); }
 
  private:
   const KestrelOptions& options(const ReadRequest& r) const { return options_[static_cast<std::size_t>(r.command)]; }
   std::array<KestrelOptions, kAllCommands.size()> options_{};
+  KestrelCompactOptions compact_;
+  bool salvage_ = false;
 };
 
 }  // namespace

@@ -130,23 +130,6 @@ void append_replay_text(Output* out, const LkQueue& q, const QueueReplay& replay
 
 }  // namespace
 
-std::optional<ExitCode> run_if_libkestrel(const LibkestrelRun& run, ExitCode (*command)(const LibkestrelRun&)) {
-  if (run.format == "kestrel") return std::nullopt;
-  if (run.format != "libkestrel" && !names_libkestrel(run.paths)) return std::nullopt;
-  if (run.classic_only) {
-    fmt::print(stderr, "qjt: the options --op, --xid, --from-offset, --legacy-xids, -o, --if-larger-than and "
-                       "--if-overflow apply to classic Kestrel journals, not to Kestrel 3 (libkestrel) files\n");
-    return ExitCode::kUsage;
-  }
-  return command(run);
-}
-
-ExitCode refuse_libkestrel_repair(const LibkestrelRun&) {
-  fmt::print(stderr, "qjt repair: refused: Kestrel 3 (libkestrel) queues are not repaired by qjt (nothing was changed): libkestrel truncates a "
-                     "damaged segment at its own startup; see qjt verify for what it would cut\n");
-  return ExitCode::kUsage;
-}
-
 ExitCode run_libkestrel_dump(const LibkestrelRun& run) {
   StderrReporter reporter;
   LkSelection selection = open_libkestrel(run.paths, run.queue, &reporter);

@@ -1,6 +1,5 @@
 // dump, verify, replay, compact and convert for libkestrel (Kestrel 3)
-// queues: what the cmd_*.cc files run when their input is libkestrel
-// (libkestrel_input.h). The work is done by formats/kestrel/libkestrel_*;
+// queues: what the libkestrel driver runs. The work is done by formats/kestrel/libkestrel_*;
 // these only choose files and print.
 #pragma once
 
@@ -21,27 +20,16 @@ struct LibkestrelRun {
   std::string data{};                   // --data, empty when not given
   std::optional<std::uint64_t> limit{}; // dump --limit
   bool strict = false, quiet = false;   // verify
-  bool classic_only = false;            // an option that applies to classic journals only was given
   // compact
   bool dry_run = false, rewrite_bookmarks = false;
   WriteGuardOptions guard{};
-  std::string format = "auto";  // --format: kestrel never reads libkestrel, libkestrel forces it
 };
-
-// What dump, verify, replay and compact call after the Flume check: runs
-// `command` when a PATH is libkestrel, else nullopt (the caller carries on
-// with classic Kestrel).
-std::optional<ExitCode> run_if_libkestrel(const LibkestrelRun& run, ExitCode (*command)(const LibkestrelRun&));
 
 ExitCode run_libkestrel_dump(const LibkestrelRun& run);
 // What verify reports.
 VerifyTally check_libkestrel(const LibkestrelRun& run);
 ExitCode run_libkestrel_replay(const LibkestrelRun& run);
 ExitCode run_libkestrel_compact(const LibkestrelRun& run);
-// What repair runs for Kestrel 3 input: a usage error (libkestrel truncates
-// a damaged segment at its own startup; qjt does not repair these yet).
-ExitCode refuse_libkestrel_repair(const LibkestrelRun& run);
-
 // qjt convert --to libkestrel (a classic journal into a new libkestrel
 // queue in the directory `output`) and --to classic (one reader's queue of
 // a libkestrel queue into the classic journal `output`); queue_converter.h.

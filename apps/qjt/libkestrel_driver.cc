@@ -25,10 +25,11 @@ class LibkestrelDriver final : public Driver {
       case libkestrel::FileKind::kClassic: break;
     }
     // A segment or bookmark cut inside its magic: no classic journal starts
-    // with 0x27 or 0x26, which are not Kestrel opcodes.
+    // with 0x27 or 0x26, which are not Kestrel opcodes. Read as libkestrel,
+    // but not proof enough for a write.
     if (!bytes.empty() && bytes.size() < 4 &&
         (is_magic_prefix(bytes, libkestrel::kSegmentMagic) || is_magic_prefix(bytes, libkestrel::kBookmarkMagic)))
-      return Claim{true, "a libkestrel magic cut short", "libkestrel"};
+      return Claim{false, "a libkestrel magic cut short", "libkestrel"};
     return std::nullopt;
   }
 
@@ -39,20 +40,35 @@ class LibkestrelDriver final : public Driver {
       case Command::kReplay: return "what each reader still has to read";
       case Command::kCompact: return "drops the segments every reader has read";
       case Command::kConvert: return "a reader's queue to a classic journal (--to classic)";
-      case Command::kRepair: return "";  // libkestrel truncates a damaged segment at its own startup
+      case Command::kRepair: return "";
     }
     return "";
+  }
+  std::string_view why_not(Command command) const override {
+    return command == Command::kRepair ? "libkestrel truncates a damaged segment at its own startup; qjt verify "
+                                         "shows what it would cut"
+                                       : "";
+  }
+
+  void add_options(Command command, CLI::App* group) override {
+    if (command == Command::kCompact)
+      group->add_flag("--rewrite-bookmarks", rewrite_bookmarks_, "Also rewrite each bookmark in its canonical form");
   }
 
   ExitCode dump(const ReadRequest& r) override { return run_libkestrel_dump(run(r)); }
   std::optional<VerifyTally> verify(const ReadRequest& r) override { return check_libkestrel(run(r)); }
   ExitCode replay(const ReadRequest& r) override { return run_libkestrel_replay(run(r)); }
+  ExitCode compact(const WriteRequest& r) override {
+    return run_libkestrel_compact({.paths = r.paths, .queue = r.queue, .json = r.json, .dry_run = r.dry_run,
+                                   .rewrite_bookmarks = rewrite_bookmarks_, .guard = r.guard});
+  }
 
  private:
   static LibkestrelRun run(const ReadRequest& r) {
     return {.paths = r.paths, .queue = r.queue, .json = r.json, .data = r.data, .limit = r.limit,
             .strict = r.strict, .quiet = r.quiet};
   }
+  bool rewrite_bookmarks_ = false;
 };
 
 }  // namespace

@@ -31,38 +31,44 @@ std::optional<PathClaim> claim_regular_file(const std::string& path, Registry dr
   return claim_file(path, input->bytes(), drivers);
 }
 
-// The first claim of another family than the registry's last on a file of
-// `dir`, naming that file; else the last family's claim, positive when one
-// of the files is its positively. nullopt when no file of `dir` is claimed.
+// How much a claim says: a positive one over a weak one, and a family with
+// evidence of its own over the registry's last, which takes what is left.
+int weight(const PathClaim& claim, Registry drivers) {
+  return (claim.positive ? 2 : 0) + (claim.driver != drivers.back() ? 1 : 0);
+}
+
+// The weightiest claim on a file of `dir`, naming that file, the first of
+// equals; for another family than the registry's last, one of its files is
+// enough. nullopt when no file of `dir` is claimed.
 std::optional<PathClaim> claim_directory(const std::string& dir, Registry drivers) {
   std::error_code ec;
-  std::optional<PathClaim> fallback;
+  std::optional<PathClaim> best;
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
     const std::string file = entry.path().string();
     if (!is_regular(file)) continue;
     auto claim = claim_regular_file(file, drivers);
-    if (!claim) continue;
+    if (!claim || (best && weight(*claim, drivers) <= weight(*best, drivers))) continue;
     claim->evidence = fmt::format("a directory holding {}, {}", file, claim->evidence);
-    if (claim->driver != drivers.back()) return claim;
-    if (!fallback || (claim->positive && !fallback->positive)) fallback = claim;
+    best = std::move(claim);
+    if (weight(*best, drivers) == 3) break;
   }
-  return fallback;
+  return best;
 }
 
 }  // namespace
 
 std::optional<PathClaim> claim_file(const std::string& path, ByteSpan bytes, Registry drivers) {
+  std::optional<PathClaim> weak;
   for (Driver* driver : drivers) {
-    if (auto claim = driver->claim(path, bytes)) {
-      // Only the family without a magic takes what it cannot prove.
-      if (!claim->positive && driver != drivers.back()) continue;
-      PathClaim found;
-      static_cast<Claim&>(found) = std::move(*claim);
-      found.driver = driver;
-      return found;
-    }
+    auto claim = driver->claim(path, bytes);
+    if (!claim || (!claim->positive && weak)) continue;
+    PathClaim found;
+    static_cast<Claim&>(found) = std::move(*claim);
+    found.driver = driver;
+    if (found.positive) return found;
+    weak = std::move(found);
   }
-  return std::nullopt;
+  return weak;
 }
 
 std::optional<PathClaim> claim_path(const std::string& path, Registry drivers) {
@@ -72,7 +78,8 @@ std::optional<PathClaim> claim_path(const std::string& path, Registry drivers) {
   return claim_regular_file(path, drivers);
 }
 
-std::vector<PathGroup> group_by_family(const std::vector<std::string>& paths, Reporter* unclaimed, Registry drivers) {
+std::vector<PathGroup> group_by_family(const std::vector<std::string>& paths, Reporter* unclaimed, Registry drivers,
+                                       Driver* unopened_owner) {
   std::vector<PathGroup> groups;
   for (const std::string& path : paths) {
     const auto claim = claim_path(path, drivers);
@@ -81,11 +88,12 @@ std::vector<PathGroup> group_by_family(const std::vector<std::string>& paths, Re
                                 "expected a journal, channel or checkpoint file in this directory, found none"});
       continue;
     }
-    Driver* driver = claim ? claim->driver : drivers.back();
+    Driver* driver = claim ? claim->driver : unopened_owner != nullptr ? unopened_owner : drivers.back();
     const std::string key = claim ? claim->group : std::string(driver->name());
     auto group = std::find_if(groups.begin(), groups.end(), [&](const PathGroup& g) { return g.key == key; });
-    if (group == groups.end()) group = groups.insert(groups.end(), PathGroup{key, driver, {}});
+    if (group == groups.end()) group = groups.insert(groups.end(), PathGroup{key, driver, {}, {}});
     group->paths.push_back(path);
+    if (claim && !claim->positive) group->unproven.push_back({path, claim->evidence});
   }
   return groups;
 }

@@ -58,14 +58,16 @@ struct PathGroup {
   std::string key;  // the claims' group
   Driver* driver;
   std::vector<std::string> paths;
+  std::vector<std::pair<std::string, std::string>> unproven;  // PATH and evidence of weak claims
 };
 
 // Each PATH goes to the family that claims it; what no family can open (a
-// missing path, "-") goes to the registry's last driver, whose selection
-// reports it. A directory where no family finds a file is an io_error
-// finding in `unclaimed` and in no group.
+// missing path, "-") goes to `unopened_owner` (the family whose options
+// were given, e.g. a meta.dat that repair --from-log creates), else to the
+// registry's last driver, whose selection reports it. A directory where no
+// family finds a file is an io_error finding in `unclaimed` and in no group.
 std::vector<PathGroup> group_by_family(const std::vector<std::string>& paths, Reporter* unclaimed,
-                                       Registry drivers = registry());
+                                       Registry drivers = registry(), Driver* unopened_owner = nullptr);
 
 // The PATHs a group's family reads: a directory stands for its files of
 // the group's kind when the driver does not read directories as a whole
