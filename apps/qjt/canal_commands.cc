@@ -105,8 +105,8 @@ std::string meta_dat_text(const canal::MetaDat& meta, const std::optional<canal:
 
 void append_entry_json(std::string* out, const canal::LogEntry& e) {
   JsonLine line(out);
-  line.envelope(record_format::kCanal, e.file).unsigned_num("line", e.line).unsigned_num("offset", e.offset).str("time", e.time)
-      .num("time_ms", e.time_ms).num("client_id", e.client_id);
+  line.envelope(record_format::kCanal, e.file).unsigned_num("line", e.line).unsigned_num("offset", e.offset)
+      .str("time", e.time).num("time_ms", e.time_ms).num("client_id", e.client_id);
   optional_str(&line, "journal_name", e.cursor.journal_name);
   optional_num(&line, "position", e.cursor.position);
   optional_num(&line, "timestamp", e.cursor.timestamp);
@@ -260,7 +260,8 @@ ExitCode run_canal_dump(const CanalRun& run) {
     if (!file.meta) continue;
     const auto restart = canal::restart_cursor(*file.meta, file.source);
     if (!run.json && run.paths.size() > 1) out.write(fmt::format("# {}\n", path));
-    run.json ? append_meta_dat_json(out.buffer(), path, *file.meta, restart) : out.write(meta_dat_text(*file.meta, restart));
+    run.json ? append_meta_dat_json(out.buffer(), path, *file.meta, restart)
+             : out.write(meta_dat_text(*file.meta, restart));
   }
   return finish_output(&out, outcome(read_all, reporter.errors()));
 }
