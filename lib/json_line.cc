@@ -136,6 +136,10 @@ JsonLine& JsonLine::str(std::string_view name, std::string_view value) {
   return *this;
 }
 
+JsonLine& JsonLine::envelope(std::string_view format, std::string_view file) {
+  return str("format", format).str("file", file);
+}
+
 JsonLine& JsonLine::num(std::string_view name, std::int64_t value) {
   key(name);
   const fmt::format_int digits(value);

@@ -35,6 +35,12 @@ class JsonLine {
   JsonLine& null(std::string_view key);
   // `json` must already be valid JSON (an array or object built elsewhere).
   JsonLine& raw(std::string_view key, std::string_view json);
+  // The two fields every record of a stream (dump --json, convert --to
+  // jsonl) starts with: "format", the family (record_format.h), then
+  // "file", the file the record came from as it was given. Lines of
+  // several files and families, once concatenated, still say where each
+  // came from. Must be the first fields added.
+  JsonLine& envelope(std::string_view format, std::string_view file);
 
   // Closes the object and ends the line.
   void finish();

@@ -11,6 +11,7 @@
 #include "commands.h"
 #include "json_line.h"
 #include "output.h"
+#include "record_format.h"
 #include "restart_cursor.h"
 #include "store_metrics.h"
 
@@ -55,7 +56,7 @@ std::string cursor_text(const Cursor& c) {
   return text + fmt::format(" included {} source {}:{} slave_id {}", c.included, c.address, c.port, c.slave_id);
 }
 
-void append_meta_dat_json(std::string* out, const canal::MetaDat& meta,
+void append_meta_dat_json(std::string* out, const std::string& path, const canal::MetaDat& meta,
                           const std::optional<canal::RestartCursor>& restart) {
   std::string clients = "[";
   for (const auto& c : meta.clients) {
@@ -76,7 +77,7 @@ void append_meta_dat_json(std::string* out, const canal::MetaDat& meta,
   }
   clients.push_back(']');
   JsonLine line(out);
-  line.str("destination", meta.destination).raw("clients", clients);
+  line.envelope(record_format::kCanal, path).str("destination", meta.destination).raw("clients", clients);
   if (restart) {
     std::string cursor;
     JsonLine inner(&cursor);
@@ -104,8 +105,8 @@ std::string meta_dat_text(const canal::MetaDat& meta, const std::optional<canal:
 
 void append_entry_json(std::string* out, const canal::LogEntry& e) {
   JsonLine line(out);
-  line.str("file", e.file).unsigned_num("line", e.line).unsigned_num("offset", e.offset).str("time", e.time)
-      .num("time_ms", e.time_ms).num("client_id", e.client_id);
+  line.envelope(record_format::kCanal, e.file).unsigned_num("line", e.line).unsigned_num("offset", e.offset)
+      .str("time", e.time).num("time_ms", e.time_ms).num("client_id", e.client_id);
   optional_str(&line, "journal_name", e.cursor.journal_name);
   optional_num(&line, "position", e.cursor.position);
   optional_num(&line, "timestamp", e.cursor.timestamp);
@@ -244,7 +245,8 @@ ExitCode run_canal_dump(const CanalRun& run) {
     if (!file.meta) continue;
     const auto restart = canal::restart_cursor(*file.meta, file.source);
     if (!run.json && run.paths.size() > 1) out.write(fmt::format("# {}\n", path));
-    run.json ? append_meta_dat_json(out.buffer(), *file.meta, restart) : out.write(meta_dat_text(*file.meta, restart));
+    run.json ? append_meta_dat_json(out.buffer(), path, *file.meta, restart)
+             : out.write(meta_dat_text(*file.meta, restart));
   }
   return finish_output(&out, outcome(read_all, reporter.errors()));
 }

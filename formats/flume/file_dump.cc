@@ -20,6 +20,7 @@
 #include "log_metadata.h"
 #include "log_reader.h"
 #include "log_record.h"
+#include "record_format.h"
 #include "snappy_stream.h"
 
 namespace qjt::flume {
@@ -190,7 +191,7 @@ std::string optional_text(std::optional<std::int64_t> value) {
 void append_checkpoint_header(const Dump& dump, const CheckpointFile& checkpoint, const QueueState& state) {
   if (dump.json()) {
     JsonLine line(dump.out());
-    line.str("file", dump.path()).str("kind", "checkpoint").num("version", checkpoint.version());
+    line.envelope(record_format::kFlume, dump.path()).str("kind", "checkpoint").num("version", checkpoint.version());
     line.num("write_order_id", checkpoint.write_order_id()).unsigned_num("capacity", checkpoint.capacity());
     line.num("marker", checkpoint.marker()).boolean("complete", checkpoint.marker() == kCheckpointComplete);
     null_or_num(&line, "size", state.size);
@@ -213,7 +214,7 @@ void append_checkpoint_header(const Dump& dump, const CheckpointFile& checkpoint
 void append_checkpoint_element(const Dump& dump, std::size_t index, const RingElement& element) {
   if (dump.json()) {
     JsonLine line(dump.out());
-    line.str("file", dump.path()).str("kind", "checkpoint_element").unsigned_num("index", index);
+    line.envelope(record_format::kFlume, dump.path()).str("kind", "checkpoint_element").unsigned_num("index", index);
     line.unsigned_num("slot", element.slot).num("file_id", element.pointer.file_id);
     line.num("offset", element.pointer.offset).finish();
     return;
@@ -256,7 +257,7 @@ void dump_checkpoint_meta(Dump* dump, ByteSpan bytes) {
   const CheckpointMeta& meta = decoded.meta;
   if (dump->json()) {
     JsonLine line(dump->out());
-    line.str("file", dump->path()).str("kind", "checkpoint_meta").num("version", meta.version);
+    line.envelope(record_format::kFlume, dump->path()).str("kind", "checkpoint_meta").num("version", meta.version);
     line.num("write_order_id", meta.write_order_id).num("queue_size", meta.queue_size);
     line.num("queue_head", meta.queue_head).raw("active_logs", active_logs_json(meta.active_logs)).finish();
   } else {
@@ -285,7 +286,7 @@ void append_inflight(const Dump& dump, const char* kind, const InflightTransacti
     }
     pointers.push_back(']');
     JsonLine line(dump.out());
-    line.str("file", dump.path()).str("kind", kind).unsigned_num("offset", transaction.offset);
+    line.envelope(record_format::kFlume, dump.path()).str("kind", kind).unsigned_num("offset", transaction.offset);
     line.num("transaction_id", transaction.transaction_id).raw("pointers", pointers).finish();
     return;
   }
@@ -337,7 +338,7 @@ void check_meta_file_id(const Dump& dump, const std::string& meta_path, const Lo
 // the fields would differ (log_json.h).
 void append_log_meta_json(const Dump& dump, const LogMetadata& m, ByteSpan bytes) {
   JsonLine line(dump.out());
-  line.str("file", dump.path()).str("kind", "log_meta").num("version", m.version);
+  line.envelope(record_format::kFlume, dump.path()).str("kind", "log_meta").num("version", m.version);
   line.num("log_file_id", m.log_file_id).num("checkpoint_position", m.checkpoint_position);
   line.num("checkpoint_write_order_id", m.checkpoint_write_order_id);
   null_or_num(&line, "backup_checkpoint_position", m.backup_checkpoint_position);
@@ -429,7 +430,7 @@ const char* commit_type_name(std::int16_t type) {
 // make a V3 line give back its bytes (log_json.h).
 void append_record_json(const Dump& dump, const LogRecord& record, int version, ByteSpan file, AesCtr* cipher) {
   JsonLine line(dump.out());
-  line.str("file", dump.path()).str("kind", "log_record").unsigned_num("offset", record.offset);
+  line.envelope(record_format::kFlume, dump.path()).str("kind", "log_record").unsigned_num("offset", record.offset);
   line.str("type", log_record_type_name(record.type)).num("version", version);
   if (carries_transaction(record.type))
     line.num("transaction_id", record.transaction_id).num("write_order_id", record.write_order_id);

@@ -18,7 +18,8 @@
 //    checkpoint.meta for the queue's head, size and active logs. Nothing is
 //    read beside standard input ("-").
 //
-// JSON Lines (every object starts with "file", then "kind"):
+// JSON Lines (every object starts with the envelope "format":"flume" and
+// "file", then "kind"; man/qjt-json.5):
 //   {"file","kind":"checkpoint","version","write_order_id","capacity",
 //    "marker","complete","size","head","active_logs":[{"file_id","count"}]}
 //     size/head/active_logs: V2 from the header; V3 from checkpoint.meta,

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "log_reader.h"
+#include "record_format.h"
 
 namespace qjt::flume {
 namespace {
@@ -346,6 +347,7 @@ bool parse_log_json_line(std::string_view text, LogJsonLine* line, std::string* 
     *error = fmt::format("expected one JSON object, found {}", show(object));
     return false;
   }
+  if (!record_format::check(object, record_format::kFlume, error)) return false;
   LineParser parser(&object, error);
   const auto kind = object.find("kind");
   if (kind != object.end() && *kind == "log_meta") return parser.meta(line);

@@ -16,6 +16,7 @@
 //    fields in number order, Put.checksum recomputed over the body (an
 //    edited body gets a valid CRC), omitted when the line's "crc" is null.
 //    "offset", "size", "crc_ok" and "file" are informational and ignored,
+//    and "format", when present, must be "flume" (record_format.h),
 //    so lines can be deleted or edited freely (a take still names the
 //    pointer the line gives).
 //  - Nothing here trusts a size from the input: the fill is streamed by the

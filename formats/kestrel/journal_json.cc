@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "json_line.h"
+#include "record_format.h"
 
 namespace qjt::kestrel {
 namespace {
@@ -25,7 +26,8 @@ void add_item_fields(JsonLine* line, bool has_add_time, std::int64_t add_time_ms
 void append_record_json(std::string* out, std::string_view file, const JournalRecord& record,
                         DataMode mode) {
   JsonLine line(out);
-  line.str("file", file).unsigned_num("offset", record.offset).str("op", record_type_name(record.type));
+  line.envelope(record_format::kKestrel, file).unsigned_num("offset", record.offset);
+  line.str("op", record_type_name(record.type));
   if (carries_xid(record.type)) line.num("xid", record.xid);
   if (carries_item(record.type)) {
     add_item_fields(&line, record.has_add_time, record.add_time_ms, record.expiry_ms,

@@ -13,7 +13,7 @@
 
 namespace qjt::kestrel {
 
-// {"file":..,"offset":..,"op":..,[xid],[add_time_ms,expiry_ms,size,data],
+// {"format":"kestrel","file":..,"offset":..,"op":..,[xid],[add_time_ms,expiry_ms,size,data],
 //  [tail_bytes,data,error]}; a BROKEN record's data is its raw tail bytes.
 void append_record_json(std::string* out, std::string_view file, const JournalRecord& record,
                         DataMode mode);

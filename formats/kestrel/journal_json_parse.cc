@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "record_format.h"
+
 namespace qjt::kestrel {
 namespace {
 
@@ -172,6 +174,7 @@ bool parse_record_json(std::string_view line, JournalRecord* record, std::string
     *error = fmt::format("expected a JSON object, found {}", show(object));
     return false;
   }
+  if (!record_format::check(object, record_format::kKestrel, error)) return false;
   const auto op_field = object.find("op");
   if (op_field == object.end() || !op_field->is_string()) {
     *error = fmt::format("expected \"op\" as a string naming the record ({}), found {}", kOpNames,

@@ -14,6 +14,8 @@
 //                   (an even number of hex digits, either case)
 // "file", "offset", "size", "tail_bytes" and "error" are informational and
 // ignored (record surgery with jq leaves them stale); so is any other key.
+// "format", when present, must be "kestrel": a line of another family
+// (record_format.h) is refused rather than read as a broken journal record.
 #pragma once
 
 #include <string>

@@ -4,6 +4,7 @@
 
 #include "journal_json.h"
 #include "json_line.h"
+#include "record_format.h"
 
 namespace qjt::libkestrel {
 namespace {
@@ -18,8 +19,10 @@ std::string done_ids_json(const Record& record) {
   return ids;
 }
 
-JsonLine& add_fields(JsonLine& line, std::string_view file, const Record& record, DataMode mode) {
-  line.str("file", file).unsigned_num("offset", record.offset).str("op", op_name(record.op));
+// Everything after the envelope: replay's item objects have "file" but,
+// not being a record stream, no "format".
+JsonLine& add_fields(JsonLine& line, const Record& record, DataMode mode) {
+  line.unsigned_num("offset", record.offset).str("op", op_name(record.op));
   switch (record.op) {
     case Op::kPut:
       line.num("id", record.id).num("error_count", record.error_count).num("add_time_ms", record.add_time_ms);
@@ -40,12 +43,12 @@ JsonLine& add_fields(JsonLine& line, std::string_view file, const Record& record
 
 void append_record_json(std::string* out, std::string_view file, const Record& record, DataMode mode) {
   JsonLine line(out);
-  add_fields(line, file, record, mode).finish();
+  add_fields(line.envelope(record_format::kLibkestrel, file), record, mode).finish();
 }
 
 void append_record_object(std::string* out, std::string_view file, const Record& record, DataMode mode) {
   JsonLine line(out);
-  add_fields(line, file, record, mode).close();
+  add_fields(line.str("file", file), record, mode).close();
 }
 
 void append_record_text(std::string* out, const Record& record, DataMode mode) {

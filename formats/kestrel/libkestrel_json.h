@@ -11,11 +11,13 @@
 
 namespace qjt::libkestrel {
 
-// {"file":..,"offset":..,"op":..} then, by op: PUT id, error_count,
-// add_time_ms, expiry_ms (null when none), size, payload; READ_HEAD id;
-// READ_DONE ids; UNKNOWN command, size; BROKEN error. Ends the line.
+// {"format":"libkestrel","file":..,"offset":..,"op":..} then, by op: PUT
+// id, error_count, add_time_ms, expiry_ms (null when none), size, payload;
+// READ_HEAD id; READ_DONE ids; UNKNOWN command, size; BROKEN error. Ends the
+// line.
 void append_record_json(std::string* out, std::string_view file, const Record& record, DataMode mode);
-// The same object without the line end, to nest in a larger document.
+// The same object without the envelope's "format" (it is no record stream's
+// line) and without the line end, to nest in a larger document.
 void append_record_object(std::string* out, std::string_view file, const Record& record, DataMode mode);
 
 // "%08x  OP ..." as qdump and QueueDumper print it, then the payload line

@@ -249,6 +249,20 @@ TEST_CASE("a parsed line encodes like the record it describes") {
                  "to 9223372036854775807: found 1.5");
 }
 
+TEST_CASE("a parsed line may carry the envelope, of its own family only") {
+  qjt::kestrel::JournalRecord record;
+  std::string storage, error;
+  CHECK(qjt::kestrel::parse_record_json(R"({"format":"kestrel","file":"any","offset":0,"op":"REMOVE"})", &record,
+                                        &storage, &error));
+  CHECK(record.type == qjt::kestrel::RecordType::kRemove);
+  CHECK_FALSE(qjt::kestrel::parse_record_json(R"({"format":"libkestrel","file":"q.1","offset":4,"op":"REMOVE"})",
+                                              &record, &storage, &error));
+  CHECK(error == "expected \"format\" \"kestrel\" or no \"format\", found \"libkestrel\": the line is not a "
+                 "kestrel record (give each family's lines to its own conversion)");
+  CHECK_FALSE(qjt::kestrel::parse_record_json(R"({"format":7,"op":"REMOVE"})", &record, &storage, &error));
+}
+
+
 TEST_CASE("LegacyUpgrade assigns the xids Kestrel 1.x would") {
   qjt::kestrel::LegacyUpgrade upgrade(77);
   const std::string input = Journal().add(1, "a").add(0, "b").remove_tentative().save_xid(0).remove_tentative()
@@ -665,7 +679,8 @@ TEST_CASE("usage and I/O errors") {
   // A file output replaces what was there.
   write_file(out, "OLD");
   CHECK(run_qjt(dir, "convert --to jsonl " + q + " -o " + quote(out.string())).status == 0);
-  CHECK(read_file(out) == "{\"file\":" + std::string("\"") + in.string() +
-                              "\",\"offset\":0,\"op\":\"REMOVE\"}\n{\"file\":\"" + in.string() +
+  CHECK(read_file(out) == "{\"format\":\"kestrel\",\"file\":" + std::string("\"") + in.string() +
+                              "\",\"offset\":0,\"op\":\"REMOVE\"}\n"
+                              "{\"format\":\"kestrel\",\"file\":\"" + in.string() +
                               "\",\"offset\":1,\"op\":\"END_OF_FILE\"}\n");
 }

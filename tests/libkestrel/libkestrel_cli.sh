@@ -35,12 +35,12 @@ check "queue: --data hex" '["6563686f","666f7874726f74"]' \
 "$qjt" verify --strict "$td/queue" >/dev/null; check "queue: verify --strict" 0 $?
 
 check "dump --json of a segment and a bookmark" \
-  '{"offset":4,"op":"PUT","id":1,"error_count":0,"add_time_ms":1700000001000,"expiry_ms":null,"size":5,"data":"alpha"}
-{"offset":34,"op":"PUT","id":2,"error_count":0,"add_time_ms":1700000002000,"expiry_ms":1700000600000,"size":5,"data":"bravo"}
-{"offset":72,"op":"END_OF_FILE"}
-{"offset":4,"op":"READ_HEAD","id":3}
-{"offset":13,"op":"READ_DONE","ids":[5]}
-{"offset":26,"op":"END_OF_FILE"}' \
+  '{"format":"libkestrel","offset":4,"op":"PUT","id":1,"error_count":0,"add_time_ms":1700000001000,"expiry_ms":null,"size":5,"data":"alpha"}
+{"format":"libkestrel","offset":34,"op":"PUT","id":2,"error_count":0,"add_time_ms":1700000002000,"expiry_ms":1700000600000,"size":5,"data":"bravo"}
+{"format":"libkestrel","offset":72,"op":"END_OF_FILE"}
+{"format":"libkestrel","offset":4,"op":"READ_HEAD","id":3}
+{"format":"libkestrel","offset":13,"op":"READ_DONE","ids":[5]}
+{"format":"libkestrel","offset":26,"op":"END_OF_FILE"}' \
   "$("$qjt" dump --json "$td/queue/jobs.1700000000000" "$td/queue/jobs.read.web" | jq -c 'del(.file)')"
 check "dump text: zero padding ends the segment" \
   '00000004  PUT 4      id=5 add=1700000005000
@@ -51,7 +51,7 @@ check "dump --limit spans files" 3 "$("$qjt" dump --json --limit 3 "$td/queue" |
 
 out=$("$qjt" dump --json "$td/damaged" 2>/dev/null); status=$?
 check "damaged: dump ends q.1 with BROKEN at 65" \
-  '1 {"offset":65,"op":"BROKEN","error":"truncated entry: 5 data byte(s) announced, 3 remain"} {"offset":32,"op":"UNKNOWN","command":5,"size":0}' \
+  '1 {"format":"libkestrel","offset":65,"op":"BROKEN","error":"truncated entry: 5 data byte(s) announced, 3 remain"} {"format":"libkestrel","offset":32,"op":"UNKNOWN","command":5,"size":0}' \
   "$status $(jq -c 'select(.op == "BROKEN") | del(.file)' <<<"$out") $(jq -c 'select(.op == "UNKNOWN") | del(.file)' <<<"$out")"
 out=$("$qjt" verify --json "$td/damaged"); status=$?
 check "damaged: verify findings" \

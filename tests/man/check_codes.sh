@@ -11,7 +11,7 @@ literals=$(cat "$src"/apps/*/*.cc "$src"/formats/*/*.cc "$src"/lib/*.cc 2>/dev/n
   grep -oE '"[a-z][a-z0-9]*(_[a-z0-9]+)+"' | tr -d '"' | sort -u)
 [ -n "$literals" ] || { echo "no snake_case literal found under $src: wrong directory?"; exit 1; }
 for word in $literals; do
-  if ! grep -qw -- "$word" "$mandir"/*.1; then
+  if ! grep -qw -- "$word" "$mandir"/*.1 "$mandir"/*.5; then
     echo "$word: used in the sources, documented in no page under $mandir"
     status=1
   fi

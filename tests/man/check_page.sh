@@ -1,5 +1,5 @@
 #!/bin/sh
-# check_page.sh PAGE: a manual page renders without a single warning, both
+# check_page.sh PAGE: a manual page (section 1 or 5) renders without a single warning, both
 # through groff directly and through man(1) as `man -l` shows it, and has
 # the sections every qjt page must have. Exit 77 (skipped) when groff or
 # man is not installed (.ci/lib.sh installs groff-base and man-db).
@@ -29,8 +29,12 @@ if ! LC_ALL=C.UTF-8 MANROFFSEQ='' MANWIDTH=80 MANPAGER=cat PAGER=cat \
   status=1
 fi
 
-# 3. The sections every page has.
-for section in NAME SYNOPSIS DESCRIPTION OPTIONS "EXIT STATUS" "SEE ALSO"; do
+# 3. The sections every page has: a command's (section 1) all of them, a file
+# format's (section 5) has no synopsis, options or exit status.
+sections='NAME SYNOPSIS DESCRIPTION OPTIONS EXIT_STATUS SEE_ALSO'
+[ "${name##*.}" = 5 ] && sections='NAME DESCRIPTION SEE_ALSO'
+for section in $sections; do
+  section=$(echo "$section" | tr _ ' ')
   grep -q "^$section\$" "$tmp/page.txt" || { echo "$name: no $section section"; status=1; }
 done
 

@@ -287,6 +287,10 @@ TEST_CASE("flume convert: bad lines say what was expected and where the log must
   CHECK(qjt_test::contains(
       error_of(R"({"kind":"log_record","type":"put","version":3,"transaction_id":1,"write_order_id":2,"headers":{},"data":"a","data_hex":"61"})"),
       "expected one of \"data\" and \"data_hex\", found both"));
+  // The envelope: "file" is ignored, "format" must name Flume.
+  CHECK(error_of(R"({"format":"kestrel","file":"x","kind":"log_record","type":"end_of_data","version":3})") ==
+        "expected \"format\" \"flume\" or no \"format\", found \"kestrel\": the line is not a flume record "
+        "(give each family's lines to its own conversion)");
 
   // Order: the meta first, nothing after the end; the key for an encrypted meta.
   LogJsonAssembler assembler(nullptr);
@@ -297,7 +301,8 @@ TEST_CASE("flume convert: bad lines say what was expected and where the log must
   REQUIRE(parse_log_json_line(R"({"kind":"log_meta","version":3,"log_file_id":1,"checkpoint_position":0,"checkpoint_write_order_id":0,"encryption":null})", &line, &error));
   CHECK_FALSE(assembler.add(line, &error));
   CHECK(error == "expected the log_meta line first (it decides the encryption), found it later");
-  REQUIRE(parse_log_json_line(R"({"kind":"log_record","type":"end_of_data","version":3})", &line, &error));
+  REQUIRE(parse_log_json_line(R"({"format":"flume","file":"x","kind":"log_record","type":"end_of_data","version":3})",
+                              &line, &error));
   CHECK(assembler.add(line, &error));
   CHECK_FALSE(assembler.add(line, &error));
   CHECK(assembler.refusal() == LogJsonAssembler::Refusal::kBadLine);

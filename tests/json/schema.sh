@@ -1,0 +1,81 @@
+#!/bin/bash
+# schema.sh QJT SOURCE_DIR: the JSON of qjt-json(5) as qjt prints it.
+#  - Every line of `dump --json` and `convert --to jsonl`, for each family,
+#    starts with the envelope: "format" (the family, a string) then "file"
+#    (a string).
+#  - Every top-level key of those lines, of the verify report and of its
+#    finding objects has an entry in man/qjt-json.5: a line ".B key" alone
+#    (the page's convention, so a key named only in passing does not count).
+#  - convert --to jsonl and back still gives the identical files.
+# Runs in SOURCE_DIR on testdata/, read only; outputs go to a scratch dir.
+set -u
+qjt=$1
+cd "$2" || exit 1
+page=man/qjt-json.5
+source tests/check.sh
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+keys=$scratch/keys
+
+# check_stream NAME FORMAT: the lines on stdin all carry FORMAT's envelope;
+# their top-level keys go to $keys.
+check_stream() {
+  local lines
+  lines=$(cat)
+  check "$1: some lines" yes "$([ -n "$lines" ] && echo yes)"
+  check "$1: envelope first, format $2" "" \
+    "$(jq -c --arg f "$2" 'select((keys_unsorted[0:2] != ["format", "file"]) or .format != $f
+                                  or (.file | type) != "string")' <<<"$lines")"
+  jq -r 'keys_unsorted[]' <<<"$lines" >>"$keys"
+}
+
+# ---- record streams -------------------------------------------------------------
+k=testdata/kestrel
+"$qjt" dump --json $k/sample 2>/dev/null | check_stream "kestrel dump" kestrel
+"$qjt" dump --json --data=hex $k/files/every-opcode $k/files/broken-opcode-0a 2>/dev/null |
+  check_stream "kestrel dump --data=hex" kestrel
+"$qjt" dump --json --data=base64 $k/files/legacy-1x 2>/dev/null | check_stream "kestrel dump --data=base64" kestrel
+"$qjt" convert --to jsonl $k/files/every-opcode | check_stream "kestrel convert --to jsonl" kestrel
+"$qjt" dump --json testdata/libkestrel/queue testdata/libkestrel/damaged 2>/dev/null |
+  check_stream "libkestrel dump" libkestrel
+f=testdata/flume
+for channel in channel damaged; do
+  "$qjt" dump --json --checkpoint-dir $f/$channel/checkpoint --data-dir $f/$channel/data1,$f/$channel/data2 \
+    2>/dev/null | check_stream "flume dump $channel" flume
+done
+"$qjt" dump --json $f/damaged/backup/checkpoint.snappy $f/v2/checkpoint/checkpoint $f/v2/data1/log-1 2>/dev/null |
+  check_stream "flume dump snappy, V2" flume
+"$qjt" dump --json --key k1=000102030405060708090a0b0c0d0e0f --checkpoint-dir $f/encrypted/checkpoint \
+  --data-dir $f/encrypted/data1,$f/encrypted/data2 2>/dev/null | check_stream "flume dump encrypted" flume
+"$qjt" convert --to jsonl --data=hex $f/damaged/data2/log-2 2>/dev/null | check_stream "flume convert --to jsonl" flume
+"$qjt" dump --json testdata/canal/conf/*/meta.dat 2>/dev/null | check_stream "canal dump meta.dat" canal
+"$qjt" dump --json testdata/canal/logs/example/meta.log 2>/dev/null | check_stream "canal dump meta.log" canal
+
+# ---- the verify report ------------------------------------------------------------
+verify() { "$qjt" verify --json "$@" 2>/dev/null; }
+reports=$( (verify $k/sample; verify testdata/libkestrel/damaged;
+            verify --checkpoint-dir $f/damaged/checkpoint --data-dir $f/damaged/data1,$f/damaged/data2;
+            verify --metrics testdata/canal/metrics.prom testdata/canal/conf/example/meta.dat) | jq -c .)
+check "verify: the report's keys" '["ok","files","records","errors","warnings","findings"]' \
+  "$(jq -c 'keys_unsorted[0:6]' <<<"$reports" | sort -u)"
+check "verify: some findings" 1 "$(jq -s '[.[].findings[]] | length > 0 | if . then 1 else 0 end' <<<"$reports")"
+jq -r 'keys_unsorted[], (.findings[] | keys_unsorted[])' <<<"$reports" >>"$keys"
+
+# ---- every key documented ---------------------------------------------------------
+undocumented=$(sort -u "$keys" | while read -r key; do grep -qx "\.B $key" $page || echo "$key"; done)
+check "every key has an entry (.B key) in $page" "" "$undocumented"
+
+# ---- back to the same bytes -------------------------------------------------------
+"$qjt" convert --to jsonl $k/files/every-opcode | "$qjt" convert --to kestrel -o "$scratch/every-opcode" - 2>/dev/null
+check "kestrel: jsonl and back, identical" 0 "$(cmp -s $k/files/every-opcode "$scratch/every-opcode"; echo $?)"
+"$qjt" convert --to jsonl $f/damaged/data2/log-2 2>/dev/null |
+  "$qjt" convert --to flume-log -o "$scratch/log-2" - 2>/dev/null
+check "flume: jsonl and back, identical log and meta" "0 0" \
+  "$(cmp -s $f/damaged/data2/log-2 "$scratch/log-2"; echo $?) $(cmp -s $f/damaged/data2/log-2.meta "$scratch/log-2.meta"; echo $?)"
+
+# ---- another family's lines are refused -----------------------------------------
+"$qjt" dump --json testdata/libkestrel/queue/jobs.1700000000000 |
+  "$qjt" convert --to kestrel -o "$scratch/wrong" - 2>"$scratch/err"
+check "kestrel: libkestrel lines refused, nothing written" "1 no" \
+  "$(grep -q 'found "libkestrel"' "$scratch/err" && echo 1) $([ -e "$scratch/wrong" ] && echo yes || echo no)"
+exit $((failures > 0))
