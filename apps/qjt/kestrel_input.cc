@@ -81,42 +81,50 @@ void add_directory(const std::string& dir, const std::string& queue, Reporter* r
   }
 }
 
-// The directory a file named on the command line is in, as a key: Kestrel's
-// naming rule groups the files of one directory only.
-std::string directory_key(const std::string& path) {
-  return std::filesystem::path(path).parent_path().lexically_normal().string();
+// Files named on the command line, by the directory they are in (first named
+// first): Kestrel's naming rule groups the files of one directory only.
+using FilesByDirectory = std::vector<std::pair<std::string, std::vector<kestrel::NamedFile>>>;
+
+// The same file named twice is read once, as a directory lists it once.
+void add_to_directory(const std::string& path, const std::string& name, FilesByDirectory* directories) {
+  const std::string key = std::filesystem::path(path).parent_path().lexically_normal().string();
+  auto dir = std::find_if(directories->begin(), directories->end(), [&](const auto& d) { return d.first == key; });
+  if (dir == directories->end()) dir = directories->insert(directories->end(), {key, {}});
+  const bool repeated = std::any_of(dir->second.begin(), dir->second.end(),
+                                    [&](const kestrel::NamedFile& f) { return f.name == name; });
+  if (!repeated) dir->second.push_back(kestrel::NamedFile{name, path, 0});
+}
+
+// Appends the queues of one directory's named files. They stay kGiven and
+// directory-less: writing commands treat them as files named directly (compact
+// needs -o, repair backs each up by its name), not as a queue directory.
+void add_named_queues(std::vector<kestrel::NamedFile> named, std::vector<OpenJournal>* journals,
+                      Reporter* reporter) {
+  FindingList layout;
+  const std::size_t first = journals->size();
+  for (auto& q : kestrel::group_queues(std::move(named), &layout)) {
+    for (auto& f : q.files) f.role = kestrel::FileRole::kGiven;
+    journals->push_back(OpenJournal{q.name, std::move(q.files), {}, "", std::move(q.leftovers), {}});
+  }
+  attach_layout(layout, first, "", journals, reporter);
 }
 
 // Files named one by one are grouped into queues by Kestrel's naming rule,
 // exactly as their directory would be, so unrelated journals are never
 // replayed as one stream. A name the rule cannot place (and standard input)
-// is a queue of its own. Files stay kGiven and directory-less: writing
-// commands treat them as named files, not as a queue directory.
+// is a queue of its own, named by it.
 std::vector<OpenJournal> given_journals(const std::vector<std::string>& files, Reporter* reporter) {
   std::vector<OpenJournal> journals;
-  std::vector<std::pair<std::string, std::vector<kestrel::NamedFile>>> directories;  // first-named first
+  FilesByDirectory directories;
   for (const std::string& path : files) {
     const std::string name = std::filesystem::path(path).filename().string();
     if (path == "-" || !kestrel::queue_of_name(name)) {
       journals.push_back(OpenJournal{name, {kestrel::JournalFile{path, name, kestrel::FileRole::kGiven, 0}}, {}, "", {}, {}});
-      continue;
+    } else {
+      add_to_directory(path, name, &directories);
     }
-    const std::string key = directory_key(path);
-    auto dir = std::find_if(directories.begin(), directories.end(), [&](const auto& d) { return d.first == key; });
-    if (dir == directories.end()) dir = directories.insert(directories.end(), {key, {}});
-    const bool repeated = std::any_of(dir->second.begin(), dir->second.end(),
-                                      [&](const kestrel::NamedFile& f) { return f.name == name; });
-    if (!repeated) dir->second.push_back(kestrel::NamedFile{name, path, 0});
   }
-  for (auto& [key, named] : directories) {
-    FindingList layout;
-    const std::size_t first = journals.size();
-    for (auto& q : kestrel::group_queues(std::move(named), &layout)) {
-      for (auto& f : q.files) f.role = kestrel::FileRole::kGiven;
-      journals.push_back(OpenJournal{q.name, std::move(q.files), {}, "", std::move(q.leftovers), {}});
-    }
-    attach_layout(layout, first, "", &journals, reporter);
-  }
+  for (auto& [key, named] : directories) add_named_queues(std::move(named), &journals, reporter);
   // Queue order, as in a directory listing.
   std::stable_sort(journals.begin(), journals.end(),
                    [](const OpenJournal& a, const OpenJournal& b) { return a.queue < b.queue; });
