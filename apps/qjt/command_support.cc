@@ -17,8 +17,8 @@ CLI::Option* add_data_option(CLI::App* command, std::string* mode_name) {
 void add_journal_selection(CLI::App* command, std::vector<std::string>* paths, std::string* queue,
                            bool required) {
   auto* path = command->add_option("path", *paths,
-                                   required ? "Journal file(s) (one stream), a queue directory, or - for stdin"
-                                            : "Journal file(s) (one stream), a queue directory, - for stdin, "
+                                   required ? "Journal file(s) (grouped into queues by name), a queue directory, or - for stdin"
+                                            : "Journal file(s) (grouped into queues by name), a queue directory, - for stdin, "
                                               "or Flume files");
   if (required) path->required();
   command->add_option("--queue", *queue, "In a directory, only this queue");

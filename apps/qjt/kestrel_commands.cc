@@ -103,10 +103,9 @@ std::uint64_t payload_bytes(const ChunkedDeque<kestrel::QueuedItem>& items) {
 }
 
 void append_text(Output* out, const ReplayResult& r, const kestrel::ReplayState& state) {
-  const std::string name = r.journal->queue.empty() ? "(files)" : r.journal->queue;
   std::string text = fmt::format("queue {}: {} item(s), {} payload byte(s); {} open transaction(s); "
                                  "{} item(s) after restart\n",
-                                 name, state.queue().size(), payload_bytes(state.queue()),
+                                 r.journal->queue, state.queue().size(), payload_bytes(state.queue()),
                                  state.open_transactions().size(),
                                  state.queue().size() + state.open_transactions().size());
   for (std::size_t i = 0; i < r.journal->files.size(); ++i) {

@@ -64,7 +64,7 @@ void print_report(Output* out, const Report& r, bool json) {
     out->commit();
     return;
   }
-  std::string text = fmt::format("{}: {}", r.queue.empty() ? "(files)" : r.queue, r.action);
+  std::string text = fmt::format("{}: {}", r.queue, r.action);
   if (!r.reason.empty()) text += fmt::format(" ({})", r.reason);
   text += fmt::format(": {} -> {} bytes, {} -> {} records", r.before.bytes, r.after.bytes,
                       r.before.records, r.after.records);

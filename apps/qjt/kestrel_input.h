@@ -1,7 +1,8 @@
 // Turns the PATH arguments of dump, verify and replay into Kestrel
 // journals: a directory contributes its queues (or the one --queue names),
-// and the files named directly form one more journal, replayed as one stream
-// in the order given, as Kestrel's qpack does.
+// and the files named directly are grouped into queues by Kestrel's naming
+// rule, per directory, exactly as their directory would be (a name the rule
+// cannot place is a queue of its own). The files' queues come first.
 #pragma once
 
 #include <memory>
@@ -17,7 +18,7 @@
 namespace qjt::app {
 
 struct OpenJournal {
-  std::string queue;  // empty for files named directly
+  std::string queue;  // for a file the naming rule cannot place, its name
   std::vector<kestrel::JournalFile> files;
   std::vector<std::unique_ptr<InputFile>> inputs;  // parallel to files; null if unreadable
   std::string directory;                // empty for files named directly
@@ -32,8 +33,9 @@ struct JournalSelection {
 
 // Findings about one queue's files (temp files, packs, bad names) go to its
 // layout_findings; those of other queues are dropped when --queue picks
-// one. Everything else goes to `reporter`: a missing path or queue, or a
-// file that cannot be read, is an "io_error" finding and sets status.
+// one. Everything else goes to `reporter`: a missing path or queue, a
+// directory without any classic journal, or a file that cannot be read, is
+// an "io_error" finding and sets status.
 JournalSelection open_journals(const std::vector<std::string>& paths, const std::string& queue,
                                Reporter* reporter);
 

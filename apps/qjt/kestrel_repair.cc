@@ -109,7 +109,8 @@ ExitCode apply_plans(std::vector<FilePlan>* plans, const RepairOptions& o) {
       fmt::print(stderr, "qjt repair: refused: {}\n", error);
       return guard;
     }
-    const std::string name = f.journal->queue.empty() ? fs::path(f.path()).filename().string() : f.journal->queue;
+    // Files named directly are backed up under their own names, queue or not.
+    const std::string name = f.journal->directory.empty() ? fs::path(f.path()).filename().string() : f.journal->queue;
     if (!choose_backup_dir({dir}, name, o.guard, &f.backup_dir, &error)) {
       fmt::print(stderr, "qjt repair: {}\n", error);
       return ExitCode::kUsage;

@@ -75,7 +75,7 @@ ExitCode to_libkestrel(const LibkestrelConvert& run) {
     return usage(fmt::format("{} holds {} queues: choose one with --queue", run.input, selection.journals.size()));
   const OpenJournal& journal = selection.journals.front();
   const std::string name = fs::path(run.input).filename().string();
-  const std::string queue = journal.queue.empty() ? name.substr(0, name.find('.')) : journal.queue;
+  const std::string queue = journal.directory.empty() ? name.substr(0, name.find('.')) : journal.queue;
   FindingList findings;
   kestrel::ReplayState state(kestrel::ReplayOptions{}, &findings);
   replay_journal(journal, &state);

@@ -40,7 +40,10 @@ void add_directory(const std::string& dir, const std::string& queue, Reporter* r
     }
     selection->queues.push_back(std::move(q));
   }
-  if (!queue.empty() && !found)
+  // As for classic journals (kestrel_input.cc): nothing to read is an error.
+  if (layouts.empty())
+    io_error(reporter, selection, dir, "expected a libkestrel queue in this directory, found none");
+  else if (!queue.empty() && !found)
     io_error(reporter, selection, dir, fmt::format("expected a libkestrel queue named {} in this directory, found none", queue));
 }
 

@@ -16,13 +16,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Entry {
-  std::string name;
-  std::uint64_t size = 0;
-};
-
 struct Segment {
-  Entry entry;
+  NamedFile entry;
   std::int64_t timestamp = 0;
   bool pack = false;
 };
@@ -51,7 +46,7 @@ void warn(Reporter* reporter, const std::string& path, std::string code, std::st
 
 // Applies startup's pack clean-up (spec 2.1 step 3) to the sorted segments,
 // lowest pack first, as Kestrel's tail-recursive loop does.
-void apply_packs(const std::string& dir, std::vector<Segment>* segments,
+void apply_packs(std::vector<Segment>* segments,
                  std::vector<std::string>* superseded, Reporter* reporter) {
   for (;;) {
     auto pack = std::find_if(segments->begin(), segments->end(),
@@ -62,7 +57,7 @@ void apply_packs(const std::string& dir, std::vector<Segment>* segments,
     std::vector<Segment> kept;
     for (const Segment& s : *segments) {
       if (!s.pack && s.timestamp <= installed.timestamp) {
-        superseded->push_back((fs::path(dir) / s.entry.name).string());
+        superseded->push_back(s.entry.path);
         warn(reporter, superseded->back(), "superseded_segment",
              fmt::format("covered by the leftover pack {}: Kestrel's startup deletes this segment "
                          "and qjt leaves it out of the replay",
@@ -71,7 +66,7 @@ void apply_packs(const std::string& dir, std::vector<Segment>* segments,
         kept.push_back(s);
       }
     }
-    warn(reporter, (fs::path(dir) / installed.entry.name).string(), "leftover_pack",
+    warn(reporter, installed.entry.path, "leftover_pack",
          fmt::format("unfinished compaction: Kestrel's startup installs it as {} in place of {} "
                      "older segment(s); qjt replays it in that place",
                      installed.entry.name.substr(0, installed.entry.name.size() - 5),
@@ -82,24 +77,24 @@ void apply_packs(const std::string& dir, std::vector<Segment>* segments,
   }
 }
 
-QueueJournal build_queue(const std::string& dir, const std::string& queue,
-                         const std::vector<Entry>& entries, Reporter* reporter) {
+QueueJournal build_queue(const std::string& queue, const std::vector<NamedFile>& entries,
+                         Reporter* reporter) {
   QueueJournal journal{queue, {}, {}};
   std::vector<Segment> segments;
-  std::optional<Entry> live;
-  for (const Entry& e : entries) {
+  std::optional<NamedFile> live;
+  for (const NamedFile& e : entries) {
     if (e.name == queue) {
       live = e;
       continue;
     }
     if (e.name.rfind(queue + "~~", 0) == 0) {
-      journal.leftovers.push_back((fs::path(dir) / e.name).string());
+      journal.leftovers.push_back(e.path);
       continue;
     }
     if (e.name.rfind(queue + ".", 0) != 0) continue;
     const auto ts = segment_timestamp(e.name);
     if (!ts) {
-      warn(reporter, (fs::path(dir) / e.name).string(), "bad_segment_name",
+      warn(reporter, e.path, "bad_segment_name",
            fmt::format("expected {}.<timestamp>[.pack]: Kestrel's startup cannot parse this name "
                        "and fails; qjt leaves the file out of the replay",
                        queue),
@@ -111,16 +106,16 @@ QueueJournal build_queue(const std::string& dir, const std::string& queue,
   std::stable_sort(segments.begin(), segments.end(), [](const Segment& a, const Segment& b) {
     return a.timestamp != b.timestamp ? a.timestamp < b.timestamp : a.entry.name < b.entry.name;
   });
-  apply_packs(dir, &segments, &journal.leftovers, reporter);
+  apply_packs(&segments, &journal.leftovers, reporter);
   for (const Segment& s : segments) {
-    journal.files.push_back(JournalFile{(fs::path(dir) / s.entry.name).string(), s.entry.name,
+    journal.files.push_back(JournalFile{s.entry.path, s.entry.name,
                                         ends_with(s.entry.name, ".pack") ? FileRole::kPack
                                                                          : FileRole::kArchived,
                                         s.entry.size});
   }
   if (live) {
     journal.files.push_back(
-        JournalFile{(fs::path(dir) / live->name).string(), live->name, FileRole::kLive, live->size});
+        JournalFile{live->path, live->name, FileRole::kLive, live->size});
   }
   return journal;
 }
@@ -137,10 +132,42 @@ const char* file_role_name(FileRole role) {
   return "given";
 }
 
+std::optional<std::string> queue_of_name(std::string_view name) {
+  if (name.find("~~") != std::string_view::npos) return std::nullopt;
+  const std::string_view queue = name.substr(0, name.find('.'));
+  if (queue.empty()) return std::nullopt;
+  if (queue.size() != name.size() && !segment_timestamp(name)) return std::nullopt;
+  return std::string(queue);
+}
+
+std::vector<QueueJournal> group_queues(std::vector<NamedFile> files, Reporter* reporter) {
+  std::sort(files.begin(), files.end(),
+            [](const NamedFile& a, const NamedFile& b) { return a.name < b.name; });
+  std::set<std::string> names;
+  for (const NamedFile& e : files) {
+    if (e.name.find("~~") != std::string::npos) {
+      warn(reporter, e.path, "temp_file",
+           "stray temporary file from an interrupted rewrite: Kestrel's startup deletes it; qjt "
+           "ignores it");
+      continue;
+    }
+    const std::string queue = e.name.substr(0, e.name.find('.'));
+    if (queue.empty()) {
+      warn(reporter, e.path, "not_a_queue_file",
+           "expected <queue>[.<timestamp>[.pack]]: the name has no queue part; qjt ignores it");
+      continue;
+    }
+    names.insert(queue);
+  }
+  std::vector<QueueJournal> queues;
+  for (const std::string& queue : names) queues.push_back(build_queue(queue, files, reporter));
+  return queues;
+}
+
 bool discover_queues(const std::string& dir, Reporter* reporter, std::vector<QueueJournal>* queues,
                      std::string* error) {
   std::error_code ec;
-  std::vector<Entry> entries;
+  std::vector<NamedFile> files;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
     std::error_code type_ec;
     if (!it->is_regular_file(type_ec)) continue;  // Kestrel ignores directories
@@ -148,33 +175,14 @@ bool discover_queues(const std::string& dir, Reporter* reporter, std::vector<Que
     if (libkestrel::file_kind_of(it->path().string()) != libkestrel::FileKind::kClassic) continue;
     std::error_code size_ec;
     const auto size = it->file_size(size_ec);
-    entries.push_back(Entry{it->path().filename().string(), size_ec ? 0 : size});
+    const std::string name = it->path().filename().string();
+    files.push_back(NamedFile{name, (fs::path(dir) / name).string(), size_ec ? 0 : size});
   }
   if (ec) {
     *error = fmt::format("cannot list {}: {}", dir, ec.message());
     return false;
   }
-  std::sort(entries.begin(), entries.end(),
-            [](const Entry& a, const Entry& b) { return a.name < b.name; });
-  std::set<std::string> names;
-  for (const Entry& e : entries) {
-    const std::string path = (fs::path(dir) / e.name).string();
-    if (e.name.find("~~") != std::string::npos) {
-      warn(reporter, path, "temp_file",
-           "stray temporary file from an interrupted rewrite: Kestrel's startup deletes it; qjt "
-           "ignores it");
-      continue;
-    }
-    const std::string queue = e.name.substr(0, e.name.find('.'));
-    if (queue.empty()) {
-      warn(reporter, path, "not_a_queue_file",
-           "expected <queue>[.<timestamp>[.pack]]: the name has no queue part; qjt ignores it");
-      continue;
-    }
-    names.insert(queue);
-  }
-  for (const std::string& queue : names)
-    queues->push_back(build_queue(dir, queue, entries, reporter));
+  *queues = group_queues(std::move(files), reporter);
   return true;
 }
 

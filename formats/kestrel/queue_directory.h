@@ -7,7 +7,9 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "finding.h"
@@ -38,7 +40,26 @@ struct QueueJournal {
   std::vector<std::string> leftovers;
 };
 
-// Lists `dir`'s queues sorted by name. Temp files, segments a pack
+// A file of one directory: its base name, which Kestrel's naming rule
+// reads, and the path the caller opens it by.
+struct NamedFile {
+  std::string name;
+  std::string path;
+  std::uint64_t size = 0;
+};
+
+// The queue Kestrel's naming rule gives a file name: Q for Q, Q.<ts> and
+// Q.<ts>.pack. nullopt for the names startup deletes or cannot place:
+// Q~~* temp files, names without a queue part, unparsable timestamps.
+std::optional<std::string> queue_of_name(std::string_view name);
+
+// Groups files of one directory into queues sorted by name, each in replay
+// order, reporting as discover_queues does. discover_queues gives it the
+// whole listing; files named one by one on a command line go through the
+// same rule, so they replay as their directory would.
+std::vector<QueueJournal> group_queues(std::vector<NamedFile> files, Reporter* reporter);
+
+// Lists `dir`'s queues sorted by name (group_queues on its classic files). Temp files, segments a pack
 // supersedes, leftover packs and names Kestrel cannot parse are reported to
 // `reporter`. Returns false and sets *error when `dir` cannot be listed.
 bool discover_queues(const std::string& dir, Reporter* reporter, std::vector<QueueJournal>* queues,

@@ -107,7 +107,8 @@ write("verify-sample-strict.txt", "".join(text_finding(f) for f in sample_findin
 
 # ---------------- every-opcode ----------------
 E = TD + "files/every-opcode"
-write("replay-every-opcode.json", replay("",
+# A file named directly is a queue of its own, named by the naming rule.
+write("replay-every-opcode.json", replay("every-opcode",
     [fileinfo(E, "given", 187, 13)],
     [(E, 105, T + 4, 0, ""), (E, 152, T + 5, T + 120000, "delta")],
     [(4, (E, 80, T + 3, 0, None, "//4AgA==", 4))],
@@ -135,11 +136,11 @@ legacy_findings = [
     collision(146, three, "ADDX"),
 ]
 # 2.x rules: every op-3 is xid 0; final queue [five six], open {0: four}.
-write("replay-legacy.json", replay("", [fileinfo(L, "given", 147, 13)], [five, six], [(0, four)], 0, 147,
+write("replay-legacy.json", replay("legacy-1x", [fileinfo(L, "given", 147, 13)], [five, six], [(0, four)], 0, 147,
       addx_size(4) + 5 + addx_size(4) + addx_size(3), False, legacy_findings))
 write("verify-legacy.json", verify(True, 1, 13, 0, 6, legacy_findings))
 # 1.x rules: xids 11, 12, 13 then 14; final queue [four five six], open {13: three, 14: one}.
-write("replay-legacy-xids.json", replay("", [fileinfo(L, "given", 147, 13)], [four, five, six],
+write("replay-legacy-xids.json", replay("legacy-1x", [fileinfo(L, "given", 147, 13)], [four, five, six],
       [(13, three), (14, one)], 14, 147,
       addx_size(5) + 5 + addx_size(3) + 5 + addx_size(4) + addx_size(4) + addx_size(3), False, []))
 write("verify-legacy-xids.json", verify(True, 1, 13, 0, 0, []))
@@ -204,19 +205,19 @@ ign_findings = [
             "REMOVE_TENTATIVE_XID (xid 7) with an empty queue: expected an item to reserve, found none; Kestrel ignores it but still sets the xid counter to 7"),
     unknown(6, "UNREMOVE", 99), unknown(11, "CONFIRM_REMOVE", 98), unknown(16, "CONTINUE", 42),
 ]
-write("replay-ignored-records.json", replay("", [fileinfo(I, "given", 72, 7)], [x], [(3, late)], 3, 72,
+write("replay-ignored-records.json", replay("ignored-records", [fileinfo(I, "given", 72, 7)], [x], [(3, late)], 3, 72,
       addx_size(4) + 5 + addx_size(1), False, ign_findings))
 
 # ---------------- legacy xid skipping ----------------
 K = TD + "files/legacy-xid-skip"
 a = (K, 0, T + 1, 0, "a"); b = (K, 22, T + 2, 0, "b"); c = (K, 44, T + 3, 0, "c"); d = (K, 66, T + 4, 0, "d")
 # 2.x: b under 0 at @98, c replaces it at @104 (b lost); open {0:c, 2:a}; counter 0.
-write("replay-legacy-xid-skip.json", replay("", [fileinfo(K, "given", 105, 9)], [d], [(0, c), (2, a)], 0, 105,
+write("replay-legacy-xid-skip.json", replay("legacy-xid-skip", [fileinfo(K, "given", 105, 9)], [d], [(0, c), (2, a)], 0, 105,
       3 * 22 + 2 * 5, False, [
         finding("warning", "legacy_remove_tentative", K, 98,
             "legacy REMOVE_TENTATIVE (opcode 3): Kestrel 2.x files %s under xid 0, not the xid 1.x assigned, so a later UNREMOVE or CONFIRM_REMOVE naming that xid misses it (use --legacy-xids for 1.x rules)" % desc(b, "ADDX")),
         finding("warning", "legacy_xid_collision", K, 104,
             "REMOVE_TENTATIVE opens xid 0 while it is already open: expected a free xid; Kestrel 2.x files every legacy tentative remove under 0, so it replaces the open item, and %s is lost" % desc(b, "ADDX"))]))
 # 1.x: @98 counter 1 -> 2 is open -> 3 (b); @104 counter -1 -> 0 skipped -> 1 (c).
-write("replay-legacy-xid-skip.legacy-xids.json", replay("", [fileinfo(K, "given", 105, 9)], [d],
+write("replay-legacy-xid-skip.legacy-xids.json", replay("legacy-xid-skip", [fileinfo(K, "given", 105, 9)], [d],
       [(1, c), (2, a), (3, b)], 1, 105, 4 * 22 + 3 * 5, False, []))

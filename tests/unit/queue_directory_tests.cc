@@ -250,3 +250,33 @@ TEST_CASE("discover: timestamps parse like Java's Long") {
   CHECK(has(found.finding_keys(), "bad_segment_name:q."));
   CHECK(has(found.finding_keys(), "bad_segment_name:q.99999999999999999999"));
 }
+
+TEST_CASE("queue_of_name: the names Kestrel's rule places, and those it cannot") {
+  CHECK(queue_of_name("orders") == std::optional<std::string>("orders"));
+  CHECK(queue_of_name("orders.1700000000000") == std::optional<std::string>("orders"));
+  CHECK(queue_of_name("orders.2000.pack") == std::optional<std::string>("orders"));
+  CHECK(queue_of_name("orders.+5") == std::optional<std::string>("orders"));
+  CHECK_FALSE(queue_of_name("orders~~1700000003000"));
+  CHECK_FALSE(queue_of_name(".hidden"));
+  CHECK_FALSE(queue_of_name("orders.notanumber"));
+  CHECK_FALSE(queue_of_name("orders."));
+}
+
+TEST_CASE("group_queues: files named by path, in any order, group as their directory does") {
+  // Not listed from disk: paths are kept as given, sizes as passed.
+  std::vector<NamedFile> files{{"q", "x/q", 3},          {"a.200", "x/a.200", 1}, {"q.2000.pack", "x/q.2000.pack", 2},
+                               {"q.1000", "x/q.1000", 4}, {"a.100", "x/a.100", 5}, {"q.3000", "x/q.3000", 6}};
+  FindingList findings;
+  const auto queues = group_queues(files, &findings);
+  REQUIRE(queues.size() == 2);
+  CHECK(queues[0].name == "a");
+  CHECK(queues[1].name == "q");
+  std::vector<std::string> a, q;
+  for (const auto& f : queues[0].files) a.push_back(f.path);
+  for (const auto& f : queues[1].files) q.push_back(f.path);
+  CHECK(a == std::vector<std::string>{"x/a.100", "x/a.200"});
+  CHECK(q == std::vector<std::string>{"x/q.2000.pack", "x/q.3000", "x/q"});
+  CHECK(queues[1].leftovers == std::vector<std::string>{"x/q.1000"});
+  CHECK(queues[1].files.back().role == FileRole::kLive);
+  CHECK(findings.count(Severity::kWarning) == 2);  // superseded_segment, leftover_pack
+}
