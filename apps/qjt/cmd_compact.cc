@@ -3,6 +3,7 @@
 // by the driver of each PATH's family.
 #include "commands.h"
 #include "dispatch.h"
+#include "registry.h"
 
 namespace qjt::app {
 
@@ -14,7 +15,7 @@ void add_compact_command(CLI::App* app, ExitCode* status) {
   command->add_flag("--dry-run", request->dry_run, "Report what would change; change nothing");
   add_write_guard_options(command, &request->guard);
   command->add_flag("--json", request->json, "One JSON report object per queue");
-  auto families = std::make_shared<FamilyOptions>(command, Command::kCompact);
+  auto families = std::make_shared<FamilyOptions>(command, Command::kCompact, registry());
   command->callback([request, families, status] { *status = run_write_command(*request, *families); });
 }
 

@@ -24,16 +24,17 @@
 #include <fmt/format.h>
 
 #include "commands.h"
+#include "registry.h"
 #include "durable_file.h"
 #include "failpoint.h"
-#include "flume_convert.h"
+#include "flume/cli/flume_convert.h"
 #include "input_file.h"
-#include "journal_json.h"
-#include "journal_json_parse.h"
-#include "journal_reader.h"
-#include "journal_writer.h"
-#include "legacy_upgrade.h"
-#include "libkestrel_commands.h"
+#include "kestrel/journal_json.h"
+#include "kestrel/journal_json_parse.h"
+#include "kestrel/journal_reader.h"
+#include "kestrel/journal_writer.h"
+#include "kestrel/legacy_upgrade.h"
+#include "libkestrel/cli/libkestrel_commands.h"
 #include "line_input.h"
 #include "output.h"
 
@@ -368,6 +369,7 @@ ExitCode run_convert(const ConvertOptions& o, FlumeConvertOptions flume) {
   flume.input = o.input;
   flume.output = o.output;
   flume.data = o.data;
+  flume.drivers = registry();
   if (!o.data.empty() && o.to != "jsonl") return usage("--data applies to --to jsonl only");
   if (o.add_time && o.to != "kestrel2" && o.to != "libkestrel") return usage("--add-time applies to --to kestrel2 and libkestrel only");
   if (o.to == "libkestrel" || o.to == "classic") return run_libkestrel_convert({o.to, o.input, o.output, o.queue, o.reader, legacy_add_time(o)});

@@ -2,6 +2,7 @@
 // by the driver of each PATH's family.
 #include "commands.h"
 #include "dispatch.h"
+#include "registry.h"
 
 namespace qjt::app {
 
@@ -12,7 +13,7 @@ void add_dump_command(CLI::App* app, ExitCode* status) {
   command->add_flag("--json", request->json, "JSON Lines, one object per record");
   add_data_option(command, &request->data);
   command->add_option("--limit", request->limit, "Print at most this many records");
-  auto families = std::make_shared<FamilyOptions>(command, Command::kDump);
+  auto families = std::make_shared<FamilyOptions>(command, Command::kDump, registry());
   command->callback([request, families, status] { *status = run_read_command(*request, *families); });
 }
 

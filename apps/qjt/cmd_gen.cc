@@ -7,7 +7,7 @@
 
 #include "byte_size.h"
 #include "commands.h"
-#include "journal_generator.h"
+#include "kestrel/journal_generator.h"
 #include "json_line.h"
 #include "output.h"
 

@@ -4,6 +4,7 @@
 
 #include "commands.h"
 #include "dispatch.h"
+#include "registry.h"
 
 namespace qjt::app {
 
@@ -17,7 +18,7 @@ void add_help_command(CLI::App* app, ExitCode* status) {
       return;
     }
     if (*name == "formats") {
-      fmt::print("{}", formats_help());
+      fmt::print("{}", formats_help(registry()));
       return;
     }
     for (const CLI::App* sub : app->get_subcommands({})) {

@@ -3,6 +3,7 @@
 // family (a Flume channel by its directories).
 #include "commands.h"
 #include "dispatch.h"
+#include "registry.h"
 
 namespace qjt::app {
 
@@ -14,7 +15,7 @@ void add_repair_command(CLI::App* app, ExitCode* status) {
   command->add_flag("--apply", request->apply, "Carry out the plan (without it, only print the plan)");
   add_write_guard_options(command, &request->guard);
   command->add_flag("--json", request->json, "One JSON report object");
-  auto families = std::make_shared<FamilyOptions>(command, Command::kRepair);
+  auto families = std::make_shared<FamilyOptions>(command, Command::kRepair, registry());
   command->callback([request, families, status] { *status = run_write_command(*request, *families); });
 }
 

@@ -2,6 +2,7 @@
 // hazards it would hit; a text summary or one JSON object per queue.
 #include "commands.h"
 #include "dispatch.h"
+#include "registry.h"
 
 namespace qjt::app {
 
@@ -12,7 +13,7 @@ void add_replay_command(CLI::App* app, ExitCode* status) {
   add_journal_selection(command, &request->paths, &request->queue, false);
   command->add_flag("--json", request->json, "One JSON object per queue");
   add_data_option(command, &request->data);
-  auto families = std::make_shared<FamilyOptions>(command, Command::kReplay);
+  auto families = std::make_shared<FamilyOptions>(command, Command::kReplay, registry());
   command->callback([request, families, status] { *status = run_read_command(*request, *families); });
 }
 

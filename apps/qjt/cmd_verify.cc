@@ -3,6 +3,7 @@
 // of several families make one report.
 #include "commands.h"
 #include "dispatch.h"
+#include "registry.h"
 
 namespace qjt::app {
 
@@ -13,7 +14,7 @@ void add_verify_command(CLI::App* app, ExitCode* status) {
   command->add_flag("--json", request->json, "One JSON report object");
   command->add_flag("--strict", request->strict, "Warnings fail too");
   command->add_flag("-q,--quiet", request->quiet, "No summary line when everything is clean");
-  auto families = std::make_shared<FamilyOptions>(command, Command::kVerify);
+  auto families = std::make_shared<FamilyOptions>(command, Command::kVerify, registry());
   command->callback([request, families, status] { *status = run_read_command(*request, *families); });
 }
 

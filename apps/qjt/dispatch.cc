@@ -1,5 +1,6 @@
 #include "dispatch.h"
 
+#include <algorithm>
 #include <filesystem>
 
 #include <fmt/format.h>
@@ -94,6 +95,14 @@ std::vector<Assignment> option_inputs(const FamilyOptions& options) {
 }
 
 }  // namespace
+
+Driver* find_driver(Registry drivers, std::string_view name) {
+  for (Driver* d : drivers) {
+    const auto kinds = d->kinds();
+    if (d->name() == name || std::find(kinds.begin(), kinds.end(), name) != kinds.end()) return d;
+  }
+  return nullptr;
+}
 
 std::string_view command_name(Command command) {
   switch (command) {
@@ -202,6 +211,7 @@ ExitCode run_write_command(WriteRequest request, const FamilyOptions& options) {
   for (const Finding& f : unclaimed.findings()) diagnostics.report(f);
   if (unclaimed.count(Severity::kError) > 0) return ExitCode::kIoError;  // change nothing when a PATH is not understood
   ExitCode status = ExitCode::kOk;
+  request.drivers = options.drivers();
   for (const Assignment& run : *runs) {
     request.paths = run.paths;
     status = worse(status, request.command == Command::kCompact ? run.driver->compact(request)

@@ -20,7 +20,6 @@
 #include "driver.h"
 #include "exit_code.h"
 #include "finding.h"
-#include "registry.h"
 
 namespace qjt::app {
 
@@ -29,7 +28,7 @@ namespace qjt::app {
 // family: it needs the family's own evidence).
 class FamilyOptions {
  public:
-  FamilyOptions(CLI::App* command, Command which, Registry drivers = registry());
+  FamilyOptions(CLI::App* command, Command which, Registry drivers);
   FamilyOptions(const FamilyOptions&) = delete;  // CLI11 holds &format_
   FamilyOptions& operator=(const FamilyOptions&) = delete;
 
@@ -69,8 +68,12 @@ ExitCode run_read_command(ReadRequest request, const FamilyOptions& options);
 // refused, exit 2, nothing opened for writing).
 ExitCode run_write_command(WriteRequest request, const FamilyOptions& options);
 
+// The driver named `name`, or the one with the file kind `name`
+// (--format); null when none has it.
+Driver* find_driver(Registry drivers, std::string_view name);
+
 // The table `qjt help formats` prints: families by commands, and the
 // --format names.
-std::string formats_help(Registry drivers = registry());
+std::string formats_help(Registry drivers);
 
 }  // namespace qjt::app

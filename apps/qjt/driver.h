@@ -18,6 +18,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -54,6 +55,11 @@ struct ReadRequest {
   bool strict = false, quiet = false;  // verify
 };
 
+class Driver;
+// The drivers a command may choose from, in the order they claim PATHs
+// (registry.h has qjt's own list; tests pass their own).
+using Registry = std::span<Driver* const>;
+
 // What compact and repair share, whatever the family.
 struct WriteRequest {
   Command command = Command::kCompact;
@@ -63,6 +69,7 @@ struct WriteRequest {
   bool dry_run = false;  // compact --dry-run
   bool apply = false;    // repair --apply
   WriteGuardOptions guard{};
+  Registry drivers{};  // the registry in use, for checks of other PATHs (a channel's directories)
 };
 
 class Driver {

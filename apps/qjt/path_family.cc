@@ -119,10 +119,10 @@ std::vector<std::string> group_inputs(const PathGroup& g, Registry drivers) {
 }
 
 std::optional<ExitCode> refuse_foreign(std::string_view command, std::string_view family,
-                                       const std::vector<std::string>& paths, WeakFiles weak_files) {
+                                       const std::vector<std::string>& paths, Registry drivers, WeakFiles weak_files) {
   bool refused = false;
   for (const std::string& path : paths) {
-    const auto claim = claim_path(path);
+    const auto claim = claim_path(path, drivers);
     if (!claim) continue;
     if (claim->driver->name() == family &&
         (claim->positive || (weak_files == WeakFiles::kAccepted && !is_directory(path))))

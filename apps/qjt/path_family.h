@@ -21,7 +21,7 @@
 #include "byte_span.h"
 #include "exit_code.h"
 #include "finding.h"
-#include "registry.h"
+#include "driver.h"
 
 namespace qjt::app {
 
@@ -31,12 +31,12 @@ struct PathClaim : Claim {
 
 // The claim on one file's bytes; `path` is used for its name only. nullopt
 // only when no driver of `drivers` claims it.
-std::optional<PathClaim> claim_file(const std::string& path, ByteSpan bytes, Registry drivers = registry());
+std::optional<PathClaim> claim_file(const std::string& path, ByteSpan bytes, Registry drivers);
 
 // The claim on a PATH (a regular file or a directory). nullopt when the
 // PATH is missing, unreadable, "-", not a regular file or directory, or a
 // directory that holds no regular file.
-std::optional<PathClaim> claim_path(const std::string& path, Registry drivers = registry());
+std::optional<PathClaim> claim_path(const std::string& path, Registry drivers);
 
 // Whether a file that `family` claims without positive evidence may pass
 // (classic Kestrel's repair decides about those itself: salvage, --force).
@@ -49,7 +49,7 @@ enum class WeakFiles { kRefused, kAccepted };
 // that claims it and the evidence, and returns kUsage; nothing is opened
 // for writing. nullopt when every PATH may go to `family`.
 std::optional<ExitCode> refuse_foreign(std::string_view command, std::string_view family,
-                                       const std::vector<std::string>& paths,
+                                       const std::vector<std::string>& paths, Registry drivers,
                                        WeakFiles weak_files = WeakFiles::kRefused);
 
 // The PATHs of one family (for Canal, of one file kind: meta.dat and
@@ -67,12 +67,12 @@ struct PathGroup {
 // registry's last driver, whose selection reports it. A directory where no
 // family finds a file is an io_error finding in `unclaimed` and in no group.
 std::vector<PathGroup> group_by_family(const std::vector<std::string>& paths, Reporter* unclaimed,
-                                       Registry drivers = registry(), Driver* unopened_owner = nullptr);
+                                       Registry drivers, Driver* unopened_owner = nullptr);
 
 // The PATHs a group's family reads: a directory stands for its files of
 // the group's kind when the driver does not read directories as a whole
 // (Flume's channel replay needs its directories named by --checkpoint-dir
 // and --data-dir); other PATHs are kept as they are.
-std::vector<std::string> group_inputs(const PathGroup& g, Registry drivers = registry());
+std::vector<std::string> group_inputs(const PathGroup& g, Registry drivers);
 
 }  // namespace qjt::app

@@ -40,13 +40,11 @@ ExitCode guard_files(const std::string& dir, const std::vector<std::string>& fil
   return refuse_if_open(files, reason);
 }
 
-ExitCode guard_channel(const flume::ChannelLayout& layout, const std::vector<std::string>& files,
-                       const WriteGuardOptions& options, std::vector<std::unique_ptr<DirectoryLock>>* locks,
-                       std::string* reason) {
+ExitCode guard_directories(const std::vector<std::string>& dirs, const std::vector<std::string>& owner_locks,
+                           std::string_view owner, const std::vector<std::string>& files,
+                           const WriteGuardOptions& options, std::vector<std::unique_ptr<DirectoryLock>>* locks,
+                           std::string* reason) {
   if (options.force) return ExitCode::kOk;
-  std::vector<std::string> dirs = layout.data_dirs;
-  if (layout.checkpoint.exists) dirs.push_back(layout.checkpoint.dir);
-  if (layout.backup && layout.backup->exists) dirs.push_back(layout.backup->dir);
   for (const std::string& dir : dirs) {
     auto lock = DirectoryLock::try_acquire(dir, reason);
     if (!lock) {
@@ -55,11 +53,10 @@ ExitCode guard_channel(const flume::ChannelLayout& layout, const std::vector<std
     }
     locks->push_back(std::move(lock));
   }
-  for (const std::string& lock_file : layout.lock_files) {
+  for (const std::string& lock_file : owner_locks) {
     if (const auto holder = find_lock_holder(lock_file)) {
-      *reason = fmt::format("pid {} ({}) holds {}: the channel is in use by a running Flume agent; stop "
-                            "it, or use --force",
-                            holder->pid, holder->command, lock_file);
+      *reason = fmt::format("pid {} ({}) holds {}: the files are in use by {}; stop it, or use --force",
+                            holder->pid, holder->command, lock_file, owner);
       return ExitCode::kInUse;
     }
   }

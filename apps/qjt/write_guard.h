@@ -9,7 +9,6 @@
 
 #include <CLI/CLI.hpp>
 
-#include "channel_layout.h"
 #include "exit_code.h"
 #include "in_use.h"
 
@@ -31,14 +30,16 @@ ExitCode guard_files(const std::string& dir, const std::vector<std::string>& fil
                      const WriteGuardOptions& options, std::unique_ptr<DirectoryLock>* lock,
                      std::string* reason);
 
-// The same for a Flume channel: qjt's lock on each of the layout's
-// directories (checkpoint, data, backup), then refusal while a process holds
-// any in_use.lock (a running Flume agent: Java's tryLock is a POSIX record
-// lock) or has one of `files` open. kOk with *locks held, else kInUse with
-// *reason naming the process. `force` skips the checks.
-ExitCode guard_channel(const flume::ChannelLayout& layout, const std::vector<std::string>& files,
-                       const WriteGuardOptions& options, std::vector<std::unique_ptr<DirectoryLock>>* locks,
-                       std::string* reason);
+// The same for files spread over several directories: qjt's lock on each
+// of `dirs`, then refusal while a process holds one of `owner_locks` (the
+// locks the owning system takes, e.g. Flume's in_use.lock: Java's tryLock is
+// a POSIX record lock) or has one of `files` open. kOk with *locks held,
+// else kInUse with *reason naming the process and `owner` (what holding an
+// owner lock means). `force` skips the checks.
+ExitCode guard_directories(const std::vector<std::string>& dirs, const std::vector<std::string>& owner_locks,
+                           std::string_view owner, const std::vector<std::string>& files,
+                           const WriteGuardOptions& options, std::vector<std::unique_ptr<DirectoryLock>>* locks,
+                           std::string* reason);
 
 // The backup directory for one run on `name`: <root>/<name>.<ms>, with root
 // (--backup-to) defaulting to "<dirs[0]>.qjt-backup" beside the first of

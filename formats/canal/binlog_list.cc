@@ -1,4 +1,4 @@
-#include "binlog_list.h"
+#include "canal/binlog_list.h"
 
 #include <charconv>
 #include <vector>

@@ -11,7 +11,7 @@
 #include <string_view>
 
 #include "finding.h"
-#include "meta_dat.h"
+#include "canal/meta_dat.h"
 
 namespace qjt::canal {
 

@@ -1,9 +1,9 @@
-#include "canal_file_kind.h"
+#include "canal/canal_file_kind.h"
 
 #include <filesystem>
 
-#include "gzip_text.h"
-#include "meta_log.h"
+#include "canal/gzip_text.h"
+#include "canal/meta_log.h"
 
 namespace qjt::canal {
 namespace {

@@ -1,4 +1,4 @@
-#include "gzip_text.h"
+#include "canal/gzip_text.h"
 
 #include <zlib.h>
 

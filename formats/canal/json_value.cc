@@ -1,4 +1,4 @@
-#include "json_value.h"
+#include "canal/json_value.h"
 
 #include <charconv>
 

@@ -1,4 +1,4 @@
-#include "meta_dat.h"
+#include "canal/meta_dat.h"
 
 #include <algorithm>
 #include <cctype>
@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 
 #include "json_line.h"
-#include "json_value.h"
+#include "canal/json_value.h"
 
 namespace qjt::canal {
 namespace {

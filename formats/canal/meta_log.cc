@@ -1,4 +1,4 @@
-#include "meta_log.h"
+#include "canal/meta_log.h"
 
 #include <algorithm>
 #include <charconv>
@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "restart_cursor.h"
+#include "canal/restart_cursor.h"
 
 namespace qjt::canal {
 namespace {

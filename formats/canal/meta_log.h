@@ -18,7 +18,7 @@
 
 #include "byte_span.h"
 #include "finding.h"
-#include "meta_dat.h"
+#include "canal/meta_dat.h"
 
 namespace qjt::canal {
 

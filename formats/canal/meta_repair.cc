@@ -1,4 +1,4 @@
-#include "meta_repair.h"
+#include "canal/meta_repair.h"
 
 #include <algorithm>
 #include <charconv>

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "meta_dat.h"
+#include "canal/meta_dat.h"
 
 namespace qjt::canal {
 

@@ -1,4 +1,4 @@
-#include "restart_cursor.h"
+#include "canal/restart_cursor.h"
 
 namespace qjt::canal {
 

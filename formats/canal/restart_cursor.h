@@ -7,7 +7,7 @@
 
 #include <optional>
 
-#include "meta_dat.h"
+#include "canal/meta_dat.h"
 
 namespace qjt::canal {
 

@@ -1,4 +1,4 @@
-#include "store_metrics.h"
+#include "canal/store_metrics.h"
 
 #include <algorithm>
 #include <charconv>

@@ -1,4 +1,4 @@
-#include "aes_ctr.h"
+#include "flume/aes_ctr.h"
 
 #include <fmt/format.h>
 #include <openssl/evp.h>

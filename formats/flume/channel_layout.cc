@@ -1,4 +1,4 @@
-#include "channel_layout.h"
+#include "flume/channel_layout.h"
 
 #include <sys/stat.h>
 

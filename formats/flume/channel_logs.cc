@@ -1,4 +1,4 @@
-#include "channel_logs.h"
+#include "flume/channel_logs.h"
 
 #include <fmt/format.h>
 

@@ -19,14 +19,14 @@
 #include <string>
 #include <vector>
 
-#include "aes_ctr.h"
-#include "channel_layout.h"
-#include "event_pointer.h"
+#include "flume/aes_ctr.h"
+#include "flume/channel_layout.h"
+#include "flume/event_pointer.h"
 #include "finding.h"
 #include "input_file.h"
-#include "log_metadata.h"
-#include "log_reader.h"
-#include "log_record.h"
+#include "flume/log_metadata.h"
+#include "flume/log_reader.h"
+#include "flume/log_record.h"
 
 namespace qjt::flume {
 

@@ -1,4 +1,4 @@
-#include "channel_repair.h"
+#include "flume/channel_repair.h"
 
 #include <fmt/format.h>
 
@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "channel_replay.h"
+#include "flume/channel_replay.h"
 #include "durable_file.h"
 #include "failpoint.h"
 #include "input_file.h"

@@ -47,11 +47,11 @@
 #include <vector>
 
 #include "byte_patch.h"
-#include "channel_layout.h"
-#include "channel_logs.h"
-#include "checkpoint_rebuilder.h"
+#include "flume/channel_layout.h"
+#include "flume/channel_logs.h"
+#include "flume/checkpoint_rebuilder.h"
 #include "finding.h"
-#include "integrity_repair.h"
+#include "flume/integrity_repair.h"
 
 namespace qjt::flume {
 

@@ -1,4 +1,4 @@
-#include "channel_replay.h"
+#include "flume/channel_replay.h"
 
 #include <fmt/format.h>
 
@@ -11,10 +11,10 @@
 #include <unordered_map>
 #include <vector>
 
-#include "checkpoint_file.h"
-#include "checkpoint_state.h"
+#include "flume/checkpoint_file.h"
+#include "flume/checkpoint_state.h"
 #include "input_file.h"
-#include "snappy_stream.h"
+#include "flume/snappy_stream.h"
 
 namespace qjt::flume {
 namespace {

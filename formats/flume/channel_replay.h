@@ -24,10 +24,10 @@
 #include <optional>
 #include <string>
 
-#include "channel_layout.h"
-#include "channel_logs.h"
-#include "checkpoint_state.h"
-#include "event_queue.h"
+#include "flume/channel_layout.h"
+#include "flume/channel_logs.h"
+#include "flume/checkpoint_state.h"
+#include "flume/event_queue.h"
 #include "finding.h"
 
 namespace qjt::flume {

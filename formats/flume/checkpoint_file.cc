@@ -1,4 +1,4 @@
-#include "checkpoint_file.h"
+#include "flume/checkpoint_file.h"
 
 #include <fmt/format.h>
 

@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "byte_span.h"
-#include "event_pointer.h"
+#include "flume/event_pointer.h"
 #include "finding.h"
 
 namespace qjt::flume {

@@ -1,10 +1,10 @@
-#include "checkpoint_meta.h"
+#include "flume/checkpoint_meta.h"
 
 #include <fmt/format.h>
 
 #include <utility>
 
-#include "meta_message.h"
+#include "flume/meta_message.h"
 
 namespace qjt::flume {
 

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "byte_span.h"
-#include "checkpoint_file.h"
+#include "flume/checkpoint_file.h"
 #include "finding.h"
 
 namespace qjt::flume {

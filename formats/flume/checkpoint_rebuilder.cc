@@ -1,4 +1,4 @@
-#include "checkpoint_rebuilder.h"
+#include "flume/checkpoint_rebuilder.h"
 
 #include <fmt/format.h>
 
@@ -7,13 +7,13 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "checkpoint_file.h"
-#include "checkpoint_meta.h"
-#include "event_queue.h"
-#include "inflight_file.h"
-#include "log_metadata.h"
-#include "log_reader.h"
-#include "log_writer.h"
+#include "flume/checkpoint_file.h"
+#include "flume/checkpoint_meta.h"
+#include "flume/event_queue.h"
+#include "flume/inflight_file.h"
+#include "flume/log_metadata.h"
+#include "flume/log_reader.h"
+#include "flume/log_writer.h"
 
 namespace qjt::flume {
 namespace {

@@ -70,7 +70,7 @@
 #include <utility>
 #include <vector>
 
-#include "channel_logs.h"
+#include "flume/channel_logs.h"
 #include "finding.h"
 
 namespace qjt::flume {

@@ -1,11 +1,11 @@
-#include "checkpoint_state.h"
+#include "flume/checkpoint_state.h"
 
 #include <fmt/format.h>
 
 #include <map>
 
-#include "checkpoint_file.h"
-#include "checkpoint_meta.h"
+#include "flume/checkpoint_file.h"
+#include "flume/checkpoint_meta.h"
 
 namespace qjt::flume {
 namespace {

@@ -15,9 +15,9 @@
 #include <vector>
 
 #include "byte_span.h"
-#include "event_queue.h"
+#include "flume/event_queue.h"
 #include "finding.h"
-#include "inflight_file.h"
+#include "flume/inflight_file.h"
 
 namespace qjt::flume {
 

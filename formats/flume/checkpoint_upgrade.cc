@@ -1,4 +1,4 @@
-#include "checkpoint_upgrade.h"
+#include "flume/checkpoint_upgrade.h"
 
 #include <unistd.h>
 
@@ -9,7 +9,7 @@
 
 #include <fmt/format.h>
 
-#include "checkpoint_rebuilder.h"
+#include "flume/checkpoint_rebuilder.h"
 #include "durable_file.h"
 #include "failpoint.h"
 #include "input_file.h"

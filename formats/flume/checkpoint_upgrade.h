@@ -30,9 +30,9 @@
 #include <optional>
 #include <string>
 
-#include "channel_layout.h"
-#include "checkpoint_file.h"
-#include "checkpoint_meta.h"
+#include "flume/channel_layout.h"
+#include "flume/checkpoint_file.h"
+#include "flume/checkpoint_meta.h"
 #include "finding.h"
 
 namespace qjt::flume {

@@ -1,4 +1,4 @@
-#include "event_json.h"
+#include "flume/event_json.h"
 
 #include <string>
 #include <string_view>

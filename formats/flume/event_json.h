@@ -7,7 +7,7 @@
 #pragma once
 
 #include "json_line.h"
-#include "log_record.h"
+#include "flume/log_record.h"
 #include "payload.h"
 
 namespace qjt::flume {

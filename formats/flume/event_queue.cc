@@ -1,4 +1,4 @@
-#include "event_queue.h"
+#include "flume/event_queue.h"
 
 #include <algorithm>
 #include <limits>

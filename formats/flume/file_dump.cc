@@ -1,4 +1,4 @@
-#include "file_dump.h"
+#include "flume/file_dump.h"
 
 #include <filesystem>
 #include <iterator>
@@ -9,19 +9,19 @@
 
 #include <fmt/format.h>
 
-#include "aes_ctr.h"
-#include "channel_layout.h"
-#include "checkpoint_file.h"
-#include "checkpoint_meta.h"
-#include "inflight_file.h"
+#include "flume/aes_ctr.h"
+#include "flume/channel_layout.h"
+#include "flume/checkpoint_file.h"
+#include "flume/checkpoint_meta.h"
+#include "flume/inflight_file.h"
 #include "input_file.h"
 #include "json_line.h"
-#include "log_json.h"
-#include "log_metadata.h"
-#include "log_reader.h"
-#include "log_record.h"
+#include "flume/log_json.h"
+#include "flume/log_metadata.h"
+#include "flume/log_reader.h"
+#include "flume/log_record.h"
 #include "record_format.h"
-#include "snappy_stream.h"
+#include "flume/snappy_stream.h"
 
 namespace qjt::flume {
 namespace {

@@ -93,8 +93,8 @@
 #include <string>
 
 #include "byte_span.h"
-#include "channel_logs.h"
-#include "file_kind.h"
+#include "flume/channel_logs.h"
+#include "flume/file_kind.h"
 #include "finding.h"
 #include "payload.h"
 

@@ -1,4 +1,4 @@
-#include "file_kind.h"
+#include "flume/file_kind.h"
 
 #include <openssl/evp.h>
 
@@ -7,8 +7,8 @@
 
 #include <fmt/format.h>
 
-#include "channel_layout.h"
-#include "protobuf_wire.h"
+#include "flume/channel_layout.h"
+#include "flume/protobuf_wire.h"
 
 namespace qjt::flume {
 namespace {

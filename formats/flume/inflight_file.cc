@@ -1,4 +1,4 @@
-#include "inflight_file.h"
+#include "flume/inflight_file.h"
 
 #include <fmt/format.h>
 #include <openssl/evp.h>

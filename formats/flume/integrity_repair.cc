@@ -1,10 +1,10 @@
-#include "integrity_repair.h"
+#include "flume/integrity_repair.h"
 
 #include <fmt/format.h>
 
 #include <optional>
 
-#include "log_reader.h"
+#include "flume/log_reader.h"
 
 namespace qjt::flume {
 namespace {

@@ -70,7 +70,7 @@
 
 #include "byte_patch.h"
 #include "byte_span.h"
-#include "channel_logs.h"
+#include "flume/channel_logs.h"
 #include "finding.h"
 
 namespace qjt::flume {

@@ -1,4 +1,4 @@
-#include "log_json.h"
+#include "flume/log_json.h"
 
 #include <algorithm>
 #include <limits>
@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "log_reader.h"
+#include "flume/log_reader.h"
 #include "record_format.h"
 
 namespace qjt::flume {

@@ -31,13 +31,13 @@
 #include <utility>
 #include <vector>
 
-#include "aes_ctr.h"
+#include "flume/aes_ctr.h"
 #include "byte_span.h"
-#include "channel_logs.h"
+#include "flume/channel_logs.h"
 #include "json_line.h"
-#include "log_metadata.h"
-#include "log_record.h"
-#include "log_writer.h"
+#include "flume/log_metadata.h"
+#include "flume/log_record.h"
+#include "flume/log_writer.h"
 #include "payload.h"
 
 namespace qjt::flume {

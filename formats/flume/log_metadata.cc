@@ -1,10 +1,10 @@
-#include "log_metadata.h"
+#include "flume/log_metadata.h"
 
 #include <fmt/format.h>
 
 #include <utility>
 
-#include "meta_message.h"
+#include "flume/meta_message.h"
 
 namespace qjt::flume {
 

@@ -1,11 +1,11 @@
-#include "log_reader.h"
+#include "flume/log_reader.h"
 
 #include <fmt/format.h>
 #include <zlib.h>
 
 #include <cstring>
 
-#include "protobuf_wire.h"
+#include "flume/protobuf_wire.h"
 
 namespace qjt::flume {
 namespace {

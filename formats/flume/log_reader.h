@@ -34,10 +34,10 @@
 #include <string>
 #include <vector>
 
-#include "aes_ctr.h"
+#include "flume/aes_ctr.h"
 #include "byte_span.h"
 #include "finding.h"
-#include "log_record.h"
+#include "flume/log_record.h"
 
 namespace qjt::flume {
 

@@ -1,4 +1,4 @@
-#include "log_record.h"
+#include "flume/log_record.h"
 
 #include <fmt/format.h>
 

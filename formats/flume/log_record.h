@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "byte_span.h"
-#include "event_pointer.h"
+#include "flume/event_pointer.h"
 
 namespace qjt::flume {
 

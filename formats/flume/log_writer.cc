@@ -1,8 +1,8 @@
-#include "log_writer.h"
+#include "flume/log_writer.h"
 
 #include <zlib.h>
 
-#include "protobuf_wire.h"
+#include "flume/protobuf_wire.h"
 
 namespace qjt::flume {
 namespace {

@@ -14,9 +14,9 @@
 #include <string>
 #include <string_view>
 
-#include "aes_ctr.h"
-#include "event_pointer.h"
-#include "log_reader.h"
+#include "flume/aes_ctr.h"
+#include "flume/event_pointer.h"
+#include "flume/log_reader.h"
 
 namespace qjt::flume {
 

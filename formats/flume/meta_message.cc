@@ -1,4 +1,4 @@
-#include "meta_message.h"
+#include "flume/meta_message.h"
 
 #include <fmt/format.h>
 

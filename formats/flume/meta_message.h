@@ -12,7 +12,7 @@
 
 #include "byte_span.h"
 #include "finding.h"
-#include "protobuf_wire.h"
+#include "flume/protobuf_wire.h"
 
 namespace qjt::flume {
 

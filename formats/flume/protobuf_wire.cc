@@ -1,4 +1,4 @@
-#include "protobuf_wire.h"
+#include "flume/protobuf_wire.h"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "snappy_stream.h"
+#include "flume/snappy_stream.h"
 
 #include <fmt/format.h>
 #include <snappy.h>

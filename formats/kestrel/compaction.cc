@@ -1,7 +1,7 @@
-#include "compaction.h"
+#include "kestrel/compaction.h"
 
-#include "journal_reader.h"
-#include "journal_writer.h"
+#include "kestrel/journal_reader.h"
+#include "kestrel/journal_writer.h"
 
 namespace qjt::kestrel {
 

@@ -17,7 +17,7 @@
 
 #include "durable_file.h"
 #include "input_file.h"
-#include "replay_state.h"
+#include "kestrel/replay_state.h"
 
 namespace qjt::kestrel {
 

@@ -1,4 +1,4 @@
-#include "journal_format.h"
+#include "kestrel/journal_format.h"
 
 #include <array>
 #include <utility>

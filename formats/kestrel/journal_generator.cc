@@ -1,4 +1,4 @@
-#include "journal_generator.h"
+#include "kestrel/journal_generator.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -16,7 +16,7 @@
 #include <fmt/format.h>
 
 #include "durable_file.h"
-#include "journal_writer.h"
+#include "kestrel/journal_writer.h"
 
 namespace qjt::kestrel {
 namespace {

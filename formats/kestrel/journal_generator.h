@@ -36,7 +36,7 @@
 #include <string>
 #include <vector>
 
-#include "queue_directory.h"
+#include "kestrel/queue_directory.h"
 
 namespace qjt::kestrel {
 

@@ -1,4 +1,4 @@
-#include "journal_json.h"
+#include "kestrel/journal_json.h"
 
 #include <fmt/format.h>
 

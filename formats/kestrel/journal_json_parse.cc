@@ -1,4 +1,4 @@
-#include "journal_json_parse.h"
+#include "kestrel/journal_json_parse.h"
 
 #include <cstdint>
 #include <limits>

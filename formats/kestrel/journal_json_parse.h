@@ -21,7 +21,7 @@
 #include <string>
 #include <string_view>
 
-#include "journal_record.h"
+#include "kestrel/journal_record.h"
 #include "payload.h"
 
 namespace qjt::kestrel {

@@ -1,4 +1,4 @@
-#include "journal_reader.h"
+#include "kestrel/journal_reader.h"
 
 #include <algorithm>
 

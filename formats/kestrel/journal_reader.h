@@ -19,7 +19,7 @@
 
 #include "byte_span.h"
 #include "input_file.h"
-#include "journal_record.h"
+#include "kestrel/journal_record.h"
 #include "read_window.h"
 
 namespace qjt::kestrel {

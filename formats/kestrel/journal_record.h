@@ -7,7 +7,7 @@
 #include <string>
 
 #include "byte_span.h"
-#include "journal_format.h"
+#include "kestrel/journal_format.h"
 
 namespace qjt::kestrel {
 

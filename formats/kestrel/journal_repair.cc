@@ -1,6 +1,6 @@
-#include "journal_repair.h"
+#include "kestrel/journal_repair.h"
 
-#include "journal_reader.h"
+#include "kestrel/journal_reader.h"
 
 namespace qjt::kestrel {
 namespace {

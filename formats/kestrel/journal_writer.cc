@@ -1,4 +1,4 @@
-#include "journal_writer.h"
+#include "kestrel/journal_writer.h"
 
 namespace qjt::kestrel {
 namespace {

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "journal_record.h"
+#include "kestrel/journal_record.h"
 
 namespace qjt::kestrel {
 

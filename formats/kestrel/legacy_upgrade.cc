@@ -1,6 +1,6 @@
-#include "legacy_upgrade.h"
+#include "kestrel/legacy_upgrade.h"
 
-#include "journal_writer.h"
+#include "kestrel/journal_writer.h"
 
 namespace qjt::kestrel {
 

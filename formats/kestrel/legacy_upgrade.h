@@ -22,8 +22,8 @@
 #include <memory>
 #include <string>
 
-#include "journal_record.h"
-#include "replay_state.h"
+#include "kestrel/journal_record.h"
+#include "kestrel/replay_state.h"
 
 namespace qjt::kestrel {
 

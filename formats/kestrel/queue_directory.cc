@@ -1,4 +1,4 @@
-#include "queue_directory.h"
+#include "kestrel/queue_directory.h"
 
 #include <algorithm>
 #include <charconv>
@@ -9,7 +9,6 @@
 
 #include <fmt/format.h>
 
-#include "libkestrel_format.h"
 
 namespace qjt::kestrel {
 namespace {
@@ -165,14 +164,13 @@ std::vector<QueueJournal> group_queues(std::vector<NamedFile> files, Reporter* r
 }
 
 bool discover_queues(const std::string& dir, Reporter* reporter, std::vector<QueueJournal>* queues,
-                     std::string* error) {
+                     std::string* error, const ForeignFile& foreign) {
   std::error_code ec;
   std::vector<NamedFile> files;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
     std::error_code type_ec;
     if (!it->is_regular_file(type_ec)) continue;  // Kestrel ignores directories
-    // Told by content: Kestrel 3's files belong to libkestrel's layout.
-    if (libkestrel::file_kind_of(it->path().string()) != libkestrel::FileKind::kClassic) continue;
+    if (foreign && foreign(it->path().string())) continue;
     std::error_code size_ec;
     const auto size = it->file_size(size_ec);
     const std::string name = it->path().filename().string();

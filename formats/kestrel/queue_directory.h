@@ -2,12 +2,14 @@
 // files make up each queue's journal, in the order Kestrel 2.x replays them
 // (spec 2.1). It reads names only and never changes a file: where Kestrel's
 // startup would delete or rename something, qjt reports what it would do
-// and replays the result as if it had. Files with a libkestrel magic
-// (Kestrel 3, libkestrel_layout.h) are not part of any classic queue.
+// and replays the result as if it had. Files another format claims (a
+// caller's ForeignFile, e.g. Kestrel 3's magics) are not part of any
+// classic queue.
 #pragma once
 
 #include <cstdint>
 #include <optional>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -59,10 +61,15 @@ std::optional<std::string> queue_of_name(std::string_view name);
 // same rule, so they replay as their directory would.
 std::vector<QueueJournal> group_queues(std::vector<NamedFile> files, Reporter* reporter);
 
-// Lists `dir`'s queues sorted by name (group_queues on its classic files). Temp files, segments a pack
-// supersedes, leftover packs and names Kestrel cannot parse are reported to
-// `reporter`. Returns false and sets *error when `dir` cannot be listed.
+// Whether a file of a queue directory is another format's (a Kestrel 3
+// segment beside classic journals): such files are part of no queue.
+using ForeignFile = std::function<bool(const std::string& path)>;
+
+// Lists `dir`'s queues sorted by name (group_queues on its classic files,
+// those `foreign` does not claim). Temp files, segments a pack supersedes,
+// leftover packs and names Kestrel cannot parse are reported to `reporter`.
+// Returns false and sets *error when `dir` cannot be listed.
 bool discover_queues(const std::string& dir, Reporter* reporter, std::vector<QueueJournal>* queues,
-                     std::string* error);
+                     std::string* error, const ForeignFile& foreign = {});
 
 }  // namespace qjt::kestrel

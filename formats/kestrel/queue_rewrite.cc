@@ -1,4 +1,4 @@
-#include "queue_rewrite.h"
+#include "kestrel/queue_rewrite.h"
 
 #include <sys/stat.h>
 #include <unistd.h>

@@ -1,8 +1,8 @@
-#include "replay_state.h"
+#include "kestrel/replay_state.h"
 
 #include <fmt/format.h>
 
-#include "journal_reader.h"
+#include "kestrel/journal_reader.h"
 
 namespace qjt::kestrel {
 

@@ -18,7 +18,7 @@
 
 #include "chunked_deque.h"
 #include "finding.h"
-#include "journal_record.h"
+#include "kestrel/journal_record.h"
 
 namespace qjt::kestrel {
 

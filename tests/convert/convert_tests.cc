@@ -20,9 +20,9 @@
 #include <string>
 #include <vector>
 
-#include "journal_json_parse.h"
-#include "journal_reader.h"
-#include "legacy_upgrade.h"
+#include "kestrel/journal_json_parse.h"
+#include "kestrel/journal_reader.h"
+#include "kestrel/legacy_upgrade.h"
 
 namespace fs = std::filesystem;
 

@@ -38,13 +38,13 @@
 #include <utility>
 #include <vector>
 
-#include "checkpoint_file.h"
-#include "checkpoint_meta.h"
-#include "event_queue.h"
-#include "inflight_file.h"
-#include "log_metadata.h"
-#include "log_writer.h"
-#include "snappy_stream.h"
+#include "flume/checkpoint_file.h"
+#include "flume/checkpoint_meta.h"
+#include "flume/event_queue.h"
+#include "flume/inflight_file.h"
+#include "flume/log_metadata.h"
+#include "flume/log_writer.h"
+#include "flume/snappy_stream.h"
 
 namespace fs = std::filesystem;
 using namespace qjt::flume;

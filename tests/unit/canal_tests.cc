@@ -8,15 +8,15 @@
 #include <ctime>
 #include <random>
 
-#include "binlog_list.h"
-#include "canal_file_kind.h"
-#include "gzip_text.h"
-#include "json_value.h"
-#include "meta_dat.h"
-#include "meta_log.h"
-#include "meta_repair.h"
-#include "restart_cursor.h"
-#include "store_metrics.h"
+#include "canal/binlog_list.h"
+#include "canal/canal_file_kind.h"
+#include "canal/gzip_text.h"
+#include "canal/json_value.h"
+#include "canal/meta_dat.h"
+#include "canal/meta_log.h"
+#include "canal/meta_repair.h"
+#include "canal/restart_cursor.h"
+#include "canal/store_metrics.h"
 #include "unit_helpers.h"
 
 using namespace qjt;

@@ -9,11 +9,11 @@
 #include <filesystem>
 
 #include "byte_patch.h"
-#include "channel_repair.h"
-#include "checkpoint_file.h"
-#include "checkpoint_meta.h"
+#include "flume/channel_repair.h"
+#include "flume/checkpoint_file.h"
+#include "flume/checkpoint_meta.h"
 #include "flume_test_channel.h"
-#include "inflight_file.h"
+#include "flume/inflight_file.h"
 #include "input_file.h"
 #include "unit_helpers.h"
 

@@ -11,12 +11,12 @@
 #include <string>
 #include <vector>
 
-#include "checkpoint_file.h"
-#include "checkpoint_meta.h"
+#include "flume/checkpoint_file.h"
+#include "flume/checkpoint_meta.h"
 #include "finding.h"
-#include "inflight_file.h"
-#include "log_metadata.h"
-#include "snappy_stream.h"
+#include "flume/inflight_file.h"
+#include "flume/log_metadata.h"
+#include "flume/snappy_stream.h"
 #include "unit_helpers.h"
 
 using namespace qjt;

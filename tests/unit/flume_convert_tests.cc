@@ -11,17 +11,17 @@
 #include <string>
 #include <vector>
 
-#include "aes_ctr.h"
-#include "checkpoint_file.h"
-#include "checkpoint_meta.h"
-#include "checkpoint_upgrade.h"
-#include "channel_layout.h"
-#include "file_dump.h"
+#include "flume/aes_ctr.h"
+#include "flume/checkpoint_file.h"
+#include "flume/checkpoint_meta.h"
+#include "flume/checkpoint_upgrade.h"
+#include "flume/channel_layout.h"
+#include "flume/file_dump.h"
 #include "input_file.h"
-#include "log_json.h"
-#include "log_metadata.h"
-#include "log_reader.h"
-#include "log_writer.h"
+#include "flume/log_json.h"
+#include "flume/log_metadata.h"
+#include "flume/log_reader.h"
+#include "flume/log_writer.h"
 #include "unit_helpers.h"
 
 using namespace qjt::flume;

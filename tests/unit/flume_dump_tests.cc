@@ -12,17 +12,17 @@
 #include <string>
 #include <vector>
 
-#include "aes_ctr.h"
-#include "checkpoint_file.h"
-#include "checkpoint_meta.h"
-#include "file_dump.h"
+#include "flume/aes_ctr.h"
+#include "flume/checkpoint_file.h"
+#include "flume/checkpoint_meta.h"
+#include "flume/file_dump.h"
 #include "finding.h"
-#include "inflight_file.h"
+#include "flume/inflight_file.h"
 #include "input_file.h"
-#include "log_metadata.h"
-#include "log_writer.h"
+#include "flume/log_metadata.h"
+#include "flume/log_writer.h"
 #include "payload.h"
-#include "snappy_stream.h"
+#include "flume/snappy_stream.h"
 #include "unit_helpers.h"
 
 using namespace qjt;

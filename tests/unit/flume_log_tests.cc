@@ -11,10 +11,10 @@
 #include <utility>
 #include <vector>
 
-#include "aes_ctr.h"
-#include "log_reader.h"
-#include "log_record.h"
-#include "log_writer.h"
+#include "flume/aes_ctr.h"
+#include "flume/log_reader.h"
+#include "flume/log_record.h"
+#include "flume/log_writer.h"
 #include "unit_helpers.h"
 
 using namespace qjt;

@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
-#include "channel_layout.h"
-#include "event_queue.h"
-#include "file_kind.h"
+#include "flume/channel_layout.h"
+#include "flume/event_queue.h"
+#include "flume/file_kind.h"
 #include "finding.h"
 #include "in_use.h"
 #include "unit_helpers.h"

@@ -16,17 +16,17 @@
 #include <string_view>
 #include <vector>
 
-#include "channel_layout.h"
-#include "channel_logs.h"
-#include "channel_replay.h"
-#include "checkpoint_file.h"
-#include "checkpoint_meta.h"
-#include "checkpoint_rebuilder.h"
-#include "event_queue.h"
+#include "flume/channel_layout.h"
+#include "flume/channel_logs.h"
+#include "flume/channel_replay.h"
+#include "flume/checkpoint_file.h"
+#include "flume/checkpoint_meta.h"
+#include "flume/checkpoint_rebuilder.h"
+#include "flume/event_queue.h"
 #include "finding.h"
-#include "inflight_file.h"
-#include "log_metadata.h"
-#include "log_writer.h"
+#include "flume/inflight_file.h"
+#include "flume/log_metadata.h"
+#include "flume/log_writer.h"
 #include "flume_test_channel.h"
 #include "unit_helpers.h"
 

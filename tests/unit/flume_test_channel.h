@@ -14,11 +14,11 @@
 #include <string_view>
 #include <vector>
 
-#include "aes_ctr.h"
-#include "channel_layout.h"
-#include "event_pointer.h"
-#include "log_metadata.h"
-#include "log_writer.h"
+#include "flume/aes_ctr.h"
+#include "flume/channel_layout.h"
+#include "flume/event_pointer.h"
+#include "flume/log_metadata.h"
+#include "flume/log_writer.h"
 #include "unit_helpers.h"
 
 namespace qjt_test::flume {

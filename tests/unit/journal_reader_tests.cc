@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "journal_format.h"
-#include "journal_reader.h"
+#include "kestrel/journal_format.h"
+#include "kestrel/journal_reader.h"
 #include "unit_helpers.h"
 
 using namespace qjt;

@@ -12,15 +12,15 @@
 #include <vector>
 
 #include "finding.h"
-#include "journal_reader.h"
-#include "libkestrel_compaction.h"
-#include "libkestrel_layout.h"
-#include "libkestrel_reader.h"
-#include "libkestrel_replay.h"
-#include "libkestrel_writer.h"
-#include "queue_converter.h"
-#include "queue_directory.h"
-#include "replay_state.h"
+#include "kestrel/journal_reader.h"
+#include "libkestrel/libkestrel_compaction.h"
+#include "libkestrel/libkestrel_layout.h"
+#include "libkestrel/libkestrel_reader.h"
+#include "libkestrel/libkestrel_replay.h"
+#include "libkestrel/libkestrel_writer.h"
+#include "libkestrel/queue_converter.h"
+#include "kestrel/queue_directory.h"
+#include "kestrel/replay_state.h"
 #include "unit_helpers.h"
 
 using namespace qjt;
@@ -319,7 +319,8 @@ TEST_CASE("libkestrel: queue directories, kinds by magic, classic discovery unch
   // The classic view of the same directory sees only the classic files.
   FindingList classic_findings;
   std::vector<kestrel::QueueJournal> classic;
-  REQUIRE(kestrel::discover_queues(dir.path().string(), &classic_findings, &classic, &error));
+  const auto libkestrel_file = [](const std::string& path) { return file_kind_of(path) != FileKind::kClassic; };
+  REQUIRE(kestrel::discover_queues(dir.path().string(), &classic_findings, &classic, &error, libkestrel_file));
   REQUIRE(classic.size() == 2);
   CHECK(classic[0].name == "jobs");
   REQUIRE(classic[0].files.size() == 1);

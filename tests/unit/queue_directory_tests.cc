@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "finding.h"
-#include "queue_directory.h"
+#include "kestrel/queue_directory.h"
 #include "unit_helpers.h"
 
 using namespace qjt;

@@ -11,10 +11,10 @@
 #include <vector>
 
 #include "finding.h"
-#include "journal_reader.h"
-#include "journal_record.h"
-#include "journal_writer.h"
-#include "replay_state.h"
+#include "kestrel/journal_reader.h"
+#include "kestrel/journal_record.h"
+#include "kestrel/journal_writer.h"
+#include "kestrel/replay_state.h"
 #include "unit_helpers.h"
 
 using namespace qjt;

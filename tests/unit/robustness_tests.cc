@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "input_file.h"
-#include "journal_reader.h"
+#include "kestrel/journal_reader.h"
 #include "unit_helpers.h"
 
 using namespace qjt;

@@ -1,0 +1,317 @@
+#include "canal/cli/canal_commands.h"
+
+#include <algorithm>
+#include <ctime>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "canal/binlog_list.h"
+#include "canal/cli/canal_input.h"
+#include "commands.h"
+#include "json_line.h"
+#include "output.h"
+#include "record_format.h"
+#include "canal/restart_cursor.h"
+#include "canal/store_metrics.h"
+
+namespace qjt::app {
+namespace {
+
+using canal::Cursor;
+using canal::FileKind;
+
+// Epoch milliseconds as UTC ISO 8601, for people reading dump's text.
+std::string iso_time(std::int64_t ms) {
+  const std::time_t seconds = static_cast<std::time_t>(ms / 1000);
+  std::tm tm{};
+  if (ms < 0 || gmtime_r(&seconds, &tm) == nullptr) return "?";
+  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+                     tm.tm_hour, tm.tm_min, tm.tm_sec, ms % 1000);
+}
+
+void optional_str(JsonLine* line, const char* key, const std::optional<std::string>& v) {
+  v ? line->str(key, *v) : line->null(key);
+}
+
+void optional_num(JsonLine* line, const char* key, const std::optional<std::int64_t>& v) {
+  v ? line->num(key, *v) : line->null(key);
+}
+
+// The cursor's fields into an open object.
+void cursor_fields(JsonLine* line, const Cursor& c) {
+  optional_str(line, "journal_name", c.journal_name);
+  optional_num(line, "position", c.position);
+  optional_num(line, "server_id", c.server_id);
+  optional_num(line, "timestamp", c.timestamp);
+  optional_str(line, "gtid", c.gtid);
+  line->boolean("included", c.included).str("address", c.address).num("port", c.port).num("slave_id", c.slave_id);
+}
+
+std::string cursor_text(const Cursor& c) {
+  std::string text = fmt::format("{}:{} timestamp {} ({})", c.journal_name.value_or(""), c.position.value_or(0),
+                                 c.timestamp.value_or(0), iso_time(c.timestamp.value_or(0)));
+  if (c.server_id) text += fmt::format(" server_id {}", *c.server_id);
+  if (c.gtid) text += fmt::format(" gtid \"{}\"", *c.gtid);
+  return text + fmt::format(" included {} source {}:{} slave_id {}", c.included, c.address, c.port, c.slave_id);
+}
+
+void append_meta_dat_json(std::string* out, const std::string& path, const canal::MetaDat& meta,
+                          const std::optional<canal::RestartCursor>& restart) {
+  std::string clients = "[";
+  for (const auto& c : meta.clients) {
+    if (clients.size() > 1) clients.push_back(',');
+    JsonLine client(&clients);
+    client.num("client_id", c.client_id).str("destination", c.destination);
+    optional_str(&client, "filter", c.filter);
+    if (c.cursor) {
+      std::string cursor;
+      JsonLine inner(&cursor);
+      cursor_fields(&inner, *c.cursor);
+      inner.close();
+      client.raw("cursor", cursor);
+    } else {
+      client.null("cursor");
+    }
+    client.close();
+  }
+  clients.push_back(']');
+  JsonLine line(out);
+  line.envelope(record_format::kCanal, path).str("destination", meta.destination).raw("clients", clients);
+  if (restart) {
+    std::string cursor;
+    JsonLine inner(&cursor);
+    inner.num("client_id", restart->client_id);
+    cursor_fields(&inner, restart->cursor);
+    inner.close();
+    line.raw("restart_cursor", cursor);
+  } else {
+    line.null("restart_cursor");
+  }
+  line.finish();
+}
+
+std::string meta_dat_text(const canal::MetaDat& meta, const std::optional<canal::RestartCursor>& restart) {
+  std::string text = fmt::format("meta.dat destination {}, {} client(s)\n", meta.destination, meta.clients.size());
+  for (const auto& c : meta.clients) {
+    text += fmt::format("client {} destination {} filter {}: ", c.client_id, c.destination,
+                        c.filter ? "\"" + *c.filter + "\"" : "(none)");
+    text += c.cursor ? cursor_text(*c.cursor) + "\n" : "no cursor\n";
+  }
+  text += restart ? fmt::format("restart cursor: client {} at {}\n", restart->client_id, cursor_text(restart->cursor))
+                  : "restart cursor: none (Canal takes instance.properties or SHOW MASTER STATUS)\n";
+  return text;
+}
+
+void append_entry_json(std::string* out, const canal::LogEntry& e) {
+  JsonLine line(out);
+  line.envelope(record_format::kCanal, e.file).unsigned_num("line", e.line).unsigned_num("offset", e.offset)
+      .str("time", e.time).num("time_ms", e.time_ms).num("client_id", e.client_id);
+  optional_str(&line, "journal_name", e.cursor.journal_name);
+  optional_num(&line, "position", e.cursor.position);
+  optional_num(&line, "timestamp", e.cursor.timestamp);
+  optional_num(&line, "server_id", e.cursor.server_id);
+  optional_str(&line, "gtid", e.cursor.gtid);
+  e.cursor.address.empty() ? line.null("address").null("port")
+                            : line.str("address", e.cursor.address).num("port", e.cursor.port);
+  line.finish();
+}
+
+std::string log_text(const std::vector<canal::LogEntry>& entries) {
+  std::vector<std::int64_t> clients;
+  for (const auto& e : entries)
+    if (std::find(clients.begin(), clients.end(), e.client_id) == clients.end()) clients.push_back(e.client_id);
+  std::string text;
+  for (const std::int64_t id : clients) {
+    text += fmt::format("client {}:\n", id);
+    for (const auto& e : entries) {
+      if (e.client_id != id) continue;
+      text += fmt::format("  {}  {}:{} timestamp {}", e.time, e.cursor.journal_name.value_or(""),
+                          e.cursor.position.value_or(0), e.cursor.timestamp.value_or(0));
+      if (e.cursor.server_id) text += fmt::format(" server_id {} gtid \"{}\"", *e.cursor.server_id, e.cursor.gtid.value_or(""));
+      text += e.address_text.empty() ? "\n" : fmt::format(" address {}\n", e.address_text);
+    }
+  }
+  return text;
+}
+
+ExitCode outcome(bool read_all, std::size_t errors) {
+  return worse(read_all ? ExitCode::kOk : ExitCode::kIoError, errors > 0 ? ExitCode::kProblems : ExitCode::kOk);
+}
+
+bool usage(const std::string& message) {
+  fmt::print(stderr, "qjt: {}\n", message);
+  return false;
+}
+
+// The meta.dat PATHs must all be meta.dat, the meta.log PATHs all logs.
+bool same_kind(const CanalRun& run, FileKind kind) {
+  for (const std::string& path : run.paths)
+    if (canal_kind({path}, run.format).value_or(kind) != kind)
+      return usage(fmt::format("{} is not a {}: give meta.dat and meta.log files to separate runs", path,
+                               kind == FileKind::kMetaDat ? "meta.dat" : "meta.log"));
+  return true;
+}
+
+struct Verified {
+  FindingList findings;
+  std::uint64_t records = 0;
+  bool read_all = true;
+};
+
+void verify_meta_dats(const CanalRun& run, Verified* v) {
+  std::map<std::string, std::uint64_t> binlogs;
+  std::string text;
+  if (!run.canal.binlogs.empty() && read_whole(run.canal.binlogs, &text, &v->findings))
+    binlogs = canal::read_binlog_list(text, run.canal.binlogs, &v->findings);
+  for (const std::string& path : run.paths) {
+    MetaDatFile file;
+    v->read_all = load_meta_dat(path, &file, &v->findings) && v->read_all;
+    if (!file.meta) continue;
+    v->records += file.meta->clients.size();
+    if (!run.canal.binlogs.empty()) canal::check_against_binlogs(*file.meta, binlogs, path, &v->findings);
+  }
+}
+
+std::vector<canal::StoreMetrics> verify_metrics(const CanalRun& run, Verified* v) {
+  std::string text;
+  if (!read_whole(run.canal.metrics, &text, &v->findings)) {
+    v->read_all = false;
+    return {};
+  }
+  auto stores = canal::read_store_metrics(text, run.canal.metrics, &v->findings);
+  for (const auto& m : stores) canal::check_store(m, run.canal.memunit, run.canal.metrics, &v->findings);
+  v->records += stores.size();
+  return stores;
+}
+
+// verify's report, with the stores of --metrics: a "stores" member in
+// JSON, a line each in text.
+// The stores of a --metrics scrape, as verify's report shows them.
+void add_stores(VerifyTally* tally, const std::vector<canal::StoreMetrics>& stores) {
+  std::string array = "[";
+  for (const auto& m : stores) {
+    tally->text_lines += fmt::format("store {}: {} mode, buffer size {}, {} event(s) and {} byte(s) in flight\n",
+                                     m.destination, m.batch_mode.value_or("?"), m.buffer_size.value_or(0),
+                                     m.in_flight_events().value_or(0), m.in_flight_bytes().value_or(0));
+    if (array.size() > 1) array.push_back(',');
+    JsonLine line(&array);
+    line.str("destination", m.destination);
+    optional_str(&line, "batch_mode", m.batch_mode);
+    optional_num(&line, "buffer_size", m.buffer_size);
+    optional_num(&line, "in_flight_events", m.in_flight_events());
+    optional_num(&line, "in_flight_bytes", m.in_flight_bytes());
+    line.close();
+  }
+  tally->json_members += ",\"stores\":" + array + "]";
+}
+
+}  // namespace
+
+void add_canal_verify_options(CLI::App* command, CanalOptions* o) {
+  command->add_option("--binlogs", o->binlogs,
+                      "SHOW BINARY LOGS output; each meta.dat cursor's journal must still exist");
+  command->add_option("--metrics", o->metrics,
+                      "a Prometheus scrape of the server; check each destination's ring buffer");
+  command->add_option("--memunit", o->memunit, "canal.instance.memory.buffer.memunit (default 1024)")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 30));
+}
+
+void add_canal_replay_options(CLI::App* command, CanalOptions* o) {
+  command->add_option("--at", o->at,
+                      "print the meta.dat Canal had at this time (epoch ms or yyyy-MM-dd HH:mm:ss.SSS)");
+}
+
+ExitCode run_canal_dump(const CanalRun& run) {
+  const auto kind = canal_kind(run.paths, run.format);
+  if (!kind || !same_kind(run, *kind)) return ExitCode::kUsage;
+  StderrReporter reporter;
+  Output out;
+  bool read_all = true;
+  if (*kind == FileKind::kMetaLog) {
+    std::vector<canal::LogEntry> entries;
+    read_all = load_meta_logs(run.paths, &entries, &reporter);
+    canal::check_cursor_order(entries, &reporter);
+    if (!run.json) out.write(log_text(entries));
+    for (const auto& e : entries) {
+      if (run.json) append_entry_json(out.buffer(), e);
+      out.commit();
+    }
+    return finish_output(&out, outcome(read_all, reporter.errors()));
+  }
+  for (const std::string& path : run.paths) {
+    MetaDatFile file;
+    read_all = load_meta_dat(path, &file, &reporter) && read_all;
+    if (!file.meta) continue;
+    const auto restart = canal::restart_cursor(*file.meta, file.source);
+    if (!run.json && run.paths.size() > 1) out.write(fmt::format("# {}\n", path));
+    run.json ? append_meta_dat_json(out.buffer(), path, *file.meta, restart)
+             : out.write(meta_dat_text(*file.meta, restart));
+  }
+  return finish_output(&out, outcome(read_all, reporter.errors()));
+}
+
+std::optional<VerifyTally> check_canal(const CanalRun& run) {
+  const auto kind = canal_kind(run.paths, run.format);
+  if (!run.paths.empty() && (!kind || !same_kind(run, *kind))) return std::nullopt;
+  if (!run.canal.binlogs.empty() && kind != FileKind::kMetaDat) {
+    usage("--binlogs checks meta.dat files");
+    return std::nullopt;
+  }
+  Verified v;
+  if (kind == FileKind::kMetaLog) {
+    std::vector<canal::LogEntry> entries;
+    v.read_all = load_meta_logs(run.paths, &entries, &v.findings);
+    canal::check_cursor_order(entries, &v.findings);
+    v.records = entries.size();
+  } else if (kind == FileKind::kMetaDat) {
+    verify_meta_dats(run, &v);
+  }
+  std::vector<canal::StoreMetrics> stores;
+  if (!run.canal.metrics.empty()) stores = verify_metrics(run, &v);
+  VerifyTally tally;
+  tally.findings = std::move(v.findings);
+  tally.files = run.paths.size() + (run.canal.metrics.empty() ? 0 : 1);
+  tally.records = v.records;
+  tally.status = v.read_all ? ExitCode::kOk : ExitCode::kIoError;
+  if (!run.canal.metrics.empty()) add_stores(&tally, stores);
+  return tally;
+}
+
+ExitCode run_canal_replay(const CanalRun& run) {
+  const auto kind = canal_kind(run.paths, run.format);
+  if (kind != FileKind::kMetaLog) {
+    usage("replay reads meta.log files (plain or gzip'd)");
+    return ExitCode::kUsage;
+  }
+  if (!same_kind(run, FileKind::kMetaLog)) return ExitCode::kUsage;
+  std::optional<std::int64_t> at;
+  if (!run.canal.at.empty() && !(at = parse_at_option(run.canal.at))) return ExitCode::kUsage;
+  StderrReporter reporter;
+  std::vector<canal::LogEntry> entries;
+  const bool read_all = load_meta_logs(run.paths, &entries, &reporter);
+  canal::check_cursor_order(entries, &reporter);
+  Output out;
+  if (!at) {
+    for (const auto& e : entries) {
+      append_entry_json(out.buffer(), e);
+      out.commit();
+    }
+    return finish_output(&out, outcome(read_all, reporter.errors()));
+  }
+  const auto cursors = canal::cursors_at(entries, *at);
+  if (cursors.empty()) {
+    fmt::print(stderr, "qjt replay: no cursor was logged at or before --at {}\n", run.canal.at);
+    return worse(outcome(read_all, reporter.errors()), ExitCode::kProblems);
+  }
+  const std::string destination = canal::destination_of_meta_log(run.paths.front());
+  const std::string meta = canal::write_meta_dat(canal::meta_dat_from_log(cursors, destination, nullptr));
+  if (run.json) {
+    JsonLine(out.buffer()).num("at_ms", *at).str("destination", destination).str("meta_dat", meta).finish();
+  } else {
+    out.write(meta);
+  }
+  return finish_output(&out, outcome(read_all, reporter.errors()));
+}
+
+}  // namespace qjt::app

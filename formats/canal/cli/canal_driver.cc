@@ -1,0 +1,77 @@
+// The Canal driver: a consumer's cursors (meta.dat) and their history
+// (meta.log, plain or gzip'd), told by name and content; the two kinds are
+// read in separate groups.
+#include "canal/cli/canal_commands.h"
+#include "canal/canal_file_kind.h"
+#include "canal/cli/canal_repair.h"
+#include "driver.h"
+
+namespace qjt::app {
+namespace {
+
+class CanalDriver final : public Driver {
+ public:
+  std::string_view name() const override { return "canal"; }
+  std::string_view title() const override { return "Canal consumer cursors (meta.dat, meta.log)"; }
+  std::vector<std::string_view> kinds() const override { return {"canal-meta-dat", "canal-meta-log"}; }
+
+  std::optional<Claim> claim(const std::string& path, ByteSpan bytes) const override {
+    const auto kind = canal::detect_file_kind(path, bytes);
+    if (!kind) return std::nullopt;
+    const bool dat = *kind == canal::FileKind::kMetaDat;
+    return Claim{true, dat ? "a Canal meta.dat" : "a Canal meta.log", dat ? "canal-meta-dat" : "canal-meta-log"};
+  }
+
+  std::string_view does(Command command) const override {
+    switch (command) {
+      case Command::kDump: return "the cursors of a meta.dat; the entries of meta.log files";
+      case Command::kVerify: return "cursors and their order; --binlogs, --metrics check the server's side";
+      case Command::kReplay: return "a meta.log's cursor history; --at: the meta.dat of a moment";
+      case Command::kCompact: return "";  // Canal rewrites meta.dat itself each second
+      case Command::kConvert: return "";
+      case Command::kRepair: return "rewrites a meta.dat's damaged cursors, with a backup";
+    }
+    return "";
+  }
+
+  void add_options(Command command, CLI::App* group) override {
+    CanalOptions* o = &options_[index(command)];
+    if (command == Command::kVerify) add_canal_verify_options(group, o);
+    if (command == Command::kReplay) add_canal_replay_options(group, o);
+    if (command == Command::kRepair) add_canal_repair_options(group, &repair_);
+  }
+  bool options_name_input(Command command) const override { return !options_[index(command)].metrics.empty(); }
+  std::string_view input_options(Command command) const override {
+    return command == Command::kVerify ? "Canal's --metrics" : "";
+  }
+  bool reads_directories() const override { return false; }
+
+  ExitCode dump(const ReadRequest& r) override { return run_canal_dump(run(r)); }
+  std::optional<VerifyTally> verify(const ReadRequest& r) override { return check_canal(run(r)); }
+  ExitCode replay(const ReadRequest& r) override { return run_canal_replay(run(r)); }
+  ExitCode repair(const WriteRequest& r) override {
+    return run_canal_repair(CanalRepairRun{r.paths, repair_, r.apply, r.json, r.guard});
+  }
+
+ private:
+  static std::size_t index(Command command) { return static_cast<std::size_t>(command); }
+
+  // The group of the claims (canal-meta-dat, canal-meta-log) is the kind,
+  // so no PATH is read twice to tell it.
+  CanalRun run(const ReadRequest& r) const {
+    const std::string format = !r.group.empty() ? r.group : r.format == name() ? "auto" : r.format;
+    return CanalRun{r.paths, format, r.json, r.strict, r.quiet, options_[index(r.command)]};
+  }
+
+  std::array<CanalOptions, kAllCommands.size()> options_{};
+  CanalRepairOptions repair_;
+};
+
+}  // namespace
+
+Driver& canal_driver() {
+  static CanalDriver driver;
+  return driver;
+}
+
+}  // namespace qjt::app

@@ -1,0 +1,41 @@
+// Reading Canal's files for the commands: meta.dat decoded with the
+// destination its directory names, meta.log text (gunzipped when rolled),
+// and whether a PATH is Canal's at all.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "canal/canal_file_kind.h"
+#include "finding.h"
+#include "canal/meta_dat.h"
+#include "canal/meta_log.h"
+
+namespace qjt::app {
+
+// The kind `format` forces (canal-meta-dat, canal-meta-log), or the one
+// detected from the first PATH; nullopt when it is not Canal's.
+std::optional<canal::FileKind> canal_kind(const std::vector<std::string>& paths, const std::string& format);
+
+// An --at value (canal::parse_at_time); a malformed one is printed as a
+// usage error and gives nullopt.
+std::optional<std::int64_t> parse_at_option(const std::string& at);
+
+// A whole file's bytes; false with an io_error finding when it cannot be read.
+bool read_whole(const std::string& path, std::string* bytes, Reporter* reporter);
+
+struct MetaDatFile {
+  canal::MetaDatSource source;
+  std::string bytes;
+  std::optional<canal::MetaDat> meta;  // nullopt when unreadable (findings say why)
+};
+// false when the file could not be read at all (an io_error finding).
+bool load_meta_dat(const std::string& path, MetaDatFile* out, Reporter* reporter);
+
+// The entries of the logs, in the order given; a damaged gzip is a
+// canal_gzip finding, the lines before the damage still read.
+bool load_meta_logs(const std::vector<std::string>& paths, std::vector<canal::LogEntry>* entries,
+                    Reporter* reporter);
+
+}  // namespace qjt::app

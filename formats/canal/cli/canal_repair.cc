@@ -1,0 +1,254 @@
+#include "canal/cli/canal_repair.h"
+
+#include <chrono>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "canal/cli/canal_input.h"
+#include "commands.h"
+#include "durable_file.h"
+#include "failpoint.h"
+#include "json_line.h"
+#include "canal/meta_repair.h"
+#include "output.h"
+#include "path_family.h"
+
+namespace qjt::app {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Plan {
+  std::string path;
+  canal::MetaDatSource source;
+  std::optional<std::string> before;  // nullopt: the file does not exist
+  std::string after;
+  std::vector<std::string> actions;
+  std::string backup;
+};
+
+bool usage(const std::string& message) {
+  fmt::print(stderr, "qjt repair: {}\n", message);
+  return false;
+}
+
+bool parse_edits(const CanalRepairOptions& o, canal::MetaEdits* edits) {
+  for (const std::string& s : o.set_positions) {
+    edits->set_positions.emplace_back();
+    if (!canal::parse_set_position(s, &edits->set_positions.back()))
+      return usage(fmt::format("--set-position {}: expected CLIENT=JOURNAL:POS", s));
+  }
+  for (const std::string& s : o.to_timestamps) {
+    edits->to_timestamps.emplace_back();
+    if (!canal::parse_to_timestamp(s, &edits->to_timestamps.back()))
+      return usage(fmt::format("--to-timestamp {}: expected CLIENT=MS (epoch milliseconds)", s));
+  }
+  for (const std::string& s : o.drops) {
+    edits->drops.emplace_back();
+    if (!canal::parse_client_id(s, &edits->drops.back()))
+      return usage(fmt::format("--drop-client {}: expected a client id", s));
+  }
+  return true;
+}
+
+// The meta.dat the log gives at --at (or at its end), filters kept from
+// the file being replaced. nullopt with *status on failure (printed).
+std::optional<canal::MetaDat> from_log(const CanalRepairOptions& o, const std::optional<canal::MetaDat>& old,
+                                       const std::string& destination, Plan* plan, ExitCode* status) {
+  std::optional<std::int64_t> at = INT64_MAX;
+  if (!o.at.empty() && !(at = parse_at_option(o.at))) return std::nullopt;
+  StderrReporter reporter;
+  std::vector<canal::LogEntry> entries;
+  if (!load_meta_logs(o.from_logs, &entries, &reporter)) {
+    *status = ExitCode::kIoError;
+    return std::nullopt;
+  }
+  const auto cursors = canal::cursors_at(entries, *at);
+  if (cursors.empty()) {
+    usage("no cursor was logged at or before --at in the --from-log files");
+    *status = ExitCode::kProblems;
+    return std::nullopt;
+  }
+  for (const auto* e : cursors)
+    plan->actions.push_back(fmt::format("client {}: cursor from {} line {} ({})", e->client_id, e->file, e->line,
+                                        e->time));
+  // A file not named meta.dat has no destination of its own: the log's.
+  const std::string dest = destination.empty() ? canal::destination_of_meta_log(o.from_logs.front()) : destination;
+  return canal::meta_dat_from_log(cursors, dest, old ? &*old : nullptr);
+}
+
+// The plan for `path`. nullopt with *status on failure (printed): a usage
+// error, an unreadable file (I/O), or a meta.dat that cannot be decoded
+// and no --from-log (problems).
+std::optional<Plan> make_plan(const std::string& path, const CanalRepairOptions& o, ExitCode* status) {
+  *status = ExitCode::kUsage;
+  canal::MetaEdits edits;
+  if (!parse_edits(o, &edits)) return std::nullopt;
+  Plan plan;
+  plan.path = path;
+  plan.source = canal::MetaDatSource{path, canal::destination_of_meta_dat(path)};
+  MetaDatFile file;
+  std::error_code ec;
+  if (fs::exists(path, ec)) {
+    FindingList findings;  // what the file has is verify's business; the plan verifies the result
+    if (!load_meta_dat(path, &file, &findings)) {
+      fmt::print(stderr, "qjt repair: {}\n", findings.findings().back().message);
+      *status = ExitCode::kIoError;
+      return std::nullopt;
+    }
+    plan.before = file.bytes;
+  }
+  std::optional<canal::MetaDat> meta = file.meta;
+  if (!o.from_logs.empty()) {
+    meta = from_log(o, file.meta, plan.source.directory_destination, &plan, status);
+    if (!meta) return std::nullopt;
+  } else if (!meta) {
+    usage(fmt::format("{} cannot be read as a meta.dat (see qjt verify); rebuild it with --from-log", path));
+    *status = ExitCode::kProblems;
+    return std::nullopt;
+  }
+  std::string error;
+  if (!canal::apply_edits(&*meta, edits, &plan.actions, &error)) {
+    usage(error);
+    return std::nullopt;
+  }
+  plan.after = canal::write_meta_dat(*meta);
+  if (plan.before != plan.after && plan.actions.empty()) plan.actions.push_back("rewrite in Canal's layout");
+  return plan;
+}
+
+bool changes(const Plan& p) { return p.before != p.after; }
+
+// meta.dat.qjt-backup-<ms>: beside the file (Canal reads only the exact
+// name meta.dat), or in --backup-to.
+std::string backup_path(const Plan& p, const WriteGuardOptions& guard) {
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                      std::chrono::system_clock::now().time_since_epoch()).count();
+  const std::string suffix = fmt::format(".qjt-backup-{}", ms);
+  if (guard.backup_root.empty()) return p.path + suffix;
+  return (fs::path(guard.backup_root) / (fs::path(p.path).filename().string() + suffix)).string();
+}
+
+ExitCode carry_out(Plan* p, const WriteGuardOptions& guard) {
+  const std::string dir = fs::path(p->path).parent_path().empty() ? "." : fs::path(p->path).parent_path().string();
+  std::unique_ptr<DirectoryLock> lock;
+  std::string error;
+  if (ExitCode g = guard_files(dir, {p->path}, guard, &lock, &error); g != ExitCode::kOk) {
+    fmt::print(stderr, "qjt repair: refused: {}\n", error);
+    return g;
+  }
+  if (p->before && !guard.no_backup) {
+    p->backup = backup_path(*p, guard);
+    std::error_code ec;
+    if (!guard.backup_root.empty()) fs::create_directories(guard.backup_root, ec);
+    if (!durable_copy(p->path, p->backup, &error)) {
+      fmt::print(stderr, "qjt repair: {}\n", error);
+      return ExitCode::kIoError;
+    }
+    failpoint("repair.backed_up");
+  }
+  const bool written = write_file_atomically(
+      p->path, [p](FileWriter* w, std::string* e) { return w->append(ByteSpan(p->after), e); }, &error);
+  if (!written) fmt::print(stderr, "qjt repair: {}\n", error);
+  return written ? ExitCode::kOk : ExitCode::kIoError;
+}
+
+void print(Output* out, const Plan& p, bool applied, bool json, const FindingList& verified) {
+  if (json) {
+    std::string actions = "[";
+    for (const std::string& a : p.actions) {
+      if (actions.size() > 1) actions.push_back(',');
+      append_json_string(&actions, a);
+    }
+    std::string verify;
+    append_verify_json(&verify, verified);
+    JsonLine line(out->buffer());
+    line.boolean("applied", applied).str("file", p.path).raw("actions", actions + "]").boolean("changed", changes(p));
+    p.before ? line.str("before", *p.before) : line.null("before");
+    line.str("after", p.after);
+    p.backup.empty() ? line.null("backup") : line.str("backup", p.backup);
+    line.raw("verify", verify).finish();
+    return;
+  }
+  if (!changes(p)) {
+    out->write(fmt::format("{}: already in Canal's layout, nothing to do\n", p.path));
+    return;
+  }
+  std::string text = fmt::format("{}:\n", p.path);
+  for (const std::string& a : p.actions) text += "  " + a + "\n";
+  text += fmt::format("  before: {}\n  after:  {}\n", p.before ? *p.before : "(no file)", p.after);
+  if (!p.backup.empty()) text += fmt::format("  backup: {}\n", p.backup);
+  for (const Finding& f : verified.findings()) text += "  " + format_finding(f) + "\n";
+  text += applied ? fmt::format("verify after repair: {} error(s)\n", verified.count(Severity::kError))
+                  : "plan only: nothing was changed; run with --apply to carry it out\n";
+  out->write(text);
+}
+
+FindingList verify_bytes(const Plan& p, const std::string& bytes) {
+  FindingList findings;
+  canal::read_meta_dat(ByteSpan(bytes), p.source, &findings);
+  return findings;
+}
+
+}  // namespace
+
+void add_canal_repair_options(CLI::App* command, CanalRepairOptions* o) {
+  command->add_option("--set-position", o->set_positions,
+                      "set a client's cursor to JOURNAL:POS, CLIENT=JOURNAL:POS (repeatable)")
+      ->allow_extra_args(false);
+  command->add_option("--to-timestamp", o->to_timestamps,
+                      "make a client's cursor Canal's search-by-time cursor, CLIENT=MS (repeatable)")
+      ->allow_extra_args(false);
+  command->add_option("--drop-client", o->drops, "remove a client from meta.dat (repeatable)")
+      ->allow_extra_args(false);
+  command->add_option("--from-log", o->from_logs, "rebuild meta.dat from these meta.log files (repeatable)")
+      ->allow_extra_args(false);
+  command->add_option("--at", o->at, "with --from-log, the last cursors logged at or before this time");
+}
+
+ExitCode run_canal_repair(const CanalRepairRun& run) {
+  if (run.paths.size() != 1 || run.paths.front() == "-") {
+    usage("a Canal repair takes exactly one meta.dat PATH");
+    return ExitCode::kUsage;
+  }
+  std::error_code ec;
+  if (std::filesystem::is_directory(run.paths.front(), ec)) {
+    usage(fmt::format("refused: {} is a directory; a Canal repair rewrites one meta.dat, named as PATH; nothing "
+                      "was changed", run.paths.front()));
+    return ExitCode::kUsage;
+  }
+  if (canal_kind(run.paths, "auto") == canal::FileKind::kMetaLog) {
+    usage(fmt::format("refused: {} is a Canal meta.log; repair rewrites a meta.dat (a meta.log is read with "
+                      "--from-log); nothing was changed", run.paths.front()));
+    return ExitCode::kUsage;
+  }
+  if (!run.canal.at.empty() && run.canal.from_logs.empty()) {
+    usage("--at needs --from-log");
+    return ExitCode::kUsage;
+  }
+  ExitCode failed = ExitCode::kOk;
+  auto plan = make_plan(run.paths.front(), run.canal, &failed);
+  if (!plan) return failed;
+  Output out;
+  const FindingList planned = verify_bytes(*plan, plan->after);
+  if (!run.apply || !changes(*plan)) {
+    print(&out, *plan, false, run.json, planned);
+    return finish_output(&out, changes(*plan) ? ExitCode::kProblems : ExitCode::kOk);
+  }
+  if (planned.count(Severity::kError) > 0 && !run.guard.force) {
+    print(&out, *plan, false, run.json, planned);
+    out.flush();
+    fmt::print(stderr, "qjt repair: refused: the result would still have errors; use --force to write it anyway\n");
+    return ExitCode::kProblems;
+  }
+  if (ExitCode done = carry_out(&*plan, run.guard); done != ExitCode::kOk) return done;
+  std::string now;
+  StderrReporter io;
+  read_whole(plan->path, &now, &io);
+  const FindingList verified = verify_bytes(*plan, now);
+  print(&out, *plan, true, run.json, verified);
+  return finish_output(&out, verified.count(Severity::kError) == 0 ? ExitCode::kOk : ExitCode::kProblems);
+}
+
+}  // namespace qjt::app

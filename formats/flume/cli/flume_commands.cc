@@ -1,0 +1,201 @@
+#include "flume/cli/flume_commands.h"
+
+#include <fmt/format.h>
+
+#include <set>
+#include <tuple>
+
+#include "flume/channel_replay.h"
+#include "commands.h"
+#include "flume/event_json.h"
+#include "flume/file_dump.h"
+#include "json_line.h"
+#include "output.h"
+
+namespace qjt::app {
+namespace {
+
+// Keeps the first of identical findings: the decoders and the replay can
+// meet the same broken record.
+class UniqueFindings : public Reporter {
+ public:
+  explicit UniqueFindings(Reporter* next) : next_(next) {}
+  void report(Finding f) override {
+    if (!seen_.emplace(f.code, f.file, f.offset.value_or(~0ull)).second) return;
+    next_->report(std::move(f));
+  }
+
+ private:
+  Reporter* next_;
+  std::set<std::tuple<std::string, std::string, std::uint64_t>> seen_;
+};
+
+struct Inputs {
+  std::vector<FlumeFile> files;
+  std::optional<flume::ChannelLayout> layout;
+  flume::KeyRing keys;
+  ExitCode status = ExitCode::kOk;
+};
+
+// The files to read: the channel's (layout findings to `reporter`) or the
+// PATHs named. nullopt on a usage error (already printed).
+std::optional<Inputs> gather(const FlumeRun& run, Reporter* reporter) {
+  std::string error;
+  auto keys = parse_keys(run.flume.keys, &error);
+  if (!keys) {
+    fmt::print(stderr, "qjt: {}\n", error);
+    return std::nullopt;
+  }
+  Inputs in;
+  in.keys = std::move(*keys);
+  if (names_channel(run.flume)) {
+    if (!run.paths.empty()) {
+      fmt::print(stderr, "qjt: give either PATHs or --checkpoint-dir/--data-dir/--backup-dir, not both\n");
+      return std::nullopt;
+    }
+    in.layout = flume::discover_channel(channel_dirs(run.flume), reporter);
+    in.files = channel_files(*in.layout);
+  } else {
+    in.files = named_files(run.paths, run.flume.format);
+  }
+  if (!open_files(&in.files, reporter)) in.status = ExitCode::kIoError;
+  return in;
+}
+
+DataMode data_mode(const FlumeRun& run, bool json) {
+  return *parse_data_mode(run.data.empty() ? (json ? "text" : "none") : run.data);
+}
+
+ExitCode outcome(ExitCode io, std::size_t errors) {
+  return worse(io, errors > 0 ? ExitCode::kProblems : ExitCode::kOk);
+}
+
+}  // namespace
+
+ExitCode run_flume_dump(const FlumeRun& run) {
+  StderrReporter counting;  // counts the errors it prints
+  UniqueFindings reporter(&counting);
+  auto in = gather(run, &reporter);
+  if (!in) return ExitCode::kUsage;
+  flume::FileDumpOptions options;
+  options.json = run.json;
+  options.mode = data_mode(run, run.json);
+  options.keys = &in->keys;
+  Output out;
+  std::uint64_t printed = 0;
+  for (const FlumeFile& f : in->files) {
+    if (!f.input) continue;
+    if (run.limit && printed >= *run.limit) break;
+    if (run.limit) options.limit = *run.limit - printed;
+    if (!run.json && in->files.size() > 1) out.write(fmt::format("# {}\n", f.path));
+    printed += flume::dump_file(f.path, f.input->bytes(), f.kind, options, out.buffer(), [&out] { out.commit(); },
+                                &reporter);
+    out.commit();
+  }
+  return finish_output(&out, outcome(in->status, counting.errors()));
+}
+
+std::optional<VerifyTally> check_flume(const FlumeRun& run) {
+  VerifyTally check;
+  UniqueFindings reporter(&check.findings);
+  auto in = gather(run, &reporter);
+  if (!in) return std::nullopt;
+  check.status = in->status;
+  check.files = in->files.size();
+  flume::FileDumpOptions options;
+  options.mode = DataMode::kNone;
+  options.keys = &in->keys;
+  std::string discard;
+  for (const FlumeFile& f : in->files) {
+    if (!f.input) continue;
+    check.records += flume::dump_file(f.path, f.input->bytes(), f.kind, options, &discard,
+                                      [&discard] { discard.clear(); }, &reporter);
+    discard.clear();
+  }
+  if (in->layout) {
+    flume::ChannelLogs logs(in->layout->logs, in->keys, &reporter);
+    flume::ChannelReplay replay =
+        flume::replay_channel(*in->layout, logs, flume::ChannelReplayOptions{run.flume.capacity}, &reporter);
+    if (replay.queue) {
+      flume::for_each_queued_event(*replay.queue, logs, in->layout->checkpoint.dir, &reporter,
+                                   [](std::size_t, flume::EventPointer, const flume::LogRecord&) {});
+      flume::check_log_retention(logs, *replay.queue, &reporter);
+    }
+  }
+  return check;
+}
+
+namespace {
+
+void append_counts(JsonLine* line, const flume::ReplayCounts& c) {
+  std::string counts;
+  JsonLine(&counts)
+      .unsigned_num("read", c.read).unsigned_num("puts", c.puts).unsigned_num("takes", c.takes)
+      .unsigned_num("rollbacks", c.rollbacks).unsigned_num("commits", c.commits)
+      .unsigned_num("skipped", c.skipped).unsigned_num("noops", c.noops)
+      .unsigned_num("uncommitted_takes", c.uncommitted_takes).unsigned_num("pending_takes", c.pending_takes)
+      .close();
+  line->raw("counts", counts);
+}
+
+}  // namespace
+
+ExitCode run_flume_replay(const FlumeRun& run) {
+  if (!names_channel(run.flume)) {
+    fmt::print(stderr, "qjt replay: a Flume channel is named by --checkpoint-dir and --data-dir\n");
+    return ExitCode::kUsage;
+  }
+  FindingList findings;
+  UniqueFindings reporter(&findings);
+  auto in = gather(run, &reporter);
+  if (!in) return ExitCode::kUsage;
+  const DataMode mode = data_mode(run, true);
+  flume::ChannelLogs logs(in->layout->logs, in->keys, &reporter);
+  flume::ChannelReplay replay =
+      flume::replay_channel(*in->layout, logs, flume::ChannelReplayOptions{run.flume.capacity}, &reporter);
+  const std::string& where = in->layout->checkpoint.dir;
+  std::string queue = "[";
+  std::uint64_t events = 0, bytes = 0;
+  if (replay.queue) {
+    events = flume::for_each_queued_event(*replay.queue, logs, where, &reporter,
+                                          [&](std::size_t, flume::EventPointer p, const flume::LogRecord& put) {
+      if (queue.size() > 1) queue.push_back(',');
+      JsonLine line(&queue);
+      line.num("file_id", p.file_id).num("offset", p.offset);
+      flume::add_event_fields(&line, put, mode);
+      line.close();
+      bytes += put.body.size();
+    });
+  }
+  queue.push_back(']');
+  const std::size_t errors = findings.count(Severity::kError);
+  Output out;
+  if (run.json) {
+    JsonLine line(out.buffer());
+    line.str("source", flume::replay_source_name(replay.source));
+    line.num("checkpoint_version", replay.checkpoint_version);
+    line.num("checkpoint_write_order_id", replay.checkpoint_write_order_id);
+    line.num("capacity", replay.queue ? replay.queue->capacity() : 0);
+    line.unsigned_num("size", events);
+    line.raw("queue", queue);
+    append_counts(&line, replay.counts);
+    line.num("max_transaction_id", replay.max_transaction_id).num("max_write_order_id", replay.max_write_order_id);
+    std::string array;
+    append_findings_json(&array, findings.findings());
+    line.raw("findings", array);
+    line.finish();
+  } else {
+    for (const Finding& f : findings.findings()) fmt::print(stderr, "qjt: {}\n", format_finding(f));
+    out.write(fmt::format("channel {}: {} event(s), {} body byte(s), from the {} (write order id {}); capacity {}\n",
+                          where, events, bytes, flume::replay_source_name(replay.source),
+                          replay.checkpoint_write_order_id, replay.queue ? replay.queue->capacity() : 0));
+    const auto& c = replay.counts;
+    out.write(fmt::format("  records read {}: {} put, {} take, {} rollback, {} commit, {} skipped (at or before "
+                          "the checkpoint), {} noop; {} uncommitted take(s) restored, {} pending take(s)\n",
+                          c.read, c.puts, c.takes, c.rollbacks, c.commits, c.skipped, c.noops,
+                          c.uncommitted_takes, c.pending_takes));
+  }
+  return finish_output(&out, outcome(in->status, errors));
+}
+
+}  // namespace qjt::app

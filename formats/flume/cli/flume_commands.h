@@ -1,0 +1,34 @@
+// dump, verify and replay for Apache Flume file channels: what the Flume
+// driver runs.
+// The work is done by formats/flume; these only choose files and print.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "exit_code.h"
+#include "finding.h"
+#include "commands.h"
+#include "flume/cli/flume_input.h"
+
+namespace qjt::app {
+
+struct FlumeRun {
+  std::vector<std::string> paths;
+  FlumeOptions flume;
+  bool json = false;
+  std::string data;  // --data, empty when not given
+  std::optional<std::uint64_t> limit;  // dump --limit
+  bool strict = false, quiet = false;  // verify
+};
+
+// What verify checks in the channel or the files `run` names: every file
+// decoded, the channel replayed, every queued event read. nullopt on a usage
+// error (already printed).
+std::optional<VerifyTally> check_flume(const FlumeRun& run);
+
+ExitCode run_flume_dump(const FlumeRun& run);
+ExitCode run_flume_replay(const FlumeRun& run);
+
+}  // namespace qjt::app

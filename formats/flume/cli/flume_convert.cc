@@ -1,0 +1,358 @@
+#include "flume/cli/flume_convert.h"
+
+#include <chrono>
+#include <filesystem>
+#include <functional>
+#include <iterator>
+#include <memory>
+#include <system_error>
+
+#include <fmt/format.h>
+
+#include "flume/checkpoint_upgrade.h"
+#include "durable_file.h"
+#include "flume/file_dump.h"
+#include "json_line.h"
+#include "line_input.h"
+#include "flume/log_json.h"
+#include "flume/log_metadata.h"
+#include "output.h"
+#include "path_family.h"
+#include "write_guard.h"
+
+namespace qjt::app {
+namespace {
+
+namespace fs = std::filesystem;
+using flume::FileKind;
+
+ExitCode usage(const std::string& message) {
+  fmt::print(stderr, "qjt convert: {}\n", message);
+  return ExitCode::kUsage;
+}
+
+ExitCode io_error(const std::string& file, const std::string& message) {
+  StderrReporter().report(Finding{Severity::kError, "io_error", file, std::nullopt, message});
+  return ExitCode::kIoError;
+}
+
+bool exists(const std::string& path) {
+  std::error_code ec;
+  return fs::exists(path, ec);
+}
+
+using Emit = std::function<bool(ByteSpan)>;
+
+// Writes to -o OUTPUT (atomically) or to standard output what `content`
+// passes to its emit function. `content` returns false to abandon the
+// output on purpose (*abandoned: nothing is written); a failing write is
+// an io_error here.
+ExitCode write_output(const std::string& output, const std::function<bool(const Emit&)>& content, bool* abandoned) {
+  bool keep = true;
+  if (output == "-") {
+    Output out;
+    keep = content([&out](ByteSpan bytes) {
+      out.write(bytes.as_chars());
+      return !out.failed();
+    });
+    *abandoned = !keep;
+    out.flush();
+    return out.failed() ? io_error("-", "cannot write to standard output") : ExitCode::kOk;
+  }
+  std::string error;
+  const bool written = write_file_atomically(
+      output,
+      [&](FileWriter* writer, std::string* write_error) {
+        bool appended = true;
+        keep = content([&](ByteSpan bytes) { return appended = appended && writer->append(bytes, write_error); });
+        if (!keep && appended) *write_error = "abandoned";
+        return appended && keep;
+      },
+      &error);
+  *abandoned = !keep;
+  return written || !keep ? ExitCode::kOk : io_error(output, error);
+}
+
+// ---------------------------------------------------------------- --to jsonl
+
+// Stderr, remembering whether the log's key was missing or refused.
+class KeyWatchingReporter : public Reporter {
+ public:
+  void report(Finding finding) override {
+    if (finding.code == "missing_key" || finding.code == "bad_key") key_problem_ = true;
+    inner_.report(std::move(finding));
+  }
+  bool key_problem() const { return key_problem_; }
+  std::size_t errors() const { return inner_.errors(); }
+
+ private:
+  StderrReporter inner_;
+  bool key_problem_ = false;
+};
+
+// The log-N.meta Flume's reader would use beside `log`; "" when none.
+std::string log_meta_beside(const std::string& log) {
+  const flume::LogMetaChoice choice =
+      flume::choose_log_meta(exists(flume::log_meta_file_name(log, flume::LogMetaFile::kMeta)),
+                             exists(flume::log_meta_file_name(log, flume::LogMetaFile::kTmp)),
+                             exists(flume::log_meta_file_name(log, flume::LogMetaFile::kOld)));
+  return flume::log_meta_file_name(log, choice.read);
+}
+
+// The log_meta line: what dump --json of the meta prints. Its findings are
+// the log's dump's too, so they are said once, there.
+void append_meta_line(const std::string& log, const flume::FileDumpOptions& options, std::string* out) {
+  const std::string meta = log_meta_beside(log);
+  if (meta.empty()) return;
+  std::string ignored;
+  const auto input = InputFile::open(meta, &ignored);
+  FindingList said_by_the_log;
+  if (input) flume::dump_file(meta, input->bytes(), FileKind::kLogMeta, options, out, {}, &said_by_the_log);
+}
+
+ExitCode log_to_jsonl(const FlumeConvertOptions& o, const flume::KeyRing& keys) {
+  std::vector<FlumeFile> files = named_files({o.input}, o.flume.format);
+  KeyWatchingReporter reporter;
+  if (!open_files(&files, &reporter)) return ExitCode::kIoError;
+  const FlumeFile& log = files.front();
+  if (log.kind != FileKind::kLogV2 && log.kind != FileKind::kLogV3)
+    return usage(fmt::format("--to jsonl takes a Flume data log (log-N), found {} ({}): use qjt dump --json for "
+                             "other Flume files",
+                             o.input, flume::file_kind_name(log.kind)));
+  flume::FileDumpOptions options;
+  options.json = true;
+  options.mode = *parse_data_mode(o.data.empty() ? "text" : o.data);
+  options.keys = &keys;
+  bool abandoned = false;
+  const ExitCode written = write_output(
+      o.output,
+      [&](const Emit& emit) {
+        std::string buffer;
+        if (log.kind == FileKind::kLogV3 && log.path != "-") append_meta_line(log.path, options, &buffer);
+        // A missing key is reported before any record line, so nothing of
+        // a refused log is written.
+        const auto flush = [&] {
+          if (buffer.size() < LineInput::kChunk || reporter.key_problem()) return;
+          emit(ByteSpan(buffer));
+          buffer.clear();
+        };
+        flume::dump_file(log.path, log.input->bytes(), log.kind, options, &buffer, flush, &reporter);
+        if (reporter.key_problem()) return false;
+        emit(ByteSpan(buffer));
+        return true;
+      },
+      &abandoned);
+  if (reporter.key_problem())
+    return usage(fmt::format("{} is encrypted: give its key with --key ALIAS=HEX (nothing written)", o.input));
+  if (written != ExitCode::kOk) return written;
+  return reporter.errors() > 0 ? ExitCode::kProblems : ExitCode::kOk;
+}
+
+// ---------------------------------------------------------------- --to flume-log
+
+constexpr std::size_t kFillChunk = 1 << 16;
+
+bool emit_log(const flume::LogJsonAssembler& log, const Emit& emit) {
+  static const std::string kFill(kFillChunk, static_cast<char>(flume::kOpEof));
+  if (!emit(ByteSpan(log.records()))) return false;
+  for (std::uint64_t left = log.fill(); left > 0;) {
+    const std::size_t n = left < kFillChunk ? static_cast<std::size_t>(left) : kFillChunk;
+    if (!emit(ByteSpan(std::string_view(kFill).substr(0, n)))) return false;
+    left -= n;
+  }
+  return emit(ByteSpan(log.after_fill()));
+}
+
+// Reads every line into *log; prints each bad one. The count of bad lines,
+// or nullopt when the input could not be read or the key is missing (then
+// *status says which).
+std::optional<std::uint64_t> read_lines(const std::string& name, flume::LogJsonAssembler* log, ExitCode* status) {
+  std::string error;
+  auto input = LineInput::open(name, &error);
+  if (!input) {
+    *status = io_error(name, error);
+    return std::nullopt;
+  }
+  std::string_view text;
+  std::uint64_t offset = 0, number = 0, bad = 0;
+  flume::LogJsonLine line;
+  while (input->next(&text, &offset)) {
+    ++number;
+    if (blank(text)) continue;
+    if (flume::parse_log_json_line(text, &line, &error) && log->add(line, &error)) continue;
+    if (log->refusal() == flume::LogJsonAssembler::Refusal::kMissingKey) {
+      *status = usage(fmt::format("{}:{}: {}", name, number, error));
+      return std::nullopt;
+    }
+    fmt::print(stderr, "qjt convert: {}:{}: {}\n", name, number, error);
+    ++bad;
+  }
+  if (input->failed()) {
+    *status = io_error(name, fmt::format("cannot read {}: {}", name, std::strerror(input->error_number())));
+    return std::nullopt;
+  }
+  return bad;
+}
+
+// The meta's bytes: the stream's, else Flume's for a new log-N named by
+// the output (positions 0). nullopt when the output name says no id.
+std::optional<std::string> meta_for(const flume::LogJsonAssembler& log, const std::string& output) {
+  if (auto bytes = log.meta_bytes()) return bytes;
+  std::optional<std::int32_t> id;
+  if (!flume::is_log_name(fs::path(output).filename().string(), &id) || !id) return std::nullopt;
+  flume::LogMetadata meta;
+  meta.log_file_id = *id;
+  fmt::print(stderr, "qjt convert: no log_meta line: {}.meta written for file id {}, checkpoint positions 0\n",
+             output, *id);
+  return flume::encode_log_metadata(meta);
+}
+
+ExitCode jsonl_to_log(const FlumeConvertOptions& o, const flume::KeyRing& keys) {
+  flume::LogJsonAssembler log(&keys);
+  ExitCode status = ExitCode::kOk;
+  const auto bad = read_lines(o.input, &log, &status);
+  if (!bad) return status;
+  const std::string where = o.output == "-" ? "standard output" : o.output;
+  if (*bad > 0) return usage(fmt::format("{}: {} bad line(s); {} not written", o.input, *bad, where));
+  std::optional<std::string> meta;
+  if (o.output != "-") {
+    meta = meta_for(log, o.output);
+    if (!meta)
+      return usage(fmt::format("cannot tell the log's file id: name the output log-N, or start {} with the log_meta "
+                               "line convert --to jsonl writes",
+                               o.input));
+  } else if (log.meta()) {
+    fmt::print(stderr, "qjt convert: the log_meta line is not written: log-N.meta needs -o log-N\n");
+  }
+  if (log.upgraded_v2())
+    fmt::print(stderr, "qjt convert: version 2 records written as version 3 (an upgrade: not the same bytes)\n");
+  // Both always keep their output: a failing write ends emit_log early and
+  // is write_output's io_error.
+  bool abandoned = false;
+  status = write_output(o.output, [&](const Emit& emit) {
+    emit_log(log, emit);
+    return true;
+  }, &abandoned);
+  if (status != ExitCode::kOk || !meta) return status;
+  return write_output(o.output + ".meta", [&](const Emit& emit) {
+    emit(ByteSpan(*meta));
+    return true;
+  }, &abandoned);
+}
+
+// ---------------------------------------------------------------- --to flume-v3
+
+std::string active_logs_text(const std::vector<flume::ActiveLogCount>& logs) {
+  if (logs.empty()) return "none";
+  std::string text;
+  for (const auto& log : logs) fmt::format_to(std::back_inserter(text), "{}{}:{}", text.empty() ? "" : ",", log.file_id, log.count);
+  return text;
+}
+
+void print_plan_json(const flume::UpgradePlan& plan, bool applied, const std::string& backup) {
+  std::string logs = "[";
+  for (const auto& log : plan.meta.active_logs) {
+    if (logs.size() > 1) logs.push_back(',');
+    JsonLine(&logs).num("file_id", log.file_id).num("count", log.count).close();
+  }
+  logs.push_back(']');
+  std::string out;
+  JsonLine line(&out);
+  line.str("checkpoint", plan.checkpoint_path).str("state", flume::upgrade_state_name(plan.state));
+  line.num("version", plan.version).boolean("applied", applied);
+  if (backup.empty()) {
+    line.null("backup");
+  } else {
+    line.str("backup", backup);
+  }
+  line.num("write_order_id", plan.meta.write_order_id).num("queue_size", plan.meta.queue_size);
+  line.num("queue_head", plan.meta.queue_head).raw("active_logs", logs).finish();
+  fmt::print("{}", out);
+}
+
+void print_plan_text(const flume::UpgradePlan& plan, bool applied, const std::string& backup) {
+  if (plan.state == flume::UpgradeState::kV3) {
+    fmt::print("{}: already V3 (checkpoint.meta beside it): nothing to do\n", plan.checkpoint_path);
+    return;
+  }
+  const bool half = plan.state == flume::UpgradeState::kHalfDone;
+  fmt::print("{}: V2 -> V3{}\n", plan.checkpoint_path, half ? " (an interrupted upgrade: checkpoint.meta is written)" : "");
+  fmt::print("  backup: {}\n", backup.empty() ? std::string("a copy to checkpoint-backup-<ms>") : backup);
+  fmt::print("  checkpoint.meta: woid={} size={} head={} active_logs={}\n", plan.meta.write_order_id,
+             plan.meta.queue_size, plan.meta.queue_head, active_logs_text(plan.meta.active_logs));
+  fmt::print("  checkpoint: long[0] 2 -> 3, every other byte unchanged\n");
+  fmt::print("{}\n", applied ? "upgraded" : "dry run: nothing changed (use --apply)");
+}
+
+ExitCode upgrade_checkpoint(const FlumeConvertOptions& o) {
+  if (o.flume.checkpoint_dir.empty()) return usage("--to flume-v3 needs --checkpoint-dir DIR");
+  if (!o.input.empty()) return usage("--to flume-v3 takes no INPUT: it upgrades the checkpoint in --checkpoint-dir");
+  if (auto refused = refuse_foreign("convert", "flume", named_dirs(o.flume), o.drivers)) return *refused;
+  FindingList layout_findings;
+  const flume::ChannelLayout layout = flume::discover_channel(channel_dirs(o.flume), &layout_findings);
+  StderrReporter reporter;
+  if (!layout.checkpoint.exists) {
+    for (const Finding& f : layout_findings.findings())
+      if (f.severity == Severity::kError) reporter.report(f);
+    return ExitCode::kProblems;
+  }
+  const flume::UpgradePlan plan = flume::plan_checkpoint_upgrade(layout.checkpoint, &reporter);
+  if (plan.state == flume::UpgradeState::kRefused) return ExitCode::kProblems;
+  std::string backup = plan.existing_backup;
+  const bool apply = o.apply && plan.state != flume::UpgradeState::kV3;
+  if (apply) {
+    std::vector<std::unique_ptr<DirectoryLock>> locks;
+    std::string reason, error;
+    WriteGuardOptions guard;
+    guard.force = o.force;
+    if (guard_channel(layout, {plan.checkpoint_path, plan.meta_path}, guard, &locks, &reason) != ExitCode::kOk) {
+      fmt::print(stderr, "qjt convert: {}: refusing to upgrade: {} (--force overrides)\n", plan.checkpoint_path, reason);
+      return ExitCode::kInUse;
+    }
+    const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
+        std::chrono::system_clock::now().time_since_epoch());
+    if (!flume::apply_checkpoint_upgrade(plan, now.count(), &backup, &error)) return io_error(plan.checkpoint_path, error);
+  }
+  if (o.json) {
+    print_plan_json(plan, apply, backup);
+  } else {
+    print_plan_text(plan, apply, backup);
+  }
+  return ExitCode::kOk;
+}
+
+}  // namespace
+
+void add_flume_convert_options(CLI::App* command, FlumeConvertOptions* o) {
+  add_flume_options(command, &o->flume, false);
+  command->add_flag("--apply", o->apply, "flume-v3: upgrade the checkpoint (default: print the plan)");
+  command->add_flag("--json", o->json, "flume-v3: the plan as one JSON object");
+  command->add_flag("--force", o->force, "flume-v3: upgrade even while a process holds the channel's files");
+}
+
+std::optional<bool> is_flume_convert(const FlumeConvertOptions& o, std::string* error) {
+  if (o.to == "flume-log" || o.to == "flume-v3") return true;
+  if (o.to != "jsonl") {
+    if (names_channel(o.flume) || !o.flume.keys.empty() || (o.flume.format != "auto" && o.flume.format != "kestrel")) {
+      *error = fmt::format("--to {} is a Kestrel conversion: --key, --format flume-* and the channel options are "
+                           "Flume's",
+                           o.to);
+      return std::nullopt;
+    }
+    return false;
+  }
+  return wants_flume(o.flume, {o.input}, error);
+}
+
+ExitCode run_flume_convert(const FlumeConvertOptions& o) {
+  if (o.to != "flume-v3" && (o.apply || o.json || o.force)) return usage("--apply, --json and --force apply to --to flume-v3 only");
+  std::string error;
+  const auto keys = parse_keys(o.flume.keys, &error);
+  if (!keys) return usage(error);
+  if (o.to == "flume-v3") return upgrade_checkpoint(o);
+  if (o.input.empty()) return usage("INPUT is required");
+  if (o.to == "flume-log") return jsonl_to_log(o, *keys);
+  return log_to_jsonl(o, *keys);
+}
+
+}  // namespace qjt::app

@@ -1,0 +1,45 @@
+// The Flume side of `qjt convert` (the formats are in formats/flume:
+// log_json.h and checkpoint_upgrade.h; this is the command line around them).
+//
+//   --to jsonl LOG        the log's log_meta line (V3 with a meta), then what
+//                         `qjt dump --json LOG` prints
+//   --to flume-log JSONL  those lines back to a V3 log -o log-N and its
+//                         log-N.meta (a log_meta line's, else synthesized)
+//   --to flume-v3 --checkpoint-dir DIR [--apply]
+//                         a V2 checkpoint upgraded to V3 as Flume does at start
+#pragma once
+
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "driver.h"
+#include "exit_code.h"
+#include "flume/cli/flume_input.h"
+
+namespace qjt::app {
+
+struct FlumeConvertOptions {
+  std::string to;
+  std::string input;
+  std::string output = "-";
+  std::string data;  // --data, for --to jsonl
+  FlumeOptions flume;
+  bool apply = false;  // flume-v3
+  bool json = false;   // flume-v3: the plan as one JSON object
+  bool force = false;  // flume-v3: skip the in-use checks
+  Registry drivers{};  // to check that the named directories hold no other family's files
+};
+
+// --apply, --json, --force and the Flume input options (--key, --format,
+// --checkpoint-dir, --data-dir, --backup-dir).
+void add_flume_convert_options(CLI::App* command, FlumeConvertOptions* options);
+
+// Whether this convert is Flume's: --to flume-log or flume-v3, or --to jsonl
+// of a Flume log (by --format, the channel options, or the file's name and
+// bytes). nullopt with *error on a usage error.
+std::optional<bool> is_flume_convert(const FlumeConvertOptions& options, std::string* error);
+
+ExitCode run_flume_convert(const FlumeConvertOptions& options);
+
+}  // namespace qjt::app

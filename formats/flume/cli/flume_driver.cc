@@ -1,0 +1,96 @@
+// The Apache Flume file channel driver: checkpoints, inflight files, logs
+// and their metadata, told by Flume's own file names and content; or a
+// channel named by --checkpoint-dir, --data-dir and --backup-dir.
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "driver.h"
+#include "flume/file_kind.h"
+#include "flume/cli/flume_commands.h"
+#include "flume/cli/flume_repair.h"
+
+namespace qjt::app {
+namespace {
+
+class FlumeDriver final : public Driver {
+ public:
+  std::string_view name() const override { return "flume"; }
+  std::string_view title() const override { return "Apache Flume file channel"; }
+  std::vector<std::string_view> kinds() const override { return flume_format_names(); }
+
+  std::optional<Claim> claim(const std::string& path, ByteSpan bytes) const override {
+    // The lock Flume takes in each of a channel's directories: no file to decode.
+    if (std::filesystem::path(path).filename() == kLockName) return Claim{true, "Flume's in_use.lock", "flume-lock"};
+    if (!flume::looks_like_flume(path, bytes)) return std::nullopt;
+    const auto kind = flume::detect_file_kind(path, bytes);
+    return Claim{true, fmt::format("a Flume file channel {} file", flume::file_kind_name(kind.kind)), "flume"};
+  }
+
+  std::string_view does(Command command) const override {
+    switch (command) {
+      case Command::kDump: return "every record of checkpoints, inflight files and logs (also encrypted)";
+      case Command::kVerify: return "decodes every file, replays the channel, reads every queued event";
+      case Command::kReplay: return "the queue Flume recovers at startup (a channel's directories)";
+      case Command::kCompact: return "";  // Flume's own log cleaner drops the logs no event needs
+      case Command::kConvert: return "data logs to and from JSON Lines; a V2 checkpoint to V3 (--apply)";
+      case Command::kRepair: return "rebuilds the checkpoint from the logs, with backups";
+    }
+    return "";
+  }
+
+  void add_options(Command command, CLI::App* group) override {
+    if (command == Command::kDump || command == Command::kVerify || command == Command::kReplay)
+      add_channel_options(group, &options_[index(command)], command != Command::kDump);
+    if (command == Command::kRepair) add_flume_repair_options(group, &repair_);
+  }
+  bool options_name_input(Command command) const override {
+    return names_channel(command == Command::kRepair ? repair_.flume : options_[index(command)]);
+  }
+  std::string_view input_options(Command command) const override {
+    return command == Command::kCompact || command == Command::kConvert ? "" : "a Flume channel's --checkpoint-dir and --data-dir";
+  }
+  bool reads_directories() const override { return false; }
+
+  ExitCode dump(const ReadRequest& r) override { return run_flume_dump(run(r)); }
+  std::optional<VerifyTally> verify(const ReadRequest& r) override { return check_flume(run(r)); }
+  ExitCode replay(const ReadRequest& r) override { return run_flume_replay(run(r)); }
+
+  // A channel is named by its directories: a PATH could be one file of
+  // it, and rewriting part of a channel is how events get lost.
+  ExitCode repair(const WriteRequest& r) override {
+    if (!r.paths.empty() || !r.queue.empty()) {
+      fmt::print(stderr, "qjt repair: refused: a Flume channel is repaired by naming its directories "
+                         "(--checkpoint-dir, --data-dir), not by PATH or --queue; nothing was changed\n");
+      return ExitCode::kUsage;
+    }
+    FlumeRepairOptions run = repair_;
+    run.apply = r.apply;
+    run.json = r.json;
+    run.guard = r.guard;
+    run.drivers = r.drivers;
+    return run_flume_repair(run);
+  }
+
+ private:
+  static constexpr std::string_view kLockName = "in_use.lock";
+  static std::size_t index(Command command) { return static_cast<std::size_t>(command); }
+
+  FlumeRun run(const ReadRequest& r) const {
+    FlumeOptions options = options_[index(r.command)];
+    options.format = r.format == name() ? "auto" : r.format;
+    return FlumeRun{r.paths, options, r.json, r.data, r.limit, r.strict, r.quiet};
+  }
+
+  std::array<FlumeOptions, kAllCommands.size()> options_{};
+  FlumeRepairOptions repair_;
+};
+
+}  // namespace
+
+Driver& flume_driver() {
+  static FlumeDriver driver;
+  return driver;
+}
+
+}  // namespace qjt::app

@@ -1,0 +1,82 @@
+// The command-line side of Flume inputs, shared by dump, verify and replay:
+// the channel options (the same three settings a Flume configuration has:
+// --checkpoint-dir, --data-dir, --backup-dir), --key for encrypted logs,
+// --capacity, and --format to force how a PATH is read. It decides, once per
+// command, whether the input is Kestrel or Flume.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "flume/channel_layout.h"
+#include "flume/channel_logs.h"
+#include "flume/file_kind.h"
+#include "finding.h"
+#include "input_file.h"
+#include "write_guard.h"
+
+namespace qjt::app {
+
+struct FlumeOptions {
+  std::string checkpoint_dir;
+  std::vector<std::string> data_dirs;
+  std::string backup_dir;
+  std::vector<std::string> keys;  // ALIAS=HEX
+  std::optional<std::int64_t> capacity;
+  std::string format = "auto";
+};
+
+// Adds --format, --checkpoint-dir, --data-dir, --backup-dir, --key and,
+// when `with_capacity`, --capacity.
+void add_flume_options(CLI::App* command, FlumeOptions* options, bool with_capacity);
+
+// The same without --format, for commands that take a channel, not PATHs.
+void add_channel_options(CLI::App* command, FlumeOptions* options, bool with_capacity);
+
+// Whether the command reads Flume: a channel option or a --format flume-*
+// was given, or the first PATH looks like a Flume file (by name and
+// content). An unknown --format is a usage error (*error set, nullopt).
+std::optional<bool> wants_flume(const FlumeOptions& options, const std::vector<std::string>& paths,
+                                std::string* error);
+
+bool names_channel(const FlumeOptions& options);
+
+// The --format names of Flume's file kinds (flume-checkpoint, ...).
+std::vector<std::string_view> flume_format_names();
+flume::ChannelDirs channel_dirs(const FlumeOptions& options);
+// The same as one list: the checkpoint, data and backup directories named.
+std::vector<std::string> named_dirs(const FlumeOptions& options);
+
+// guard_directories for a channel: qjt's lock on each of the layout's
+// directories (checkpoint, data, backup), then refusal while a Flume agent
+// holds an in_use.lock or a process has one of `files` open.
+ExitCode guard_channel(const flume::ChannelLayout& layout, const std::vector<std::string>& files,
+                       const WriteGuardOptions& options, std::vector<std::unique_ptr<DirectoryLock>>* locks,
+                       std::string* reason);
+
+// --key ALIAS=HEX values; a malformed one is a usage error.
+std::optional<flume::KeyRing> parse_keys(const std::vector<std::string>& keys, std::string* error);
+
+struct FlumeFile {
+  std::string path;
+  std::unique_ptr<InputFile> input;  // null when it could not be opened
+  flume::FileKind kind = flume::FileKind::kUnknown;
+};
+
+// The files of a channel, in the order dump shows them: checkpoint files,
+// then each log's meta and the log, then the backup's files. Layout
+// findings go to `reporter`.
+std::vector<FlumeFile> channel_files(const flume::ChannelLayout& layout);
+
+// PATH arguments as Flume files: the kind from --format, else detected.
+std::vector<FlumeFile> named_files(const std::vector<std::string>& paths, const std::string& format);
+
+// Opens each file that is not open yet; failures are io_error findings.
+// Returns false when something could not be opened.
+bool open_files(std::vector<FlumeFile>* files, Reporter* reporter);
+
+}  // namespace qjt::app

@@ -1,0 +1,280 @@
+#include "flume/cli/flume_repair.h"
+
+#include <chrono>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "flume/channel_repair.h"
+#include "flume/checkpoint_file.h"
+#include "commands.h"
+#include "flume/cli/flume_commands.h"
+#include "json_line.h"
+#include "output.h"
+#include "path_family.h"
+
+namespace qjt::app {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool parse_drop_events(const std::vector<std::string>& values,
+                       std::map<std::int32_t, std::set<std::uint64_t>>* drops, std::string* error) {
+  for (const std::string& value : values) {
+    const auto colon = value.find(':');
+    std::size_t id_end = 0, offset_end = 0;
+    try {
+      if (colon == std::string::npos) throw std::invalid_argument(value);
+      const long long id = std::stoll(value.substr(0, colon), &id_end);
+      const unsigned long long offset = std::stoull(value.substr(colon + 1), &offset_end);
+      if (id_end != colon || offset_end != value.size() - colon - 1 || id < 0 || id > 0x7FFFFFFF ||
+          value[colon + 1] == '-')
+        throw std::invalid_argument(value);
+      (*drops)[static_cast<std::int32_t>(id)].insert(offset);
+    } catch (const std::exception&) {
+      *error = fmt::format("--drop-event expects FILE_ID:OFFSET (a put's \"file_id\" and \"offset\" as dump "
+                           "--json shows them), found '{}'",
+                           value);
+      return false;
+    }
+  }
+  return true;
+}
+
+// The capacity of the checkpoint there is now, from its length, as Flume
+// sizes its checkpoint file: (capacity + 1029) * 8 bytes.
+std::optional<std::int64_t> current_capacity(const flume::ChannelLayout& layout) {
+  if (!layout.checkpoint.checkpoint) return std::nullopt;
+  std::error_code ec;
+  const auto size = fs::file_size(*layout.checkpoint.checkpoint, ec);
+  const std::uint64_t header = flume::kCheckpointHeaderSlots * 8;
+  if (ec || size % 8 != 0 || size <= header || (size - header) / 8 > 0x7FFFFFFF) return std::nullopt;
+  return static_cast<std::int64_t>((size - header) / 8);
+}
+
+std::optional<flume::ChannelRepairRequest> make_request(const FlumeRepairOptions& o,
+                                                        const flume::ChannelLayout& layout) {
+  flume::ChannelRepairRequest request;
+  std::string error;
+  if (!parse_drop_events(o.drop_events, &request.drop_events, &error)) {
+    fmt::print(stderr, "qjt repair: {}\n", error);
+    return std::nullopt;
+  }
+  request.capacity = o.flume.capacity;
+  if (o.restore_backup) request.checkpoint = flume::CheckpointAction::kRestoreBackup;
+  if (!o.rebuild_checkpoint) return request;
+  request.checkpoint = flume::CheckpointAction::kRebuild;
+  const auto capacity = o.flume.capacity ? o.flume.capacity : current_capacity(layout);
+  if (!capacity) {
+    fmt::print(stderr, "qjt repair: --rebuild-checkpoint needs the channel's --capacity (there is no checkpoint "
+                       "to take it from)\n");
+    return std::nullopt;
+  }
+  request.rebuild.capacity = *capacity;
+  request.rebuild.write_order_id = o.write_order_id;
+  request.rebuild.now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                               std::chrono::system_clock::now().time_since_epoch())
+                               .count();
+  return request;
+}
+
+// ---- the report ----------------------------------------------------------
+
+struct Report {
+  const FlumeRepairOptions& options;
+  const flume::ChannelRepairPlan& plan;
+  const FindingList& plan_findings;
+  std::string backup_dir;
+  std::vector<flume::AppliedBackup> backups;
+  const FindingList* verified = nullptr;
+
+  std::string backup_of(const std::string& path) const {
+    for (const auto& b : backups)
+      if (b.original == path) return b.copy;
+    return "";
+  }
+};
+
+void append_size(JsonLine* line, std::string_view key, std::optional<std::uint64_t> size) {
+  size ? line->unsigned_num(key, *size) : line->null(key);
+}
+
+std::string changes_json(const flume::FileChange& c) {
+  std::string out = "[";
+  for (const auto& change : c.integrity) {
+    if (out.size() > 1) out.push_back(',');
+    JsonLine(&out).unsigned_num("offset", change.offset).unsigned_num("old_byte", change.old_byte)
+        .unsigned_num("new_byte", change.new_byte).str("kind", flume::integrity_change_kind_name(change.kind))
+        .str("reason", change.reason).close();
+  }
+  return out + "]";
+}
+
+std::string files_json(const Report& r) {
+  std::string out = "[";
+  for (const flume::FileChange& c : r.plan.changes) {
+    if (out.size() > 1) out.push_back(',');
+    JsonLine line(&out);
+    line.str("file", c.path).str("action", flume::file_change_kind_name(c.kind)).str("reason", c.reason);
+    append_size(&line, "size", c.size);
+    append_size(&line, "size_after", c.kind == flume::FileChangeKind::kRemove ? std::nullopt
+                                                                               : std::optional(c.size_after));
+    line.raw("changes", changes_json(c));
+    const std::string backup = r.backup_of(c.path);
+    backup.empty() ? line.null("backup") : line.str("backup", backup);
+    line.close();
+  }
+  return out + "]";
+}
+
+void print_json(Output* out, const Report& r, const flume::ChannelRepairRequest& request) {
+  JsonLine line(out->buffer());
+  line.boolean("applied", r.options.apply && r.verified != nullptr)
+      .str("checkpoint_action", flume::checkpoint_action_name(request.checkpoint))
+      .boolean("feasible", r.plan.feasible).raw("files", files_json(r));
+  std::string rebuild;
+  if (r.plan.rebuilt)
+    JsonLine(&rebuild).num("capacity", request.rebuild.capacity).num("write_order_id", r.plan.rebuilt->write_order_id)
+        .unsigned_num("events", r.plan.rebuilt->events).unsigned_num("dropped_events", r.plan.rebuilt->dropped_events)
+        .close();
+  line.raw("rebuild", rebuild.empty() ? "null" : rebuild);
+  r.backup_dir.empty() || r.backups.empty() ? line.null("backup_dir") : line.str("backup_dir", r.backup_dir);
+  std::string findings;
+  append_findings_json(&findings, r.plan_findings.findings());
+  line.raw("findings", findings);
+  if (r.verified) {
+    std::string verify;
+    append_verify_json(&verify, *r.verified);
+    line.raw("verify", verify);
+  } else {
+    line.null("verify");
+  }
+  line.finish();
+}
+
+std::string file_text(const flume::FileChange& c, const std::string& backup) {
+  std::string text;
+  switch (c.kind) {
+    case flume::FileChangeKind::kPatch:
+      text = fmt::format("{}: patch {} byte(s): {}\n", c.path, c.patches.size(), c.reason);
+      break;
+    case flume::FileChangeKind::kWrite:
+      text = fmt::format("{}: write {} bytes{}: {}\n", c.path, c.size_after,
+                         c.size ? fmt::format(" over {}", *c.size) : std::string(" (new file)"), c.reason);
+      break;
+    case flume::FileChangeKind::kRemove:
+      text = fmt::format("{}: remove: {}\n", c.path, c.reason);
+      break;
+  }
+  for (const auto& change : c.integrity)
+    text += fmt::format("  offset {}: 0x{:02X} -> 0x{:02X} ({}: {})\n", change.offset, change.old_byte,
+                        change.new_byte, flume::integrity_change_kind_name(change.kind), change.reason);
+  if (!backup.empty()) text += fmt::format("  backup: {}\n", backup);
+  return text;
+}
+
+void print_text(Output* out, const Report& r) {
+  for (const Finding& f : r.plan_findings.findings()) fmt::print(stderr, "qjt: {}\n", format_finding(f));
+  if (r.plan.changes.empty()) out->write("channel: nothing to change\n");
+  for (const flume::FileChange& c : r.plan.changes) out->write(file_text(c, r.backup_of(c.path)));
+  if (!r.plan.feasible) out->write("the plan cannot be carried out: see the findings above; nothing was changed\n");
+  if (!r.options.apply && r.plan.feasible && !r.plan.changes.empty())
+    out->write("plan only: nothing was changed; run with --apply to carry it out\n");
+  if (!r.backups.empty()) out->write(fmt::format("backup of the changed files in {}\n", r.backup_dir));
+  if (!r.verified) return;
+  for (const Finding& f : r.verified->findings()) out->write(format_finding(f) + "\n");
+  out->write(fmt::format("verify after repair: {} error(s), {} warning(s)\n", r.verified->count(Severity::kError),
+                         r.verified->count(Severity::kWarning)));
+}
+
+// ---- carrying it out -------------------------------------------------------
+
+std::vector<std::string> touched_files(const flume::ChannelLayout& layout, const flume::ChannelRepairPlan& plan) {
+  std::vector<std::string> files;
+  for (const auto& c : plan.changes) files.push_back(c.path);
+  for (const auto& log : layout.logs) files.push_back(log.path);
+  return files;
+}
+
+std::vector<std::string> channel_directories(const flume::ChannelLayout& layout) {
+  std::vector<std::string> dirs{layout.checkpoint.dir};
+  dirs.insert(dirs.end(), layout.data_dirs.begin(), layout.data_dirs.end());
+  if (layout.backup) dirs.push_back(layout.backup->dir);
+  return dirs;
+}
+
+ExitCode apply(const flume::ChannelLayout& layout, Report* r) {
+  std::vector<std::unique_ptr<DirectoryLock>> locks;
+  std::string error;
+  if (ExitCode guard = guard_channel(layout, touched_files(layout, r->plan), r->options.guard, &locks, &error);
+      guard != ExitCode::kOk) {
+    fmt::print(stderr, "qjt repair: refused: {}\n", error);
+    return guard;
+  }
+  if (!choose_backup_dir(channel_directories(layout), "channel", r->options.guard, &r->backup_dir, &error)) {
+    fmt::print(stderr, "qjt repair: {}\n", error);
+    return ExitCode::kUsage;
+  }
+  if (!flume::apply_channel_repair(r->plan, r->backup_dir, &r->backups, &error)) {
+    fmt::print(stderr, "qjt repair: {}\n", error);
+    return ExitCode::kIoError;
+  }
+  return ExitCode::kOk;
+}
+
+}  // namespace
+
+void add_flume_repair_options(CLI::App* command, FlumeRepairOptions* o) {
+  add_channel_options(command, &o->flume, true);
+  auto* rebuild = command->add_flag("--rebuild-checkpoint", o->rebuild_checkpoint,
+                                    "discard the checkpoint and build a new one from the logs, as "
+                                    "CheckpointRebuilder does");
+  auto* restore = command->add_flag("--restore-backup", o->restore_backup,
+                                    "install the backup checkpoint (--backup-dir) as Flume restores it");
+  rebuild->excludes(restore);
+  command->add_option("--drop-event", o->drop_events,
+                      "neutralise the put at FILE_ID:OFFSET as the integrity tool does (repeatable)")
+      ->allow_extra_args(false);
+  command->add_option("--write-order-id", o->write_order_id,
+                      "the rebuilt checkpoint's write order id (default: as Flume's oracle gives it)")
+      ->needs(rebuild);
+}
+
+ExitCode run_flume_repair(const FlumeRepairOptions& o) {
+  std::string error;
+  const auto keys = parse_keys(o.flume.keys, &error);
+  if (!keys) {
+    fmt::print(stderr, "qjt repair: {}\n", error);
+    return ExitCode::kUsage;
+  }
+  if (o.flume.checkpoint_dir.empty() || o.flume.data_dirs.empty()) {
+    fmt::print(stderr, "qjt repair: a Flume channel is named by --checkpoint-dir and --data-dir\n");
+    return ExitCode::kUsage;
+  }
+  if (auto refused = refuse_foreign("repair", "flume", named_dirs(o.flume), o.drivers)) return *refused;
+  FindingList plan_findings;
+  const flume::ChannelLayout layout = flume::discover_channel(channel_dirs(o.flume), &plan_findings, !o.apply);
+  const auto request = make_request(o, layout);
+  if (!request) return ExitCode::kUsage;
+  flume::ChannelLogs logs(layout.logs, *keys, &plan_findings);
+  const flume::ChannelRepairPlan plan = flume::plan_channel_repair(layout, &logs, *request, &plan_findings);
+  Report report{o, plan, plan_findings, "", {}, nullptr};
+  ExitCode status = plan.changes.empty() && plan_findings.count(Severity::kError) == 0 ? ExitCode::kOk
+                                                                                         : ExitCode::kProblems;
+  std::optional<FindingList> verified;
+  if (o.apply && plan.feasible && !plan.changes.empty()) {
+    if (ExitCode applied = apply(layout, &report); applied != ExitCode::kOk) return applied;
+    FlumeRun run;
+    run.flume = o.flume;
+    auto check = check_flume(run);
+    if (!check) return ExitCode::kUsage;
+    verified = std::move(check->findings);
+    report.verified = &*verified;
+    status = verified->count(Severity::kError) == 0 ? ExitCode::kOk : ExitCode::kProblems;
+  }
+  Output out;
+  o.json ? print_json(&out, report, *request) : print_text(&out, report);
+  return finish_output(&out, status);
+}
+
+}  // namespace qjt::app

@@ -1,0 +1,204 @@
+#include "kestrel/cli/kestrel_commands.h"
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "kestrel/journal_json.h"
+#include "kestrel/journal_reader.h"
+#include "json_line.h"
+#include "kestrel/cli/kestrel_input.h"
+#include "output.h"
+
+namespace qjt::app {
+namespace {
+
+struct RecordFilter {
+  std::set<kestrel::RecordType> types;  // empty: all
+  std::optional<std::int32_t> xid;
+  std::uint64_t from_offset = 0;
+
+  bool accepts(const kestrel::JournalRecord& r) const {
+    if (r.offset < from_offset) return false;
+    if (!types.empty() && types.count(r.type) == 0) return false;
+    return !xid || (kestrel::carries_xid(r.type) && r.xid == *xid);
+  }
+};
+
+std::optional<RecordFilter> make_filter(const KestrelOptions& o) {
+  RecordFilter filter{{}, o.xid, o.from_offset};
+  for (std::string name : o.ops) {
+    std::transform(name.begin(), name.end(), name.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+    const auto type = kestrel::parse_record_type(name);
+    if (!type) {
+      fmt::print(stderr, "qjt dump: unknown --op {}: expected one of ADD, REMOVE, ADDX, "
+                         "REMOVE_TENTATIVE, SAVE_XID, UNREMOVE, CONFIRM_REMOVE, ADD_XID, CONTINUE, "
+                         "REMOVE_TENTATIVE_XID, END_OF_FILE, BROKEN\n", name);
+      return std::nullopt;
+    }
+    filter.types.insert(*type);
+  }
+  return filter;
+}
+
+struct ReplayResult {
+  const OpenJournal* journal;
+  std::vector<std::uint64_t> records;
+  std::uint64_t journal_bytes = 0;
+};
+
+template <typename Items, typename Render>
+void append_array(std::string* out, const Items& items, Render render) {
+  out->push_back('[');
+  bool first = true;
+  for (const auto& item : items) {
+    if (!first) out->push_back(',');
+    first = false;
+    render(item);
+  }
+  out->push_back(']');
+}
+
+void append_json(Output* out, const ReplayResult& r, const kestrel::ReplayState& state,
+                 const std::vector<Finding>& findings, DataMode mode) {
+  const auto& files = r.journal->files;
+  std::string* buf = out->buffer();
+  auto item = [&](const kestrel::QueuedItem& i, std::optional<std::int32_t> xid) {
+    kestrel::append_item_json(buf, files[i.file_index].path, state.item_record(i), mode, xid);
+    out->commit();
+  };
+  JsonLine line(buf);
+  line.str("queue_name", r.journal->queue);
+  std::string file_array;
+  append_array(&file_array, files, [&](const kestrel::JournalFile& f) {
+    const auto index = static_cast<std::size_t>(&f - files.data());
+    JsonLine(&file_array).str("path", f.path).str("role", kestrel::file_role_name(f.role))
+        .unsigned_num("size", f.size).unsigned_num("records", r.records[index]).close();
+  });
+  line.raw("files", file_array);
+  buf->append(",\"queue\":");
+  append_array(buf, state.queue(), [&](const kestrel::QueuedItem& i) { item(i, std::nullopt); });
+  buf->append(",\"open_transactions\":");
+  append_array(buf, state.open_transactions(), [&](const auto& entry) { item(entry.second, entry.first); });
+  buf->append(",\"after_restart\":");
+  append_array(buf, state.after_restart(), [&](const kestrel::QueuedItem& i) { item(i, std::nullopt); });
+  line.num("xid_counter", state.xid_counter())
+      .unsigned_num("journal_bytes", r.journal_bytes)
+      .unsigned_num("live_bytes", state.live_bytes())
+      .boolean("broken", state.saw_broken_record());
+  std::string finding_array;
+  append_findings_json(&finding_array, findings);
+  line.raw("findings", finding_array);
+  line.finish();
+  out->commit();
+}
+
+std::uint64_t payload_bytes(const ChunkedDeque<kestrel::QueuedItem>& items) {
+  std::uint64_t total = 0;
+  for (const auto& i : items) total += i.payload_size;
+  return total;
+}
+
+void append_text(Output* out, const ReplayResult& r, const kestrel::ReplayState& state) {
+  std::string text = fmt::format("queue {}: {} item(s), {} payload byte(s); {} open transaction(s); "
+                                 "{} item(s) after restart\n",
+                                 r.journal->queue, state.queue().size(), payload_bytes(state.queue()),
+                                 state.open_transactions().size(),
+                                 state.queue().size() + state.open_transactions().size());
+  for (std::size_t i = 0; i < r.journal->files.size(); ++i) {
+    const auto& f = r.journal->files[i];
+    text += fmt::format("  {} ({}, {} bytes, {} records)\n", f.path, kestrel::file_role_name(f.role),
+                        f.size, r.records[i]);
+  }
+  const std::uint64_t live = state.live_bytes();
+  text += fmt::format("  xid counter {}; journal {} bytes, live {} bytes", state.xid_counter(),
+                      r.journal_bytes, live);
+  if (live > 0) text += fmt::format(" (overflow {:.2f}x)", static_cast<double>(r.journal_bytes) / static_cast<double>(live));
+  text += state.saw_broken_record() ? "; BROKEN records found\n" : "\n";
+  out->write(text);
+}
+
+}  // namespace
+
+ExitCode run_kestrel_dump(const ReadRequest& r, const KestrelOptions& o) {
+  const auto filter = make_filter(o);
+  if (!filter) return ExitCode::kUsage;
+  // Text output shows payloads only when asked; JSON shows them by default.
+  const DataMode mode = *parse_data_mode(r.data.empty() ? (r.json ? "text" : "none") : r.data);
+
+  StderrReporter reporter;
+  JournalSelection selection = open_journals_and_report(r.paths, r.queue, &reporter);
+  std::size_t file_count = 0;
+  for (const auto& j : selection.journals) file_count += j.files.size();
+
+  Output out;
+  bool broken = false;
+  std::uint64_t printed = 0;
+  // --limit stops all reading once reached, so nothing past it is decoded.
+  auto limit_reached = [&] { return r.limit && printed == *r.limit; };
+  for (const auto& journal : selection.journals) {
+    for (std::size_t i = 0; i < journal.files.size() && !limit_reached(); ++i) {
+      const InputFile* input = journal.inputs[i].get();
+      if (input == nullptr) continue;
+      const std::string& file = journal.files[i].path;
+      if (!r.json && file_count > 1) out.write(fmt::format("# {}\n", file));
+      kestrel::JournalReader reader(*input);
+      kestrel::JournalRecord record;
+      while (!limit_reached() && reader.next(&record)) {
+        if (record.type == kestrel::RecordType::kBroken) {
+          broken = true;
+          reporter.report(Finding{Severity::kError, "broken_record", file, record.offset, record.error});
+        }
+        if (!filter->accepts(record)) continue;
+        ++printed;
+        if (r.json) {
+          kestrel::append_record_json(out.buffer(), file, record, mode);
+        } else {
+          kestrel::append_record_text(out.buffer(), record, mode);
+        }
+        out.commit();
+      }
+    }
+  }
+  return finish_output(&out, worse(selection.status, broken ? ExitCode::kProblems : ExitCode::kOk));
+}
+
+VerifyTally check_kestrel(const ReadRequest& r, const KestrelOptions& o) {
+  VerifyTally tally;
+  JournalSelection selection = open_journals_and_report(r.paths, r.queue, &tally.findings);
+  tally.status = selection.status;
+  for (const auto& journal : selection.journals) {
+    kestrel::ReplayState state(kestrel::ReplayOptions{o.legacy_xids}, &tally.findings);
+    for (std::uint64_t n : replay_journal(journal, &state)) tally.records += n;
+    tally.files += journal.files.size();
+  }
+  return tally;
+}
+
+ExitCode run_kestrel_replay(const ReadRequest& r, const KestrelOptions& o) {
+  const DataMode mode = *parse_data_mode(r.data.empty() ? "text" : r.data);
+  StderrReporter diagnostics;
+  JournalSelection selection = open_journals(r.paths, r.queue, &diagnostics);
+  Output out;
+  bool broken = false;
+  for (const auto& journal : selection.journals) {
+    FindingList findings;
+    for (const Finding& f : journal.layout_findings) findings.report(f);
+    kestrel::ReplayState state(kestrel::ReplayOptions{o.legacy_xids}, &findings);
+    ReplayResult result{&journal, replay_journal(journal, &state), 0};
+    for (const auto& f : journal.files) result.journal_bytes += f.size;
+    broken = broken || state.saw_broken_record();
+    if (r.json) {
+      append_json(&out, result, state, findings.findings(), mode);
+    } else {
+      for (const Finding& f : findings.findings()) diagnostics.report(f);
+      append_text(&out, result, state);
+    }
+  }
+  return finish_output(&out, worse(selection.status, broken ? ExitCode::kProblems : ExitCode::kOk));
+}
+
+}  // namespace qjt::app

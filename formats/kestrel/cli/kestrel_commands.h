@@ -1,0 +1,45 @@
+// dump, verify, replay, compact and repair for classic Kestrel journals:
+// what the Kestrel driver runs. The work is done by formats/kestrel; these only choose
+// files (kestrel_input.h) and print.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "commands.h"
+#include "driver.h"
+#include "exit_code.h"
+
+namespace qjt::app {
+
+// The options only classic Kestrel has.
+struct KestrelOptions {
+  std::vector<std::string> ops;      // dump --op
+  std::optional<std::int32_t> xid;   // dump --xid
+  std::uint64_t from_offset = 0;     // dump --from-offset
+  bool legacy_xids = false;          // verify, replay --legacy-xids
+};
+
+// compact's options for classic journals only.
+struct KestrelCompactOptions {
+  std::string output;  // -o
+  std::string if_larger_than;
+  std::optional<double> if_overflow;
+};
+void add_kestrel_compact_options(CLI::App* command, KestrelCompactOptions* options);
+
+// Classic Kestrel's claim on a file's bytes: positive when a record decodes
+// at offset 0 (or the file is empty), since classic journals carry no magic.
+Claim kestrel_claim(ByteSpan bytes);
+
+ExitCode run_kestrel_dump(const ReadRequest& request, const KestrelOptions& options);
+VerifyTally check_kestrel(const ReadRequest& request, const KestrelOptions& options);
+ExitCode run_kestrel_replay(const ReadRequest& request, const KestrelOptions& options);
+ExitCode run_kestrel_compact(const WriteRequest& request, const KestrelCompactOptions& options);
+// repair: cut each file at its first broken record, or (salvage) drop only
+// the damaged regions.
+ExitCode run_kestrel_repair(const WriteRequest& request, bool salvage);
+
+}  // namespace qjt::app

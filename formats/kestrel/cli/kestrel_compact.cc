@@ -1,0 +1,231 @@
+// compact for classic Kestrel: rewrite a queue's journal into its minimal
+// equivalent, in place with a crash-safe protocol and a backup, or to -o.
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "byte_size.h"
+#include "kestrel/cli/kestrel_commands.h"
+#include "kestrel/compaction.h"
+#include "json_line.h"
+#include "kestrel/cli/kestrel_input.h"
+#include "kestrel/queue_rewrite.h"
+#include "write_guard.h"
+
+namespace qjt::app {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct CompactOptions {
+  std::vector<std::string> paths;
+  std::string queue;
+  std::string output;
+  WriteGuardOptions guard;
+  bool dry_run = false;
+  bool json = false;
+  std::string if_larger_than;
+  std::optional<double> if_overflow;
+};
+
+struct Report {
+  std::string queue;
+  std::string action;  // compacted, written, dry_run, skipped, refused, failed
+  std::string reason;
+  std::size_t files = 0;
+  kestrel::JournalSize before, after;
+  std::string backup_dir, output;
+};
+
+std::optional<double> overflow_ratio(const Report& r) {
+  if (r.after.bytes == 0) return std::nullopt;
+  return static_cast<double>(r.before.bytes) / static_cast<double>(r.after.bytes);
+}
+
+void print_report(Output* out, const Report& r, bool json) {
+  const auto ratio = overflow_ratio(r);
+  if (json) {
+    std::string* buf = out->buffer();
+    JsonLine line(buf);
+    line.str("queue_name", r.queue).str("action", r.action);
+    r.reason.empty() ? line.null("reason") : line.str("reason", r.reason);
+    std::string before, after;
+    JsonLine(&before).unsigned_num("files", r.files).unsigned_num("bytes", r.before.bytes)
+        .unsigned_num("records", r.before.records).close();
+    JsonLine(&after).unsigned_num("bytes", r.after.bytes).unsigned_num("records", r.after.records).close();
+    line.raw("before", before).raw("after", after);
+    ratio ? line.raw("overflow_ratio", fmt::format("{:.4f}", *ratio)) : line.null("overflow_ratio");
+    r.backup_dir.empty() ? line.null("backup_dir") : line.str("backup_dir", r.backup_dir);
+    r.output.empty() ? line.null("output") : line.str("output", r.output);
+    line.finish();
+    out->commit();
+    return;
+  }
+  std::string text = fmt::format("{}: {}", r.queue, r.action);
+  if (!r.reason.empty()) text += fmt::format(" ({})", r.reason);
+  text += fmt::format(": {} -> {} bytes, {} -> {} records", r.before.bytes, r.after.bytes,
+                      r.before.records, r.after.records);
+  if (ratio) text += fmt::format(", overflow {:.2f}x", *ratio);
+  if (r.action == "written") text += fmt::format("; written to {}", r.output);
+  if (!r.backup_dir.empty()) text += fmt::format("; backup in {}", r.backup_dir);
+  out->write(text + "\n");
+}
+
+std::int64_t mtime_ms(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return 0;
+  return std::int64_t{st.st_mtim.tv_sec} * 1000 + st.st_mtim.tv_nsec / 1000000;
+}
+
+// Why there is nothing to gain, or empty when compaction should go ahead.
+std::string skip_reason(const CompactOptions& o, const OpenJournal& j, const Report& r) {
+  const bool in_place = o.output.empty();
+  if (in_place && r.before.bytes == r.after.bytes && j.files.size() <= 1 && j.leftovers.empty())
+    return "already minimal: nothing to gain";
+  if (!o.if_larger_than.empty()) {
+    const auto limit = *parse_byte_size(o.if_larger_than);
+    if (r.before.bytes <= limit)
+      return fmt::format("journal is {} bytes, not larger than {}", r.before.bytes, o.if_larger_than);
+  }
+  const auto ratio = overflow_ratio(r);
+  if (o.if_overflow && ratio && *ratio < *o.if_overflow)
+    return fmt::format("overflow {:.2f}x is below {}", *ratio, *o.if_overflow);
+  return {};
+}
+
+std::vector<std::string> queue_files(const OpenJournal& j) {
+  std::vector<std::string> paths;
+  for (const auto& f : j.files) paths.push_back(f.path);
+  paths.insert(paths.end(), j.leftovers.begin(), j.leftovers.end());
+  return paths;
+}
+
+kestrel::JournalContent compacted_content(const kestrel::ReplayState& state, const OpenJournal& j) {
+  std::vector<std::int64_t> legacy_times;
+  std::vector<const InputFile*> inputs;
+  for (std::size_t i = 0; i < j.files.size(); ++i) {
+    legacy_times.push_back(mtime_ms(j.files[i].path));
+    inputs.push_back(j.inputs[i].get());
+  }
+  return [&state, legacy_times, inputs](FileWriter* w, std::string* error) {
+    return kestrel::write_compacted(state, inputs, legacy_times, w, error);
+  };
+}
+
+ExitCode compact_in_place(const OpenJournal& j, const CompactOptions& o,
+                          const kestrel::JournalContent& content, Report* r) {
+  std::unique_ptr<DirectoryLock> lock;
+  const auto files = queue_files(j);
+  if (ExitCode guard = guard_files(j.directory, files, o.guard, &lock, &r->reason);
+      guard != ExitCode::kOk) {
+    r->action = "refused";
+    return guard;
+  }
+  kestrel::RewriteRequest request{j.directory, j.queue, files, "",
+                                  kestrel::highest_segment_stamp(j.queue, files) + 1};
+  std::string error;
+  if (!choose_backup_dir({j.directory}, j.queue, o.guard, &request.backup_dir,
+                         &error)) {
+    r->action = "refused";
+    r->reason = error;
+    return ExitCode::kUsage;
+  }
+  if (!kestrel::rewrite_queue(request, content, &error)) {
+    r->action = "failed";
+    r->reason = error;
+    return ExitCode::kIoError;
+  }
+  r->action = "compacted";
+  r->backup_dir = request.backup_dir;
+  return ExitCode::kOk;
+}
+
+ExitCode compact_one(const OpenJournal& j, const CompactOptions& o, Output* out) {
+  FindingList findings;
+  kestrel::ReplayState state(kestrel::ReplayOptions{}, &findings);
+  replay_journal(j, &state);
+  Report r{j.queue, "", "", j.files.size(), {}, kestrel::compacted_size(state), "", ""};
+  for (const auto& f : j.files) r.before.bytes += f.size;
+  r.before.records = state.total_records();
+  ExitCode status = ExitCode::kOk;
+  if (state.saw_broken_record()) {
+    r.action = "refused";
+    r.reason = "the journal has a BROKEN record (see qjt verify); run qjt repair first, since "
+               "compaction would drop the broken bytes";
+    status = ExitCode::kProblems;
+  } else if (auto reason = skip_reason(o, j, r); !reason.empty()) {
+    r.action = "skipped";
+    r.reason = reason;
+  } else if (o.dry_run) {
+    r.action = "dry_run";
+  } else if (!o.output.empty()) {
+    std::string error;
+    r.action = write_file_atomically(o.output, compacted_content(state, j), &error) ? "written" : "failed";
+    r.reason = error;
+    r.output = o.output;
+    if (!error.empty()) status = ExitCode::kIoError;
+  } else {
+    status = compact_in_place(j, o, compacted_content(state, j), &r);
+  }
+  if (r.action != "skipped" || o.json) print_report(out, r, o.json);  // cron: skips are quiet
+  if (status != ExitCode::kOk) fmt::print(stderr, "qjt compact: {}: {}\n", r.queue, r.reason);
+  return status;
+}
+
+ExitCode check_usage(const CompactOptions& o, const JournalSelection& selection) {
+  if (!o.if_larger_than.empty() && !parse_byte_size(o.if_larger_than)) {
+    fmt::print(stderr, "qjt compact: --if-larger-than {}: expected a size like 4096, 64K, 1M, 2G\n",
+               o.if_larger_than);
+    return ExitCode::kUsage;
+  }
+  if (!o.output.empty()) {
+    if (selection.journals.size() != 1) {
+      fmt::print(stderr, "qjt compact: -o writes one journal: expected one queue (use --queue), "
+                         "found {}\n", selection.journals.size());
+      return ExitCode::kUsage;
+    }
+    std::error_code ec;
+    if (fs::exists(o.output, ec) && !o.guard.force) {
+      fmt::print(stderr, "qjt compact: {} exists; choose a new path or use --force\n", o.output);
+      return ExitCode::kUsage;
+    }
+    return ExitCode::kOk;
+  }
+  for (const auto& j : selection.journals) {
+    if (j.directory.empty() && !o.dry_run) {
+      fmt::print(stderr, "qjt compact: files named directly can only be compacted with -o PATH "
+                         "(or --dry-run); give the queue directory to compact in place\n");
+      return ExitCode::kUsage;
+    }
+  }
+  return ExitCode::kOk;
+}
+
+ExitCode run_compact(const CompactOptions& o) {
+  StderrReporter diagnostics;
+  JournalSelection selection = open_journals_and_report(o.paths, o.queue, &diagnostics);
+  if (selection.status != ExitCode::kOk) return selection.status;
+  if (ExitCode usage = check_usage(o, selection); usage != ExitCode::kOk) return usage;
+  Output out;
+  ExitCode status = ExitCode::kOk;
+  for (const auto& journal : selection.journals) status = worse(status, compact_one(journal, o, &out));
+  return finish_output(&out, status);
+}
+
+}  // namespace
+
+void add_kestrel_compact_options(CLI::App* command, KestrelCompactOptions* o) {
+  command->add_option("-o,--output", o->output, "Write the compacted journal here; leave the source untouched");
+  command->add_option("--if-larger-than", o->if_larger_than, "Only when the journal is larger than SIZE (e.g. 64M)");
+  command->add_option("--if-overflow", o->if_overflow, "Only when journal bytes / live bytes is at least RATIO");
+}
+
+ExitCode run_kestrel_compact(const WriteRequest& r, const KestrelCompactOptions& o) {
+  return run_compact(CompactOptions{r.paths, r.queue, o.output, r.guard, r.dry_run, r.json, o.if_larger_than,
+                                    o.if_overflow});
+}
+
+}  // namespace qjt::app

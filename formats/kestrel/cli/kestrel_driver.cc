@@ -1,0 +1,80 @@
+// The classic Kestrel driver. Classic journals carry no magic, so this is
+// the registry's last driver: it claims every file the others leave, on
+// positive evidence only when a record decodes at offset 0 (or the file is
+// empty), and writing commands refuse its weak claims.
+#include <fmt/format.h>
+
+#include "driver.h"
+#include "kestrel/journal_reader.h"
+#include "kestrel/cli/kestrel_commands.h"
+
+namespace qjt::app {
+namespace {
+
+class KestrelDriver final : public Driver {
+ public:
+  std::string_view name() const override { return "kestrel"; }
+  std::string_view title() const override { return "Classic Kestrel journals"; }
+
+  std::optional<Claim> claim(const std::string&, ByteSpan bytes) const override { return kestrel_claim(bytes); }
+
+  std::string_view does(Command command) const override {
+    switch (command) {
+      case Command::kDump: return "every record with its offset; --op, --xid, --from-offset filter";
+      case Command::kVerify: return "decodes and replays each queue; every finding";
+      case Command::kReplay: return "the queue Kestrel 2.x rebuilds at startup";
+      case Command::kCompact: return "rewrites a queue's journal as its live items (alias roll)";
+      case Command::kConvert: return "to and from JSON Lines; to libkestrel";
+      case Command::kRepair: return "cuts at the first broken record, or --salvage";
+    }
+    return "";
+  }
+
+  void add_options(Command command, CLI::App* group) override {
+    KestrelOptions& o = options_[static_cast<std::size_t>(command)];
+    if (command == Command::kDump) {
+      group->add_option("--op", o.ops, "Only records of this type (repeatable)")
+          ->delimiter(',')
+          ->allow_extra_args(false);  // PATH is optional: a name after --op X is a PATH
+      group->add_option("--xid", o.xid, "Only records carrying this xid");
+      group->add_option("--from-offset", o.from_offset, "Only records at or after this byte offset");
+    }
+    if (command == Command::kVerify || command == Command::kReplay)
+      group->add_flag("--legacy-xids", o.legacy_xids, "Replay legacy REMOVE_TENTATIVE by Kestrel 1.x rules");
+    if (command == Command::kCompact) add_kestrel_compact_options(group, &compact_);
+    if (command == Command::kRepair)
+      group->add_flag("--salvage", salvage_, "Keep the records that decode again after each damaged region");
+  }
+  bool takes_unproven_files(Command command) const override { return command == Command::kRepair; }
+
+  ExitCode dump(const ReadRequest& r) override { return run_kestrel_dump(r, options(r)); }
+  std::optional<VerifyTally> verify(const ReadRequest& r) override { return check_kestrel(r, options(r)); }
+  ExitCode replay(const ReadRequest& r) override { return run_kestrel_replay(r, options(r)); }
+  ExitCode compact(const WriteRequest& r) override { return run_kestrel_compact(r, compact_); }
+  ExitCode repair(const WriteRequest& r) override { return run_kestrel_repair(r, salvage_); }
+
+ private:
+  const KestrelOptions& options(const ReadRequest& r) const { return options_[static_cast<std::size_t>(r.command)]; }
+  std::array<KestrelOptions, kAllCommands.size()> options_{};
+  KestrelCompactOptions compact_;
+  bool salvage_ = false;
+};
+
+}  // namespace
+
+Claim kestrel_claim(ByteSpan bytes) {
+  if (bytes.empty()) return Claim{true, "an empty file", "kestrel"};
+  kestrel::JournalReader reader(bytes);
+  kestrel::JournalRecord first;
+  reader.next(&first);
+  if (first.type != kestrel::RecordType::kBroken) return Claim{true, "a classic Kestrel record at offset 0", "kestrel"};
+  return Claim{false, fmt::format("no Kestrel record decodes at offset 0 (byte 0x{:02x}: {})", bytes[0], first.error),
+               "kestrel"};
+}
+
+Driver& kestrel_driver() {
+  static KestrelDriver driver;
+  return driver;
+}
+
+}  // namespace qjt::app

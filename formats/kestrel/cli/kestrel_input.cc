@@ -1,0 +1,196 @@
+#include "kestrel/cli/kestrel_input.h"
+
+#include <algorithm>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "kestrel/journal_reader.h"
+#include "libkestrel/libkestrel_format.h"
+
+namespace qjt::app {
+namespace {
+
+void io_error(Reporter* reporter, JournalSelection* selection, const std::string& path,
+              std::string message) {
+  reporter->report(Finding{Severity::kError, "io_error", path, std::nullopt, std::move(message)});
+  selection->status = ExitCode::kIoError;
+}
+
+void open_files(OpenJournal* journal, Reporter* reporter, JournalSelection* selection) {
+  for (auto& file : journal->files) {
+    std::string error;
+    auto input = InputFile::open(file.path, &error);
+    if (!input) {
+      io_error(reporter, selection, file.path, error);
+    } else {
+      file.size = input->bytes().size();
+    }
+    journal->inputs.push_back(std::move(input));
+  }
+}
+
+// The queue a file of a queue directory belongs to: its name up to the
+// first '.' or "~~".
+std::string owning_queue(const std::string& path) {
+  const std::string name = std::filesystem::path(path).filename().string();
+  return name.substr(0, std::min(name.find('.'), name.find("~~")));
+}
+
+// Gives each layout finding to the journal (from `first` on) of the queue
+// its file belongs to. The others concern files of no selected queue: they
+// are told to `reporter` unless --queue picked one queue.
+void attach_layout(const FindingList& layout, std::size_t first, const std::string& queue,
+                   std::vector<OpenJournal>* journals, Reporter* reporter) {
+  for (const Finding& f : layout.findings()) {
+    const std::string owner = owning_queue(f.file);
+    auto journal = std::find_if(journals->begin() + static_cast<std::ptrdiff_t>(first), journals->end(),
+                                [&](const OpenJournal& j) { return j.queue == owner; });
+    if (journal != journals->end()) {
+      journal->layout_findings.push_back(f);
+    } else if (queue.empty()) {
+      reporter->report(f);
+    }
+  }
+}
+
+void add_directory(const std::string& dir, const std::string& queue, Reporter* reporter,
+                   JournalSelection* selection) {
+  std::vector<kestrel::QueueJournal> queues;
+  std::string error;
+  FindingList layout;
+  // Told by content: Kestrel 3's files belong to libkestrel's layout.
+  const auto libkestrel_file = [](const std::string& path) {
+    return libkestrel::file_kind_of(path) != libkestrel::FileKind::kClassic;
+  };
+  if (!kestrel::discover_queues(dir, &layout, &queues, &error, libkestrel_file)) {
+    io_error(reporter, selection, dir, error);
+    return;
+  }
+  bool found = false;
+  const std::size_t first = selection->journals.size();
+  for (auto& q : queues) {
+    if (!queue.empty() && q.name != queue) continue;
+    found = true;
+    selection->journals.push_back(
+        OpenJournal{q.name, std::move(q.files), {}, dir, std::move(q.leftovers), {}});
+  }
+  attach_layout(layout, first, queue, &selection->journals, reporter);
+  // A directory that yields nothing to read is not a clean queue: it is the
+  // wrong directory, or the wrong family forced with --format kestrel.
+  if (queues.empty()) {
+    io_error(reporter, selection, dir, "expected a classic Kestrel journal in this directory, found none");
+  } else if (!queue.empty() && !found) {
+    io_error(reporter, selection, dir,
+             fmt::format("expected a queue named {} in this directory, found none", queue));
+  }
+}
+
+// Files named on the command line, by the directory they are in (first named
+// first): Kestrel's naming rule groups the files of one directory only.
+using FilesByDirectory = std::vector<std::pair<std::string, std::vector<kestrel::NamedFile>>>;
+
+// The same file named twice is read once, as a directory lists it once.
+void add_to_directory(const std::string& path, const std::string& name, FilesByDirectory* directories) {
+  const std::string key = std::filesystem::path(path).parent_path().lexically_normal().string();
+  auto dir = std::find_if(directories->begin(), directories->end(), [&](const auto& d) { return d.first == key; });
+  if (dir == directories->end()) dir = directories->insert(directories->end(), {key, {}});
+  const bool repeated = std::any_of(dir->second.begin(), dir->second.end(),
+                                    [&](const kestrel::NamedFile& f) { return f.name == name; });
+  if (!repeated) dir->second.push_back(kestrel::NamedFile{name, path, 0});
+}
+
+// Appends the queues of one directory's named files. They stay kGiven and
+// directory-less: writing commands treat them as files named directly (compact
+// needs -o, repair backs each up by its name), not as a queue directory.
+void add_named_queues(std::vector<kestrel::NamedFile> named, std::vector<OpenJournal>* journals,
+                      Reporter* reporter) {
+  FindingList layout;
+  const std::size_t first = journals->size();
+  for (auto& q : kestrel::group_queues(std::move(named), &layout)) {
+    for (auto& f : q.files) f.role = kestrel::FileRole::kGiven;
+    journals->push_back(OpenJournal{q.name, std::move(q.files), {}, "", std::move(q.leftovers), {}});
+  }
+  attach_layout(layout, first, "", journals, reporter);
+}
+
+// Files named one by one are grouped into queues by Kestrel's naming rule,
+// exactly as their directory would be, so unrelated journals are never
+// replayed as one stream. A name the rule cannot place (and standard input)
+// is a queue of its own, named by it.
+std::vector<OpenJournal> given_journals(const std::vector<std::string>& files, Reporter* reporter) {
+  std::vector<OpenJournal> journals;
+  FilesByDirectory directories;
+  for (const std::string& path : files) {
+    const std::string name = std::filesystem::path(path).filename().string();
+    if (path == "-" || !kestrel::queue_of_name(name)) {
+      journals.push_back(OpenJournal{name, {kestrel::JournalFile{path, name, kestrel::FileRole::kGiven, 0}}, {}, "", {}, {}});
+    } else {
+      add_to_directory(path, name, &directories);
+    }
+  }
+  for (auto& [key, named] : directories) add_named_queues(std::move(named), &journals, reporter);
+  // Queue order, as in a directory listing.
+  std::stable_sort(journals.begin(), journals.end(),
+                   [](const OpenJournal& a, const OpenJournal& b) { return a.queue < b.queue; });
+  return journals;
+}
+
+}  // namespace
+
+JournalSelection open_journals(const std::vector<std::string>& paths, const std::string& queue,
+                               Reporter* reporter) {
+  JournalSelection selection;
+  std::vector<std::string> given;
+  for (const std::string& path : paths) {
+    std::error_code ec;
+    if (path != "-" && std::filesystem::is_directory(path, ec)) {
+      add_directory(path, queue, reporter, &selection);
+    } else {
+      given.push_back(path);
+    }
+  }
+  auto files = given_journals(given, reporter);
+  selection.journals.insert(selection.journals.begin(), std::make_move_iterator(files.begin()),
+                            std::make_move_iterator(files.end()));
+  for (auto& journal : selection.journals) open_files(&journal, reporter, &selection);
+  return selection;
+}
+
+void report_layout(const JournalSelection& selection, Reporter* reporter) {
+  for (const auto& journal : selection.journals)
+    for (const Finding& f : journal.layout_findings) reporter->report(f);
+}
+
+JournalSelection open_journals_and_report(const std::vector<std::string>& paths,
+                                          const std::string& queue, Reporter* reporter) {
+  JournalSelection selection = open_journals(paths, queue, reporter);
+  report_layout(selection, reporter);
+  return selection;
+}
+
+std::vector<std::uint64_t> replay_journal(const OpenJournal& journal, kestrel::ReplayState* state) {
+  std::vector<std::uint64_t> counts(journal.files.size(), 0);
+  for (std::size_t i = 0; i < journal.files.size(); ++i) {
+    if (!journal.inputs[i]) continue;
+    const auto& file = journal.files[i];
+    // A broken record truncates the file Kestrel appends to: the live one,
+    // or a lone file named like a live journal (no dot).
+    const bool live = file.role == kestrel::FileRole::kLive ||
+                      (file.role == kestrel::FileRole::kGiven && file.name.find('.') == std::string::npos);
+    const InputFile& input = *journal.inputs[i];
+    state->begin_file(static_cast<std::uint32_t>(i), file.path, input.bytes(), live);
+    // Streamed, not walked through the mapping (lib/read_window.h); replay
+    // keeps positions, so no page of the mapping becomes resident here.
+    kestrel::JournalReader reader(input);
+    kestrel::JournalRecord record;
+    while (reader.next(&record)) {
+      state->apply(record);
+      if (record.type != kestrel::RecordType::kEndOfFile && record.type != kestrel::RecordType::kBroken)
+        ++counts[i];
+    }
+  }
+  return counts;
+}
+
+}  // namespace qjt::app

@@ -1,0 +1,54 @@
+// Turns the PATH arguments of dump, verify and replay into Kestrel
+// journals: a directory contributes its queues (or the one --queue names),
+// and the files named directly are grouped into queues by Kestrel's naming
+// rule, per directory, exactly as their directory would be (a name the rule
+// cannot place is a queue of its own). The files' queues come first.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "exit_code.h"
+#include "finding.h"
+#include "input_file.h"
+#include "kestrel/queue_directory.h"
+#include "kestrel/replay_state.h"
+
+namespace qjt::app {
+
+struct OpenJournal {
+  std::string queue;  // for a file the naming rule cannot place, its name
+  std::vector<kestrel::JournalFile> files;
+  std::vector<std::unique_ptr<InputFile>> inputs;  // parallel to files; null if unreadable
+  std::string directory;                // empty for files named directly
+  std::vector<std::string> leftovers;   // QueueJournal::leftovers
+  std::vector<Finding> layout_findings; // what the directory's layout says about this queue
+};
+
+struct JournalSelection {
+  std::vector<OpenJournal> journals;
+  ExitCode status = ExitCode::kOk;  // kIoError when something could not be opened
+};
+
+// Findings about one queue's files (temp files, packs, bad names) go to its
+// layout_findings; those of other queues are dropped when --queue picks
+// one. Everything else goes to `reporter`: a missing path or queue, a
+// directory without any classic journal, or a file that cannot be read, is
+// an "io_error" finding and sets status.
+JournalSelection open_journals(const std::vector<std::string>& paths, const std::string& queue,
+                               Reporter* reporter);
+
+// Tells `reporter` every layout finding of every journal.
+void report_layout(const JournalSelection& selection, Reporter* reporter);
+
+// open_journals, then report_layout to the same reporter: for commands that
+// do not keep layout findings per queue.
+JournalSelection open_journals_and_report(const std::vector<std::string>& paths,
+                                          const std::string& queue, Reporter* reporter);
+
+// Feeds every readable file of `journal` through `state`, in order, and
+// returns the number of records (terminal records excluded) of each file.
+std::vector<std::uint64_t> replay_journal(const OpenJournal& journal, kestrel::ReplayState* state);
+
+}  // namespace qjt::app

@@ -1,0 +1,221 @@
+// repair for classic Kestrel: plan, then (--apply) cut each file at its
+// first BROKEN record or (--salvage) drop only the damaged regions, with
+// backups, atomic replacement and a verify of the result.
+
+#include <algorithm>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "durable_file.h"
+#include "failpoint.h"
+#include "kestrel/journal_repair.h"
+#include "json_line.h"
+#include "kestrel/cli/kestrel_input.h"
+#include "kestrel/cli/kestrel_commands.h"
+#include "path_family.h"
+#include "write_guard.h"
+
+namespace qjt::app {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct RepairOptions {
+  std::vector<std::string> paths;
+  std::string queue;
+  bool apply = false;
+  bool salvage = false;
+  WriteGuardOptions guard;
+  bool json = false;
+};
+
+struct FilePlan {
+  const OpenJournal* journal;
+  std::size_t index;
+  kestrel::RepairPlan plan;
+  std::string backup_dir;
+  const std::string& path() const { return journal->files[index].path; }
+  ByteSpan bytes() const { return journal->inputs[index]->bytes(); }
+};
+
+std::string action_name(const FilePlan& f, bool salvage) {
+  if (!f.plan.changes_file()) return "keep";
+  return salvage ? "salvage" : "truncate";
+}
+
+void append_file_json(std::string* out, const FilePlan& f, bool salvage) {
+  std::string dropped = "[";
+  for (const auto& d : f.plan.dropped) {
+    if (dropped.size() > 1) dropped.push_back(',');
+    JsonLine(&dropped).unsigned_num("offset", d.range.begin).unsigned_num("length", d.range.size())
+        .str("reason", d.reason).close();
+  }
+  dropped.push_back(']');
+  JsonLine line(out);
+  line.str("file", f.path()).str("action", action_name(f, salvage))
+      .unsigned_num("size", f.bytes().size()).unsigned_num("size_after", f.plan.kept_bytes())
+      .raw("dropped", dropped);
+  f.backup_dir.empty() ? line.null("backup_dir") : line.str("backup_dir", f.backup_dir);
+  line.close();
+}
+
+std::string file_text(const FilePlan& f, bool salvage) {
+  if (!f.plan.changes_file()) return fmt::format("{}: clean, nothing to do\n", f.path());
+  std::string text = fmt::format("{}: {} from {} to {} bytes\n", f.path(), action_name(f, salvage),
+                                 f.bytes().size(), f.plan.kept_bytes());
+  for (const auto& d : f.plan.dropped)
+    text += fmt::format("  drop {} byte(s) at offset {}: {}\n", d.range.size(), d.range.begin, d.reason);
+  if (!f.backup_dir.empty()) text += fmt::format("  backup in {}\n", f.backup_dir);
+  return text;
+}
+
+// Backs the original up, then replaces it atomically with the kept ranges.
+bool replace_file(const FilePlan& f, std::string* error) {
+  if (!f.backup_dir.empty()) {
+    std::error_code ec;
+    fs::create_directories(f.backup_dir, ec);
+    if (ec) {
+      *error = fmt::format("cannot create backup directory {}: {}", f.backup_dir, ec.message());
+      return false;
+    }
+    const std::string copy = (fs::path(f.backup_dir) / fs::path(f.path()).filename()).string();
+    if (!durable_copy(f.path(), copy, error)) return false;
+    failpoint("repair.backed_up");
+  }
+  return write_file_atomically(
+      f.path(),
+      [&f](FileWriter* writer, std::string* e) {
+        for (const auto& range : f.plan.keep)
+          if (!writer->append(f.bytes().subspan(range.begin, range.size()), e)) return false;
+        return true;
+      },
+      error);
+}
+
+std::string directory_of(const OpenJournal& j, const std::string& path) {
+  if (!j.directory.empty()) return j.directory;
+  const auto parent = fs::path(path).parent_path();
+  return parent.empty() ? "." : parent.string();
+}
+
+ExitCode apply_plans(std::vector<FilePlan>* plans, const RepairOptions& o) {
+  for (FilePlan& f : *plans) {
+    if (!f.plan.changes_file()) continue;
+    const std::string dir = directory_of(*f.journal, f.path());
+    std::unique_ptr<DirectoryLock> lock;
+    std::string error;
+    if (ExitCode guard = guard_files(dir, {f.path()}, o.guard, &lock, &error); guard != ExitCode::kOk) {
+      fmt::print(stderr, "qjt repair: refused: {}\n", error);
+      return guard;
+    }
+    // Files named directly are backed up under their own names, queue or not.
+    const std::string name = f.journal->directory.empty() ? fs::path(f.path()).filename().string() : f.journal->queue;
+    if (!choose_backup_dir({dir}, name, o.guard, &f.backup_dir, &error)) {
+      fmt::print(stderr, "qjt repair: {}\n", error);
+      return ExitCode::kUsage;
+    }
+    if (!replace_file(f, &error)) {
+      fmt::print(stderr, "qjt repair: {}\n", error);
+      return ExitCode::kIoError;
+    }
+  }
+  return ExitCode::kOk;
+}
+
+// Replays what the paths name now; the repaired journals' findings.
+FindingList verify_result(const RepairOptions& o) {
+  FindingList findings;
+  JournalSelection selection = open_journals_and_report(o.paths, o.queue, &findings);
+  for (const auto& journal : selection.journals) {
+    kestrel::ReplayState state(kestrel::ReplayOptions{}, &findings);
+    replay_journal(journal, &state);
+  }
+  return findings;
+}
+
+void print(Output* out, const std::vector<FilePlan>& plans, const RepairOptions& o,
+           const FindingList* verified) {
+  const std::size_t errors = verified ? verified->count(Severity::kError) : 0;
+  if (!o.json) {
+    for (const auto& f : plans) out->write(file_text(f, o.salvage));
+    if (!o.apply) out->write("plan only: nothing was changed; run with --apply to carry it out\n");
+    if (verified) {
+      for (const Finding& finding : verified->findings())
+        if (finding.severity == Severity::kError) out->write(format_finding(finding) + "\n");
+      out->write(fmt::format("verify after repair: {} error(s)\n", errors));
+    }
+    return;
+  }
+  std::string files = "[";
+  for (const auto& f : plans) {
+    if (files.size() > 1) files.push_back(',');
+    append_file_json(&files, f, o.salvage);
+  }
+  files.push_back(']');
+  JsonLine line(out->buffer());
+  line.boolean("applied", o.apply).boolean("salvage", o.salvage).raw("files", files);
+  if (verified) {
+    std::string verify;
+    append_verify_json(&verify, *verified);
+    line.raw("verify", verify);
+  } else {
+    line.null("verify");
+  }
+  line.finish();
+}
+
+// Classic Kestrel has no magic: a file where nothing decodes at offset 0
+// may be another format's, or a journal whose first record is damaged.
+// Cutting it to nothing throws away whatever follows, so that takes
+// --force; --salvage keeps the records that decode after the damage.
+std::optional<ExitCode> refuse_cut_to_nothing(const std::vector<FilePlan>& plans, const RepairOptions& o) {
+  if (o.guard.force) return std::nullopt;
+  bool refused = false;
+  for (const FilePlan& f : plans) {
+    if (f.bytes().empty() || f.plan.kept_bytes() != 0) continue;
+    fmt::print(stderr, "qjt repair: refused: {} would be cut from {} bytes to 0: {}; nothing was changed. {}\n",
+               f.path(), f.bytes().size(), kestrel_claim(f.bytes()).evidence,
+               o.salvage ? "No record decodes anywhere in it; use --force to empty it anyway"
+                         : "Try --salvage, which keeps the records that decode after the damage, or --force");
+    refused = true;
+  }
+  if (refused) return ExitCode::kUsage;
+  return std::nullopt;
+}
+
+ExitCode run_repair(const RepairOptions& o) {
+  StderrReporter diagnostics;
+  JournalSelection selection = open_journals_and_report(o.paths, o.queue, &diagnostics);
+  if (selection.status != ExitCode::kOk) return selection.status;
+  if (o.apply && std::find(o.paths.begin(), o.paths.end(), "-") != o.paths.end()) {
+    fmt::print(stderr, "qjt repair: --apply changes files in place; standard input (-) has none\n");
+    return ExitCode::kUsage;
+  }
+  std::vector<FilePlan> plans;
+  bool changes = false;
+  for (const auto& journal : selection.journals) {
+    for (std::size_t i = 0; i < journal.files.size(); ++i) {
+      plans.push_back(FilePlan{&journal, i, kestrel::plan_repair(journal.inputs[i]->bytes(), o.salvage), ""});
+      changes = changes || plans.back().plan.changes_file();
+    }
+  }
+  if (auto refused = refuse_cut_to_nothing(plans, o)) return *refused;
+  Output out;
+  if (!o.apply) {
+    print(&out, plans, o, nullptr);
+    return finish_output(&out, changes ? ExitCode::kProblems : ExitCode::kOk);
+  }
+  if (ExitCode applied = apply_plans(&plans, o); applied != ExitCode::kOk) return applied;
+  const FindingList verified = verify_result(o);
+  print(&out, plans, o, &verified);
+  return finish_output(&out, verified.count(Severity::kError) == 0 ? ExitCode::kOk : ExitCode::kProblems);
+}
+
+}  // namespace
+
+ExitCode run_kestrel_repair(const WriteRequest& r, bool salvage) {
+  return run_repair(RepairOptions{r.paths, r.queue, r.apply, salvage, r.guard, r.json});
+}
+
+}  // namespace qjt::app

@@ -1,0 +1,136 @@
+// qjt compact for libkestrel (Kestrel 3) queue directories: the segments
+// every reader has passed are deleted and, with --rewrite-bookmarks, the
+// bookmarks rewritten canonically (libkestrel_compaction.h), with qjt's lock,
+// the refusal while the files are open, and a backup, as for classic
+// Kestrel.
+#include <fmt/format.h>
+
+#include "commands.h"
+#include "json_line.h"
+#include "libkestrel/cli/libkestrel_commands.h"
+#include "libkestrel/libkestrel_compaction.h"
+#include "libkestrel/cli/libkestrel_input.h"
+
+namespace qjt::app {
+namespace {
+
+struct Report {
+  std::string queue;
+  std::string action;  // compacted, dry_run, skipped, refused, failed
+  std::string reason, backup_dir;
+  libkestrel::CompactionPlan plan;
+};
+
+std::string paths_json(const std::vector<std::string>& paths) {
+  std::string out = "[";
+  for (const std::string& p : paths) {
+    if (out.size() > 1) out.push_back(',');
+    append_json_string(&out, p);
+  }
+  return out + "]";
+}
+
+std::vector<std::string> bookmark_paths(const libkestrel::CompactionPlan& plan) {
+  std::vector<std::string> paths;
+  for (const auto& b : plan.rewrite_bookmarks) paths.push_back(b.path);
+  return paths;
+}
+
+void print_report(Output* out, const Report& r, bool json) {
+  if (json) {
+    JsonLine line(out->buffer());
+    line.str("queue_name", r.queue).str("action", r.action);
+    r.reason.empty() ? line.null("reason") : line.str("reason", r.reason);
+    line.raw("deleted_segments", paths_json(r.plan.delete_segments))
+        .raw("rewritten_bookmarks", paths_json(bookmark_paths(r.plan)))
+        .raw("deleted_temp_files", paths_json(r.plan.temp_files));
+    r.backup_dir.empty() ? line.null("backup_dir") : line.str("backup_dir", r.backup_dir);
+    line.finish();
+    out->commit();
+    return;
+  }
+  std::string text = fmt::format("{}: {}", r.queue, r.action);
+  if (!r.reason.empty()) text += fmt::format(" ({})", r.reason);
+  text += fmt::format(": {} segment(s) deleted, {} bookmark(s) rewritten, {} temp file(s) deleted",
+                      r.plan.delete_segments.size(), r.plan.rewrite_bookmarks.size(), r.plan.temp_files.size());
+  for (const auto& path : r.plan.delete_segments) text += "\n  delete " + path;
+  for (const auto& path : bookmark_paths(r.plan)) text += "\n  rewrite " + path;
+  if (!r.backup_dir.empty()) text += fmt::format("\n  backup in {}", r.backup_dir);
+  out->write(text + "\n");
+}
+
+std::vector<std::string> queue_files(const LkQueue& q) {
+  std::vector<std::string> paths = q.temp_files;
+  for (const auto& f : q.files) paths.push_back(f.path);
+  return paths;
+}
+
+ExitCode compact_in_place(const LkQueue& q, const LibkestrelRun& run, Report* r) {
+  std::unique_ptr<DirectoryLock> lock;
+  if (ExitCode guard = guard_files(q.directory, queue_files(q), run.guard, &lock, &r->reason); guard != ExitCode::kOk) {
+    r->action = "refused";
+    return guard;
+  }
+  std::string error;
+  if (!choose_backup_dir({q.directory}, q.name, run.guard, &r->backup_dir, &error)) {
+    r->action = "refused";
+    r->reason = error;
+    return ExitCode::kUsage;
+  }
+  if (!libkestrel::carry_out(r->plan, r->backup_dir, &error)) {
+    r->action = "failed";
+    r->reason = error;
+    return ExitCode::kIoError;
+  }
+  r->action = "compacted";
+  return ExitCode::kOk;
+}
+
+ExitCode compact_one(const LkQueue& q, const LibkestrelRun& run, Output* out) {
+  const ReplayedQueue replayed(q);
+  const libkestrel::QueueReplay& replay = replayed.replay;
+  std::map<std::string, ByteSpan> bookmarks;
+  for (const auto& f : q.files)
+    if (f.input && f.kind == libkestrel::FileKind::kBookmark) bookmarks.emplace(f.path, f.input->bytes());
+  Report r{q.name, "", "", "", libkestrel::plan_compaction(replay, run.rewrite_bookmarks, bookmarks, q.temp_files)};
+  ExitCode status = ExitCode::kOk;
+  if (const std::size_t errors = replayed.findings.count(Severity::kError); errors > 0) {
+    r.action = "refused";
+    r.reason = fmt::format("qjt verify finds {} error(s) in this queue; compaction could lose items", errors);
+    r.plan = {};
+    status = ExitCode::kProblems;
+  } else if (r.plan.empty()) {
+    r.action = "skipped";
+    r.reason = "nothing to do: no segment that every reader has passed";
+  } else if (run.dry_run) {
+    r.action = "dry_run";
+  } else {
+    status = compact_in_place(q, run, &r);
+  }
+  print_report(out, r, run.json);
+  if (status != ExitCode::kOk) fmt::print(stderr, "qjt compact: {}: {}\n", r.queue, r.reason);
+  return status;
+}
+
+}  // namespace
+
+ExitCode run_libkestrel_compact(const LibkestrelRun& run) {
+  StderrReporter diagnostics;
+  LkSelection selection = open_libkestrel(run.paths, run.queue, &diagnostics);
+  if (selection.status != ExitCode::kOk) return selection.status;
+  for (const auto& q : selection.queues) {
+    if (q.directory.empty()) {
+      fmt::print(stderr, "qjt compact: give the Kestrel 3 queue directory, not its files\n");
+      return ExitCode::kUsage;
+    }
+  }
+  Output out;
+  ExitCode status = ExitCode::kOk;
+  for (const auto& q : selection.queues) {
+    for (const Finding& f : q.layout_findings) diagnostics.report(f);
+    status = worse(status, compact_one(q, run, &out));
+  }
+  return finish_output(&out, status);
+}
+
+}  // namespace qjt::app

@@ -1,0 +1,127 @@
+// qjt convert between classic Kestrel and Kestrel 3 (libkestrel) queues.
+// Every file is written through a "~~" temp file, fsynced and renamed.
+#include <chrono>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "kestrel/cli/kestrel_input.h"
+#include "libkestrel/cli/libkestrel_commands.h"
+#include "libkestrel/cli/libkestrel_input.h"
+#include "libkestrel/libkestrel_layout.h"
+#include "libkestrel/queue_converter.h"
+
+namespace qjt::app {
+namespace {
+
+namespace fs = std::filesystem;
+
+ExitCode usage(const std::string& message) {
+  fmt::print(stderr, "qjt convert: {}\n", message);
+  return ExitCode::kUsage;
+}
+
+ExitCode io_failure(const std::string& message) {
+  fmt::print(stderr, "qjt convert: {}\n", message);
+  return ExitCode::kIoError;
+}
+
+ExitCode findings_status(const FindingList& findings) {
+  StderrReporter out;
+  for (const Finding& f : findings.findings()) out.report(f);
+  return findings.count(Severity::kError) > 0 ? ExitCode::kProblems : ExitCode::kOk;
+}
+
+// Refuses an output directory that already holds the queue.
+bool queue_exists(const std::string& dir, const std::string& queue) {
+  std::vector<libkestrel::QueueLayout> layouts;
+  FindingList ignored;
+  std::string error;
+  if (!libkestrel::discover_queues(dir, &ignored, &layouts, &error)) return false;
+  for (const auto& l : layouts)
+    if (l.queue == queue) return true;
+  return false;
+}
+
+// The reader's bookmark first: a crash before the segment leaves an empty
+// queue whose reader is at the head, never items without their reader.
+ExitCode write_queue(const LibkestrelConvert& run, const std::string& queue, const kestrel::ReplayState& state) {
+  std::error_code ec;
+  fs::create_directories(run.output, ec);
+  if (ec) return io_failure(fmt::format("cannot create {}: {}", run.output, ec.message()));
+  if (queue_exists(run.output, queue))
+    return usage(fmt::format("{} already holds a Kestrel 3 queue named {}", run.output, queue));
+  const std::string bookmark = (fs::path(run.output) / (queue + ".read." + run.reader)).string();
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                      std::chrono::system_clock::now().time_since_epoch()).count();
+  const std::string segment = (fs::path(run.output) / fmt::format("{}.{}", queue, ms)).string();
+  std::string error;
+  const std::string head = libkestrel::head_bookmark();
+  if (!write_file_atomically(bookmark, [&](FileWriter* w, std::string* e) { return w->append(ByteSpan(head), e); },
+                             &error) ||
+      !write_file_atomically(segment, [&](FileWriter* w, std::string* e) {
+        return libkestrel::write_segment(state, run.legacy_add_time_ms, w, e);
+      }, &error))
+    return io_failure(error);
+  return ExitCode::kOk;
+}
+
+ExitCode to_libkestrel(const LibkestrelConvert& run) {
+  if (run.output == "-") return usage("--to libkestrel writes a queue directory: give it with -o DIR");
+  StderrReporter reporter;
+  JournalSelection selection = open_journals_and_report({run.input}, run.queue, &reporter);
+  if (selection.status != ExitCode::kOk) return selection.status;
+  if (selection.journals.size() != 1)
+    return usage(fmt::format("{} holds {} queues: choose one with --queue", run.input, selection.journals.size()));
+  const OpenJournal& journal = selection.journals.front();
+  const std::string name = fs::path(run.input).filename().string();
+  const std::string queue = journal.directory.empty() ? name.substr(0, name.find('.')) : journal.queue;
+  FindingList findings;
+  kestrel::ReplayState state(kestrel::ReplayOptions{}, &findings);
+  replay_journal(journal, &state);
+  const ExitCode found = findings_status(findings);
+  return worse(found, write_queue(run, queue, state));
+}
+
+const libkestrel::ReaderState* choose_reader(const libkestrel::QueueReplay& replay, const std::string& name,
+                                             std::string* problem) {
+  const auto& readers = replay.readers();
+  if (name.empty() && readers.size() == 1) return &readers.front();
+  for (const auto& r : readers)
+    if (!name.empty() && r.name == name) return &r;
+  std::string names;
+  for (const auto& r : readers) names += (names.empty() ? "" : ", ") + fmt::format("\"{}\"", r.name);
+  *problem = name.empty() ? fmt::format("the queue has several readers ({}): choose one with --reader", names)
+                          : fmt::format("no reader named {} (readers: {})", name, names);
+  return nullptr;
+}
+
+ExitCode to_classic(const LibkestrelConvert& run) {
+  if (run.output == "-") return usage("--to classic writes a journal file: give it with -o PATH");
+  if (!names_libkestrel({run.input})) return usage(fmt::format("{} is not a Kestrel 3 (libkestrel) queue", run.input));
+  StderrReporter reporter;
+  LkSelection selection = open_libkestrel({run.input}, run.queue, &reporter);
+  if (selection.status != ExitCode::kOk) return selection.status;
+  if (selection.queues.size() != 1)
+    return usage(fmt::format("{} holds {} queues: choose one with --queue", run.input, selection.queues.size()));
+  const ReplayedQueue replayed(selection.queues.front());
+  const libkestrel::QueueReplay& replay = replayed.replay;
+  std::string problem;
+  const auto* reader = choose_reader(replay, run.reader, &problem);
+  if (!reader) return usage(problem);
+  const ExitCode found = findings_status(replayed.findings);
+  std::string error;
+  if (!write_file_atomically(run.output, [&](FileWriter* w, std::string* e) {
+        return libkestrel::write_classic(replay, *reader, w, e);
+      }, &error))
+    return worse(found, io_failure(error));
+  return found;
+}
+
+}  // namespace
+
+ExitCode run_libkestrel_convert(const LibkestrelConvert& run) {
+  return run.to == "libkestrel" ? to_libkestrel(run) : to_classic(run);
+}
+
+}  // namespace qjt::app

@@ -1,0 +1,81 @@
+// The libkestrel (Kestrel 3) driver: segments and reader bookmarks, told by
+// their magics.
+#include "driver.h"
+#include "libkestrel/cli/libkestrel_commands.h"
+#include "libkestrel/libkestrel_format.h"
+
+namespace qjt::app {
+namespace {
+
+bool is_magic_prefix(ByteSpan bytes, std::uint32_t magic) {
+  for (std::size_t i = 0; i < bytes.size(); ++i)
+    if (bytes[i] != static_cast<std::uint8_t>(magic >> (24 - 8 * i))) return false;
+  return true;
+}
+
+class LibkestrelDriver final : public Driver {
+ public:
+  std::string_view name() const override { return "libkestrel"; }
+  std::string_view title() const override { return "Kestrel 3 (libkestrel) segments and bookmarks"; }
+
+  std::optional<Claim> claim(const std::string&, ByteSpan bytes) const override {
+    switch (libkestrel::file_kind(bytes)) {
+      case libkestrel::FileKind::kSegment: return Claim{true, "a libkestrel segment magic", "libkestrel"};
+      case libkestrel::FileKind::kBookmark: return Claim{true, "a libkestrel bookmark magic", "libkestrel"};
+      case libkestrel::FileKind::kClassic: break;
+    }
+    // A segment or bookmark cut inside its magic: no classic journal starts
+    // with 0x27 or 0x26, which are not Kestrel opcodes. Read as libkestrel,
+    // but not proof enough for a write.
+    if (!bytes.empty() && bytes.size() < 4 &&
+        (is_magic_prefix(bytes, libkestrel::kSegmentMagic) || is_magic_prefix(bytes, libkestrel::kBookmarkMagic)))
+      return Claim{false, "a libkestrel magic cut short", "libkestrel"};
+    return std::nullopt;
+  }
+
+  std::string_view does(Command command) const override {
+    switch (command) {
+      case Command::kDump: return "every item of each segment, and each bookmark";
+      case Command::kVerify: return "decodes segments and bookmarks; replays every reader";
+      case Command::kReplay: return "what each reader still has to read";
+      case Command::kCompact: return "drops the segments every reader has read";
+      case Command::kConvert: return "a reader's queue to a classic journal (--to classic)";
+      case Command::kRepair: return "";
+    }
+    return "";
+  }
+  std::string_view why_not(Command command) const override {
+    return command == Command::kRepair ? "libkestrel truncates a damaged segment at its own startup; qjt verify "
+                                         "shows what it would cut"
+                                       : "";
+  }
+
+  void add_options(Command command, CLI::App* group) override {
+    if (command == Command::kCompact)
+      group->add_flag("--rewrite-bookmarks", rewrite_bookmarks_, "Also rewrite each bookmark in its canonical form");
+  }
+
+  ExitCode dump(const ReadRequest& r) override { return run_libkestrel_dump(run(r)); }
+  std::optional<VerifyTally> verify(const ReadRequest& r) override { return check_libkestrel(run(r)); }
+  ExitCode replay(const ReadRequest& r) override { return run_libkestrel_replay(run(r)); }
+  ExitCode compact(const WriteRequest& r) override {
+    return run_libkestrel_compact({.paths = r.paths, .queue = r.queue, .json = r.json, .dry_run = r.dry_run,
+                                   .rewrite_bookmarks = rewrite_bookmarks_, .guard = r.guard});
+  }
+
+ private:
+  static LibkestrelRun run(const ReadRequest& r) {
+    return {.paths = r.paths, .queue = r.queue, .json = r.json, .data = r.data, .limit = r.limit,
+            .strict = r.strict, .quiet = r.quiet};
+  }
+  bool rewrite_bookmarks_ = false;
+};
+
+}  // namespace
+
+Driver& libkestrel_driver() {
+  static LibkestrelDriver driver;
+  return driver;
+}
+
+}  // namespace qjt::app

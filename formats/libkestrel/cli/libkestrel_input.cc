@@ -1,0 +1,111 @@
+#include "libkestrel/cli/libkestrel_input.h"
+
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "libkestrel/libkestrel_layout.h"
+
+namespace qjt::app {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool is_directory(const std::string& path) {
+  std::error_code ec;
+  return path != "-" && fs::is_directory(path, ec);
+}
+
+void io_error(Reporter* reporter, LkSelection* selection, const std::string& path, std::string message) {
+  reporter->report(Finding{Severity::kError, "io_error", path, std::nullopt, std::move(message)});
+  selection->status = worse(selection->status, ExitCode::kIoError);
+}
+
+void add_directory(const std::string& dir, const std::string& queue, Reporter* reporter, LkSelection* selection) {
+  std::vector<libkestrel::QueueLayout> layouts;
+  std::string error;
+  FindingList layout_findings;
+  if (!libkestrel::discover_queues(dir, &layout_findings, &layouts, &error)) return io_error(reporter, selection, dir, error);
+  bool found = false;
+  for (auto& layout : layouts) {
+    if (!queue.empty() && layout.queue != queue) continue;
+    found = true;
+    LkQueue q{layout.queue, dir, {}, std::move(layout.temp_files), {}};
+    for (const auto& s : layout.segments) q.files.push_back(LkFile{s.path, libkestrel::FileKind::kSegment, "", nullptr});
+    for (const auto& b : layout.bookmarks)
+      q.files.push_back(LkFile{b.path, libkestrel::FileKind::kBookmark, b.reader, nullptr});
+    for (const Finding& f : layout_findings.findings()) {
+      const std::string name = fs::path(f.file).filename().string();
+      if (name.rfind(q.name + ".", 0) == 0 || name.rfind(q.name + "~~", 0) == 0) q.layout_findings.push_back(f);
+    }
+    selection->queues.push_back(std::move(q));
+  }
+  // As for classic journals (kestrel_input.cc): nothing to read is an error.
+  if (layouts.empty())
+    io_error(reporter, selection, dir, "expected a libkestrel queue in this directory, found none");
+  else if (!queue.empty() && !found)
+    io_error(reporter, selection, dir, fmt::format("expected a libkestrel queue named {} in this directory, found none", queue));
+}
+
+// The reader a bookmark named directly belongs to: the text after ".read.".
+std::string reader_of(const std::string& path) {
+  const std::string name = fs::path(path).filename().string();
+  const auto at = name.find(".read.");
+  return at == std::string::npos ? name : name.substr(at + 6);
+}
+
+}  // namespace
+
+bool names_libkestrel(const std::vector<std::string>& paths) {
+  for (const std::string& path : paths) {
+    if (is_directory(path) ? libkestrel::holds_libkestrel(path)
+                           : path != "-" && libkestrel::file_kind_of(path) != libkestrel::FileKind::kClassic)
+      return true;
+  }
+  return false;
+}
+
+LkSelection open_libkestrel(const std::vector<std::string>& paths, const std::string& queue, Reporter* reporter) {
+  LkSelection selection;
+  LkQueue given;
+  for (const std::string& path : paths) {
+    if (is_directory(path)) {
+      add_directory(path, queue, reporter, &selection);
+      continue;
+    }
+    const auto kind = path == "-" ? libkestrel::FileKind::kClassic : libkestrel::file_kind_of(path);
+    if (kind == libkestrel::FileKind::kClassic && fs::exists(path)) {
+      fmt::print(stderr, "qjt: {} is not a libkestrel file (no segment or bookmark magic): give classic "
+                         "Kestrel journals and Kestrel 3 files in separate runs\n", path);
+      selection.status = worse(selection.status, ExitCode::kUsage);
+      continue;
+    }
+    given.files.push_back(LkFile{path, kind, reader_of(path), nullptr});
+  }
+  std::stable_partition(given.files.begin(), given.files.end(),
+                        [](const LkFile& f) { return f.kind != libkestrel::FileKind::kBookmark; });
+  if (!given.files.empty()) selection.queues.insert(selection.queues.begin(), std::move(given));
+  for (auto& q : selection.queues) {
+    for (auto& f : q.files) {
+      std::string error;
+      f.input = InputFile::open(f.path, &error);
+      if (!f.input) io_error(reporter, &selection, f.path, error);
+    }
+  }
+  return selection;
+}
+
+ReplayedQueue::ReplayedQueue(const LkQueue& queue) {
+  for (const Finding& f : queue.layout_findings) findings.report(f);
+  for (const LkFile& f : queue.files) {
+    if (!f.input) continue;
+    if (f.kind == libkestrel::FileKind::kBookmark) {
+      replay.add_bookmark(f.path, f.reader, f.input->bytes());
+    } else {
+      replay.add_segment(f.path, f.input->bytes());
+    }
+  }
+  replay.finish();
+}
+
+}  // namespace qjt::app

@@ -1,0 +1,58 @@
+// Turns PATH arguments into libkestrel (Kestrel 3) queues: a directory
+// holding libkestrel files contributes its libkestrel queues (or the one
+// --queue names), and segments and bookmarks named directly form one more
+// queue, the segments in the order given. Kinds are told by magic.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "exit_code.h"
+#include "finding.h"
+#include "input_file.h"
+#include "libkestrel/libkestrel_format.h"
+#include "libkestrel/libkestrel_replay.h"
+
+namespace qjt::app {
+
+// True when a PATH is libkestrel: a directory holding a file with a
+// libkestrel magic, or such a file.
+bool names_libkestrel(const std::vector<std::string>& paths);
+
+struct LkFile {
+  std::string path;
+  libkestrel::FileKind kind = libkestrel::FileKind::kSegment;
+  std::string reader;                  // bookmarks: the reader's name
+  std::unique_ptr<InputFile> input;    // null when unreadable
+};
+
+struct LkQueue {
+  std::string name;       // empty for files named directly
+  std::string directory;  // empty for files named directly
+  std::vector<LkFile> files;  // segments in libkestrel's order, then bookmarks
+  std::vector<std::string> temp_files;
+  std::vector<Finding> layout_findings;
+};
+
+struct LkSelection {
+  std::vector<LkQueue> queues;
+  ExitCode status = ExitCode::kOk;  // kIoError when something could not be opened
+};
+
+// A missing path or queue, an unreadable file, or a classic journal among
+// the PATHs is reported to `reporter` (io_error, or a usage message: then
+// status is kUsage). Layout findings stay with their queue.
+LkSelection open_libkestrel(const std::vector<std::string>& paths, const std::string& queue, Reporter* reporter);
+
+// A queue as libkestrel loads it: its layout findings, then those of the
+// replay of every readable file.
+struct ReplayedQueue {
+  explicit ReplayedQueue(const LkQueue& queue);
+  ReplayedQueue(const ReplayedQueue&) = delete;
+  ReplayedQueue& operator=(const ReplayedQueue&) = delete;
+  FindingList findings;
+  libkestrel::QueueReplay replay{&findings};
+};
+
+}  // namespace qjt::app

@@ -1,0 +1,27 @@
+// How libkestrel records are rendered by `qjt dump` (JSON Lines and text)
+// and how `qjt replay --json` renders a reader's pending items: the same
+// PUT object (documented in man/qjt-dump.1 and man/qjt-replay.1).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "libkestrel/libkestrel_record.h"
+#include "payload.h"
+
+namespace qjt::libkestrel {
+
+// {"format":"libkestrel","file":..,"offset":..,"op":..} then, by op: PUT
+// id, error_count, add_time_ms, expiry_ms (null when none), size, payload;
+// READ_HEAD id; READ_DONE ids; UNKNOWN command, size; BROKEN error. Ends the
+// line.
+void append_record_json(std::string* out, std::string_view file, const Record& record, DataMode mode);
+// The same object without the envelope's "format" (it is no record stream's
+// line) and without the line end, to nest in a larger document.
+void append_record_object(std::string* out, std::string_view file, const Record& record, DataMode mode);
+
+// "%08x  OP ..." as qdump and QueueDumper print it, then the payload line
+// (classic Kestrel's convention) unless `mode` is none.
+void append_record_text(std::string* out, const Record& record, DataMode mode);
+
+}  // namespace qjt::libkestrel
