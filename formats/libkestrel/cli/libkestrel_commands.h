@@ -1,5 +1,5 @@
 // dump, verify, replay, compact and convert for libkestrel (Kestrel 3)
-// queues: what the libkestrel driver runs. The work is done by formats/kestrel/libkestrel_*;
+// queues: what the libkestrel driver runs. The work is done by formats/libkestrel;
 // these only choose files and print.
 #pragma once
 
