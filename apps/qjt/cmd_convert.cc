@@ -1,357 +1,18 @@
-// qjt convert: a classic Kestrel journal to JSON Lines and back, and a
-// Kestrel 1.x journal to the 2.x opcode set.
-//
-//   --to jsonl     exactly what `qjt dump --json INPUT` prints
-//   --to kestrel   JSON Lines (one record per line, as dump writes them)
-//                  back to the journal bytes; nothing is written when a
-//                  line is bad
-//   --to kestrel2  the 1.x journal rewritten for 2.x (legacy_upgrade.h)
-//
-// A file output is written to OUTPUT~~qjt-<pid>, fsynced and renamed
-// over OUTPUT, and the directory fsynced: OUTPUT is either the old file or
-// the whole new one.
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <chrono>
-#include <cstdlib>
-#include <cstring>
+// qjt convert: a journal or log to JSON Lines and back, and version
+// upgrades; by the driver that writes the --to target (--to jsonl: the
+// driver of INPUT's family). A file output is written beside OUTPUT and
+// renamed over it: OUTPUT is either the old file or the whole new one.
 #include <filesystem>
-#include <optional>
 
 #include <fmt/format.h>
 
 #include "commands.h"
-#include "registry.h"
-#include "durable_file.h"
-#include "failpoint.h"
-#include "flume/cli/flume_convert.h"
-#include "input_file.h"
-#include "kestrel/journal_json.h"
-#include "kestrel/journal_json_parse.h"
-#include "kestrel/journal_reader.h"
-#include "kestrel/journal_writer.h"
-#include "kestrel/legacy_upgrade.h"
-#include "libkestrel/cli/libkestrel_commands.h"
-#include "line_input.h"
+#include "dispatch.h"
 #include "output.h"
+#include "registry.h"
 
 namespace qjt::app {
 namespace {
-
-constexpr std::size_t kChunk = 1 << 16;
-
-struct ConvertOptions {
-  std::string to;
-  std::string input;
-  std::string output = "-";
-  std::string data;
-  std::optional<std::int64_t> add_time;
-  std::string queue, reader;  // --to libkestrel, --to classic
-};
-
-std::string errno_sentence(const std::string& verb, const std::string& path) {
-  return fmt::format("cannot {} {}: {}", verb, path, std::strerror(errno));
-}
-
-// ---- where the output goes --------------------------------------------------
-
-class Sink {
- public:
-  virtual ~Sink() = default;
-  virtual bool write(std::string_view bytes, std::string* error) = 0;
-  // Makes the whole output visible; false (and *error) on an I/O failure.
-  virtual bool commit(std::string* error) = 0;
-  // Leaves no output behind, where that is still possible.
-  virtual void abandon() = 0;
-};
-
-// OUTPUT~~qjt-<pid>, renamed over OUTPUT on commit.
-class FileSink : public Sink {
- public:
-  static std::unique_ptr<FileSink> create(const std::string& path, std::string* error) {
-    // "~~": Kestrel never takes such a file for a queue or a segment.
-    const std::string temp = fmt::format("{}~~qjt-{}", path, ::getpid());
-    auto writer = FileWriter::create(temp, error);
-    if (!writer) return nullptr;
-    return std::unique_ptr<FileSink>(new FileSink(path, temp, std::move(writer)));
-  }
-  ~FileSink() override { abandon(); }
-
-  bool write(std::string_view bytes, std::string* error) override {
-    return writer_->append(ByteSpan(bytes), error);
-  }
-  bool commit(std::string* error) override {
-    failpoint("convert.before_sync");
-    if (!writer_->sync(error)) return false;
-    writer_.reset();
-    failpoint("convert.before_rename");
-    if (!durable_rename(temp_, path_, error)) return false;
-    committed_ = true;
-    return true;
-  }
-  void abandon() override {
-    if (committed_) return;
-    writer_.reset();
-    ::unlink(temp_.c_str());
-    committed_ = true;  // nothing left to clean up
-  }
-
- private:
-  FileSink(std::string path, std::string temp, std::unique_ptr<FileWriter> writer)
-      : path_(std::move(path)), temp_(std::move(temp)), writer_(std::move(writer)) {}
-
-  std::string path_, temp_;
-  std::unique_ptr<FileWriter> writer_;
-  bool committed_ = false;
-};
-
-// Standard output, written as it comes.
-class StdoutSink : public Sink {
- public:
-  bool write(std::string_view bytes, std::string* error) override {
-    out_.write(bytes);
-    return !out_.failed() || fail(error);
-  }
-  bool commit(std::string* error) override {
-    out_.flush();
-    return !out_.failed() || fail(error);
-  }
-  void abandon() override {}
-
- private:
-  static bool fail(std::string* error) {
-    *error = "cannot write to standard output";
-    return false;
-  }
-  Output out_;
-};
-
-// Standard output, but only once the whole output is known to be good: the
-// bytes wait in an unlinked temporary file, so memory stays flat.
-class SpooledStdoutSink : public Sink {
- public:
-  static std::unique_ptr<SpooledStdoutSink> create(std::string* error) {
-    const char* dir = std::getenv("TMPDIR");
-    std::string pattern = fmt::format("{}/qjt-convert-XXXXXX", dir != nullptr && *dir != '\0' ? dir : "/tmp");
-    const int fd = ::mkstemp(pattern.data());
-    if (fd < 0) {
-      *error = errno_sentence("create a temporary file like", pattern);
-      return nullptr;
-    }
-    ::unlink(pattern.c_str());
-    return std::unique_ptr<SpooledStdoutSink>(new SpooledStdoutSink(fd, pattern));
-  }
-  ~SpooledStdoutSink() override { ::close(fd_); }
-
-  bool write(std::string_view bytes, std::string* error) override {
-    while (!bytes.empty()) {
-      const ssize_t n = ::write(fd_, bytes.data(), bytes.size());
-      if (n < 0) {
-        if (errno == EINTR) continue;
-        *error = errno_sentence("write the temporary file", path_);
-        return false;
-      }
-      bytes.remove_prefix(static_cast<std::size_t>(n));
-    }
-    return true;
-  }
-  bool commit(std::string* error) override {
-    if (::lseek(fd_, 0, SEEK_SET) != 0) {
-      *error = errno_sentence("rewind the temporary file", path_);
-      return false;
-    }
-    Output out;
-    char chunk[kChunk];
-    for (;;) {
-      const ssize_t n = ::read(fd_, chunk, sizeof chunk);
-      if (n == 0) break;
-      if (n < 0) {
-        if (errno == EINTR) continue;
-        *error = errno_sentence("read the temporary file", path_);
-        return false;
-      }
-      out.write(std::string_view(chunk, static_cast<std::size_t>(n)));
-    }
-    out.flush();
-    if (out.failed()) *error = "cannot write to standard output";
-    return !out.failed();
-  }
-  void abandon() override {}
-
- private:
-  SpooledStdoutSink(int fd, std::string path) : fd_(fd), path_(std::move(path)) {}
-  int fd_;
-  std::string path_;
-};
-
-// ---- the conversions --------------------------------------------------------
-
-// Collects output bytes and hands them to the sink in chunks.
-class ChunkedWriter {
- public:
-  explicit ChunkedWriter(Sink* sink) : sink_(sink) { buffer_.reserve(kChunk * 2); }
-  std::string* buffer() { return &buffer_; }
-  // After appending: passes a full chunk on. False on a write error.
-  bool commit() { return buffer_.size() < kChunk || flush(); }
-  bool flush() {
-    if (failed_) return false;
-    if (!buffer_.empty() && !sink_->write(buffer_, &error_)) failed_ = true;
-    buffer_.clear();
-    return !failed_;
-  }
-  bool failed() const { return failed_; }
-  const std::string& error() const { return error_; }
-
- private:
-  Sink* sink_;
-  std::string buffer_;
-  std::string error_;
-  bool failed_ = false;
-};
-
-struct Run {
-  const ConvertOptions& o;
-  StderrReporter reporter;
-  ExitCode status = ExitCode::kOk;
-
-  void io_error(const std::string& file, std::string message) {
-    reporter.report(Finding{Severity::kError, "io_error", file, std::nullopt, std::move(message)});
-    status = worse(status, ExitCode::kIoError);
-  }
-  void problem(std::string code, const std::string& file, std::uint64_t offset,
-               std::string message) {
-    reporter.report(Finding{Severity::kError, std::move(code), file, offset, std::move(message)});
-    status = worse(status, ExitCode::kProblems);
-  }
-  // Commits the output, or reports why it could not be.
-  void finish(Sink* sink, ChunkedWriter* writer) {
-    std::string error;
-    if (!writer->flush()) {
-      io_error(o.output, writer->error());
-      sink->abandon();
-    } else if (!sink->commit(&error)) {
-      io_error(o.output, error);
-      sink->abandon();
-    }
-  }
-};
-
-std::unique_ptr<InputFile> open_input(Run* run) {
-  std::string error;
-  auto input = InputFile::open(run->o.input, &error);
-  if (!input) run->io_error(run->o.input, error);
-  return input;
-}
-
-void to_jsonl(Run* run, Sink* sink) {
-  const DataMode mode = *parse_data_mode(run->o.data.empty() ? "text" : run->o.data);
-  auto input = open_input(run);
-  if (!input) return sink->abandon();
-  ChunkedWriter writer(sink);
-  kestrel::JournalReader reader(*input);
-  kestrel::JournalRecord record;
-  while (reader.next(&record)) {
-    if (record.type == kestrel::RecordType::kBroken) {
-      run->problem("broken_record", input->name(), record.offset, record.error);
-    }
-    kestrel::append_record_json(writer.buffer(), input->name(), record, mode);
-    if (!writer.commit()) break;
-  }
-  run->finish(sink, &writer);
-}
-
-void to_kestrel(Run* run, Sink* sink) {
-  const std::string& name = run->o.input;
-  std::string error;
-  auto input = LineInput::open(name, &error);
-  if (!input) {
-    run->io_error(name, error);
-    return sink->abandon();
-  }
-  ChunkedWriter writer(sink);
-  kestrel::JournalRecord record;
-  std::string payload;
-  std::string_view line;
-  std::uint64_t line_offset = 0, line_number = 0, bad_lines = 0, journal_bytes = 0;
-  std::optional<std::uint64_t> broken_line;
-  while (input->next(&line, &line_offset)) {
-    ++line_number;
-    if (blank(line)) continue;
-    if (!kestrel::parse_record_json(line, &record, &payload, &error)) {
-      ++bad_lines;
-      run->problem("bad_json_line", name, line_offset, fmt::format("line {}: {}", line_number, error));
-      continue;
-    }
-    if (broken_line && record.type != kestrel::RecordType::kEndOfFile) {
-      ++bad_lines;
-      run->problem("bad_json_line", name, line_offset,
-                   fmt::format("line {}: expected END_OF_FILE or nothing after the BROKEN record "
-                               "of line {} (its raw bytes end the journal; Kestrel reads nothing "
-                               "after them), found {}",
-                               line_number, *broken_line, kestrel::record_type_name(record.type)));
-      continue;
-    }
-    if (record.type == kestrel::RecordType::kBroken) {
-      broken_line = line_number;
-      run->problem("broken_record", name, line_offset,
-                   fmt::format("line {}: a BROKEN record: its {} raw byte(s) are written back as "
-                               "they are, so the journal is broken at offset {} as before",
-                               line_number, record.payload.size(), journal_bytes));
-    }
-    if (bad_lines > 0 || writer.failed()) continue;  // validate the rest, write nothing
-    const std::size_t before = writer.buffer()->size();
-    kestrel::append_record(writer.buffer(), record);
-    journal_bytes += writer.buffer()->size() - before;
-    writer.commit();
-  }
-  if (input->failed()) {
-    errno = input->error_number();
-    run->io_error(name, errno_sentence("read", name));
-    return sink->abandon();
-  }
-  if (bad_lines > 0) {
-    fmt::print(stderr, "qjt: {}: {} bad line(s); {} not written\n", name, bad_lines,
-               run->o.output == "-" ? std::string("standard output") : run->o.output);
-    return sink->abandon();
-  }
-  run->finish(sink, &writer);
-}
-
-// The add time of legacy ADDs: --add-time, else the input's modification
-// time, else (a pipe) now.
-std::int64_t legacy_add_time(const ConvertOptions& o) {
-  if (o.add_time) return *o.add_time;
-  struct stat st {};
-  const int rc = o.input == "-" ? ::fstat(STDIN_FILENO, &st) : ::stat(o.input.c_str(), &st);
-  if (rc == 0 && S_ISREG(st.st_mode)) {
-    return std::int64_t{st.st_mtim.tv_sec} * 1000 + st.st_mtim.tv_nsec / 1000000;
-  }
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
-void to_kestrel2(Run* run, Sink* sink) {
-  auto input = open_input(run);
-  if (!input) return sink->abandon();
-  kestrel::LegacyUpgrade upgrade(legacy_add_time(run->o));
-  ChunkedWriter writer(sink);
-  kestrel::JournalReader reader(*input);
-  kestrel::JournalRecord record;
-  while (reader.next(&record)) {
-    if (record.type == kestrel::RecordType::kBroken) {
-      run->problem("broken_record", input->name(), record.offset,
-                   fmt::format("{}; its {} raw byte(s) are copied to the output unchanged",
-                               record.error, record.length));
-    }
-    upgrade.convert(record, writer.buffer());
-    if (!writer.commit()) break;
-  }
-  run->finish(sink, &writer);
-}
 
 bool same_file(const std::string& a, const std::string& b) {
   if (a == b) return true;
@@ -364,80 +25,42 @@ ExitCode usage(const std::string& message) {
   return ExitCode::kUsage;
 }
 
-ExitCode run_convert(const ConvertOptions& o, FlumeConvertOptions flume) {
-  flume.to = o.to;
-  flume.input = o.input;
-  flume.output = o.output;
-  flume.data = o.data;
-  flume.drivers = registry();
-  if (!o.data.empty() && o.to != "jsonl") return usage("--data applies to --to jsonl only");
-  if (o.add_time && o.to != "kestrel2" && o.to != "libkestrel") return usage("--add-time applies to --to kestrel2 and libkestrel only");
-  if (o.to == "libkestrel" || o.to == "classic") return run_libkestrel_convert({o.to, o.input, o.output, o.queue, o.reader, legacy_add_time(o)});
-  if (!o.queue.empty() || !o.reader.empty()) return usage("--queue and --reader apply to --to libkestrel and classic only");
-  if (o.output != "-" && o.input != "-" && same_file(o.input, o.output)) {
-    return usage(fmt::format("refusing to write the output over the input {}", o.input));
-  }
-  if (o.output == "-" && o.to != "jsonl" && o.to != "flume-v3" && stdout_is_terminal()) {
+// What holds for every family: the output never overwrites the input, and
+// binary output never goes to a terminal.
+ExitCode run_convert(const ConvertRequest& r, const FamilyOptions& families) {
+  if (!r.data.empty() && r.to != "jsonl") return usage("--data applies to --to jsonl only");
+  if (r.add_time && r.to != "kestrel2" && r.to != "libkestrel")
+    return usage("--add-time applies to --to kestrel2 and libkestrel only");
+  if (r.output != "-" && r.input != "-" && !r.input.empty() && same_file(r.input, r.output))
+    return usage(fmt::format("refusing to write the output over the input {}", r.input));
+  if (r.output == "-" && r.to != "jsonl" && r.to != "flume-v3" && stdout_is_terminal())
     return usage("refusing to write a binary journal to a terminal: use -o OUTPUT or a redirect");
-  }
-  std::string flume_error;
-  const auto is_flume = is_flume_convert(flume, &flume_error);
-  if (!is_flume) return usage(flume_error);
-  if (*is_flume) return run_flume_convert(flume);
-  if (o.input.empty()) return usage("INPUT is required");
-
-  Run run{o, {}, ExitCode::kOk};
-  std::string error;
-  std::unique_ptr<Sink> sink;
-  if (o.output != "-") {
-    sink = FileSink::create(o.output, &error);
-  } else if (o.to == "kestrel") {
-    sink = SpooledStdoutSink::create(&error);
-  } else {
-    sink = std::make_unique<StdoutSink>();
-  }
-  if (!sink) {
-    run.io_error(o.output, error);
-    return run.status;
-  }
-  if (o.to == "jsonl") {
-    to_jsonl(&run, sink.get());
-  } else if (o.to == "kestrel") {
-    to_kestrel(&run, sink.get());
-  } else {
-    to_kestrel2(&run, sink.get());
-  }
-  return run.status;
+  return run_convert_command(r, families);
 }
 
 }  // namespace
 
 void add_convert_command(CLI::App* app, ExitCode* status) {
-  auto o = std::make_shared<ConvertOptions>();
-  auto flume = std::make_shared<FlumeConvertOptions>();
+  auto request = std::make_shared<ConvertRequest>();
   auto* command = app->add_subcommand(
       "convert",
       "Convert a journal or a Flume log to JSON Lines and back, a 1.x journal to 2.x opcodes, a classic queue to "
       "Kestrel 3 and back, or a Flume V2 checkpoint to V3");
   command
-      ->add_option("--to", o->to,
+      ->add_option("--to", request->to,
                    "jsonl, kestrel (from JSON Lines), kestrel2 (upgrade 1.x), libkestrel or classic (Kestrel 3), "
                    "flume-log (from JSON Lines) or flume-v3 (upgrade a V2 checkpoint)")
       ->required()
-      ->check(CLI::IsMember({"jsonl", "kestrel", "kestrel2", "libkestrel", "classic", "flume-log", "flume-v3"}));
-  command->add_option("input", o->input,
+      ->check(CLI::IsMember(convert_targets(registry())));
+  command->add_option("input", request->input,
                       "The journal, queue directory or Flume log (JSON Lines for --to kestrel and flume-log), or - "
                       "for stdin; none for flume-v3");
-  command->add_option("-o,--output", o->output,
-                      "Write here, atomically (default: - for standard output)");
-  add_data_option(command, &o->data);
-  command->add_option("--add-time", o->add_time,
-                      "kestrel2: add time (ms) of legacy ADDs (default: the input's mtime)");
-  command->add_option("--queue", o->queue, "libkestrel, classic: the queue of a directory to convert");
-  command->add_option("--reader", o->reader,
-                      "libkestrel: the reader to create (default: the default reader); classic: the reader whose queue to write");
-  add_flume_convert_options(command, flume.get());
-  command->callback([o, flume, status] { *status = run_convert(*o, *flume); });
+  command->add_option("-o,--output", request->output, "Write here, atomically (default: - for standard output)");
+  add_data_option(command, &request->data);
+  command->add_option("--add-time", request->add_time,
+                      "kestrel2, libkestrel: add time (ms) of legacy ADDs (default: the input's mtime)");
+  auto families = std::make_shared<FamilyOptions>(command, Command::kConvert, registry());
+  command->callback([request, families, status] { *status = run_convert(*request, *families); });
 }
 
 }  // namespace qjt::app

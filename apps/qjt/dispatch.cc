@@ -220,6 +220,66 @@ ExitCode run_write_command(WriteRequest request, const FamilyOptions& options) {
   return status;
 }
 
+std::vector<std::string> convert_targets(Registry drivers) {
+  std::vector<std::string> targets;
+  for (const Driver* d : drivers)
+    for (std::string_view to : d->converts_to())
+      if (std::find(targets.begin(), targets.end(), to) == targets.end()) targets.emplace_back(to);
+  return targets;
+}
+
+namespace {
+
+bool converts_to(const Driver* d, std::string_view to) {
+  const auto targets = d->converts_to();
+  return std::find(targets.begin(), targets.end(), to) != targets.end();
+}
+
+// The family that reads INPUT for --to jsonl: --format's, else the claim
+// on INPUT; stdin and missing files go to the family whose options were
+// given, else to the registry's last, whose reader reports them.
+Driver* jsonl_source(const ConvertRequest& r, const FamilyOptions& options) {
+  if (options.format() != "auto") return find_driver(options.drivers(), options.format());
+  if (const auto claim = claim_path(r.input, options.drivers())) return claim->driver;
+  const auto given = options.given();
+  return given.empty() ? options.drivers().back() : given.front().first;
+}
+
+Driver* convert_driver(const ConvertRequest& r, const FamilyOptions& options) {
+  if (r.to == "jsonl") return jsonl_source(r, options);
+  for (Driver* d : options.drivers())
+    if (converts_to(d, r.to)) return d;
+  return nullptr;
+}
+
+}  // namespace
+
+ExitCode run_convert_command(ConvertRequest request, const FamilyOptions& options) {
+  Driver* driver = convert_driver(request, options);
+  if (driver == nullptr) {
+    usage(Command::kConvert, fmt::format("unknown --format {}: expected {}", options.format(),
+                                         format_names(options.drivers())));
+    return ExitCode::kUsage;
+  }
+  const std::vector<Assignment> runs{Assignment{driver, "", {request.input}, {}}};
+  if (!options_match(runs, options) || !supported(runs, Command::kConvert)) return ExitCode::kUsage;
+  if (!converts_to(driver, request.to)) {
+    usage(Command::kConvert, fmt::format("refused: {} is a {} input, and --to {} does not take {} inputs; "
+                                         "nothing was changed (qjt help formats says which commands take each "
+                                         "format)",
+                                         request.input, driver->name(), request.to, driver->name()));
+    return ExitCode::kUsage;
+  }
+  request.format = options.format();
+  request.drivers = options.drivers();
+  return driver->convert(request);
+}
+
+ExitCode Driver::convert(const ConvertRequest&) {
+  usage(Command::kConvert, fmt::format("{} has no conversion", name()));
+  return ExitCode::kUsage;
+}
+
 // Reached only when a driver says it supports a command it does not
 // implement: a bug, answered as a refusal rather than another family's work.
 ExitCode Driver::compact(const WriteRequest&) {

@@ -68,6 +68,13 @@ ExitCode run_read_command(ReadRequest request, const FamilyOptions& options);
 // refused, exit 2, nothing opened for writing).
 ExitCode run_write_command(WriteRequest request, const FamilyOptions& options);
 
+// convert: --to jsonl goes to the family of INPUT (or of --format, or of
+// the options given); any other target to the family that writes it.
+ExitCode run_convert_command(ConvertRequest request, const FamilyOptions& options);
+
+// Every --to target of the registry, in order, without repeats.
+std::vector<std::string> convert_targets(Registry drivers);
+
 // The driver named `name`, or the one with the file kind `name`
 // (--format); null when none has it.
 Driver* find_driver(Registry drivers, std::string_view name);

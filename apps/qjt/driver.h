@@ -72,6 +72,17 @@ struct WriteRequest {
   Registry drivers{};  // the registry in use, for checks of other PATHs (a channel's directories)
 };
 
+// What convert shares, whatever the family.
+struct ConvertRequest {
+  std::string to{};                         // --to: a target of the driver's converts_to()
+  std::string input{};                      // INPUT; empty when not given
+  std::string output = "-";                 // -o
+  std::string data{};                       // --data, for --to jsonl
+  std::string format = "auto";              // --format as given
+  std::optional<std::int64_t> add_time{};   // --add-time
+  Registry drivers{};                       // the registry in use
+};
+
 class Driver {
  public:
   virtual ~Driver() = default;
@@ -123,6 +134,10 @@ class Driver {
   // and every PATH is this family's on positive evidence.
   virtual ExitCode compact(const WriteRequest& request);
   virtual ExitCode repair(const WriteRequest& request);
+
+  // The --to targets this family's convert writes (jsonl: from its input).
+  virtual std::vector<std::string_view> converts_to() const { return {}; }
+  virtual ExitCode convert(const ConvertRequest& request);
 };
 
 }  // namespace qjt::app

@@ -324,24 +324,10 @@ ExitCode upgrade_checkpoint(const FlumeConvertOptions& o) {
 }  // namespace
 
 void add_flume_convert_options(CLI::App* command, FlumeConvertOptions* o) {
-  add_flume_options(command, &o->flume, false);
+  add_channel_options(command, &o->flume, false);
   command->add_flag("--apply", o->apply, "flume-v3: upgrade the checkpoint (default: print the plan)");
   command->add_flag("--json", o->json, "flume-v3: the plan as one JSON object");
   command->add_flag("--force", o->force, "flume-v3: upgrade even while a process holds the channel's files");
-}
-
-std::optional<bool> is_flume_convert(const FlumeConvertOptions& o, std::string* error) {
-  if (o.to == "flume-log" || o.to == "flume-v3") return true;
-  if (o.to != "jsonl") {
-    if (names_channel(o.flume) || !o.flume.keys.empty() || (o.flume.format != "auto" && o.flume.format != "kestrel")) {
-      *error = fmt::format("--to {} is a Kestrel conversion: --key, --format flume-* and the channel options are "
-                           "Flume's",
-                           o.to);
-      return std::nullopt;
-    }
-    return false;
-  }
-  return wants_flume(o.flume, {o.input}, error);
 }
 
 ExitCode run_flume_convert(const FlumeConvertOptions& o) {

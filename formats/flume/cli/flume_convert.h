@@ -31,14 +31,9 @@ struct FlumeConvertOptions {
   Registry drivers{};  // to check that the named directories hold no other family's files
 };
 
-// --apply, --json, --force and the Flume input options (--key, --format,
+// --apply, --json, --force and the Flume input options (--key,
 // --checkpoint-dir, --data-dir, --backup-dir).
 void add_flume_convert_options(CLI::App* command, FlumeConvertOptions* options);
-
-// Whether this convert is Flume's: --to flume-log or flume-v3, or --to jsonl
-// of a Flume log (by --format, the channel options, or the file's name and
-// bytes). nullopt with *error on a usage error.
-std::optional<bool> is_flume_convert(const FlumeConvertOptions& options, std::string* error);
 
 ExitCode run_flume_convert(const FlumeConvertOptions& options);
 

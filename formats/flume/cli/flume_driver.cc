@@ -8,6 +8,7 @@
 #include "driver.h"
 #include "flume/file_kind.h"
 #include "flume/cli/flume_commands.h"
+#include "flume/cli/flume_convert.h"
 #include "flume/cli/flume_repair.h"
 
 namespace qjt::app {
@@ -43,6 +44,7 @@ class FlumeDriver final : public Driver {
     if (command == Command::kDump || command == Command::kVerify || command == Command::kReplay)
       add_channel_options(group, &options_[index(command)], command != Command::kDump);
     if (command == Command::kRepair) add_flume_repair_options(group, &repair_);
+    if (command == Command::kConvert) add_flume_convert_options(group, &convert_);
   }
   bool options_name_input(Command command) const override {
     return names_channel(command == Command::kRepair ? repair_.flume : options_[index(command)]);
@@ -55,6 +57,18 @@ class FlumeDriver final : public Driver {
   ExitCode dump(const ReadRequest& r) override { return run_flume_dump(run(r)); }
   std::optional<VerifyTally> verify(const ReadRequest& r) override { return check_flume(run(r)); }
   ExitCode replay(const ReadRequest& r) override { return run_flume_replay(run(r)); }
+
+  std::vector<std::string_view> converts_to() const override { return {"jsonl", "flume-log", "flume-v3"}; }
+  ExitCode convert(const ConvertRequest& r) override {
+    FlumeConvertOptions run = convert_;
+    run.to = r.to;
+    run.input = r.input;
+    run.output = r.output;
+    run.data = r.data;
+    run.flume.format = r.format == name() ? "auto" : r.format;
+    run.drivers = r.drivers;
+    return run_flume_convert(run);
+  }
 
   // A channel is named by its directories: a PATH could be one file of
   // it, and rewriting part of a channel is how events get lost.
@@ -84,6 +98,7 @@ class FlumeDriver final : public Driver {
 
   std::array<FlumeOptions, kAllCommands.size()> options_{};
   FlumeRepairOptions repair_;
+  FlumeConvertOptions convert_;
 };
 
 }  // namespace

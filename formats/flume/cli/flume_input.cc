@@ -35,14 +35,6 @@ void add(std::vector<FlumeFile>* files, const std::optional<std::string>& path, 
 
 }  // namespace
 
-void add_flume_options(CLI::App* command, FlumeOptions* o, bool with_capacity) {
-  command->add_option("--format", o->format,
-                      "How to read PATH: auto, kestrel, libkestrel, flume-checkpoint, flume-checkpoint-meta, "
-                      "flume-inflight, flume-log-v2, flume-log-v3, flume-log-meta, flume-snappy, flume-backup-complete, "
-                      "canal-meta-dat, canal-meta-log");
-  add_channel_options(command, o, with_capacity);
-}
-
 void add_channel_options(CLI::App* command, FlumeOptions* o, bool with_capacity) {
   command->add_option("--checkpoint-dir", o->checkpoint_dir, "A Flume file channel's checkpointDir");
   // One value per occurrence, so that a PATH after it is not taken for a dir.
@@ -78,30 +70,6 @@ std::vector<std::string> named_dirs(const FlumeOptions& o) {
   for (const std::string* dir : {&o.checkpoint_dir, &o.backup_dir})
     if (!dir->empty()) dirs.push_back(*dir);
   return dirs;
-}
-
-std::optional<bool> wants_flume(const FlumeOptions& o, const std::vector<std::string>& paths, std::string* error) {
-  if (o.format == "kestrel" || o.format == "libkestrel") {
-    if (names_channel(o)) {
-      *error = fmt::format("--format {} cannot be combined with --checkpoint-dir, --data-dir or --backup-dir", o.format);
-      return std::nullopt;
-    }
-    return false;
-  }
-  if (o.format != "auto" && !forced_kind(o.format)) {
-    *error = fmt::format("unknown --format {}: expected auto, kestrel, libkestrel, or one of flume-checkpoint, "
-                         "flume-checkpoint-meta, flume-inflight, flume-log-v2, flume-log-v3, "
-                         "flume-log-meta, flume-snappy, flume-backup-complete, canal-meta-dat, canal-meta-log",
-                         o.format);
-    return std::nullopt;
-  }
-  if (names_channel(o) || o.format != "auto") return true;
-  for (const std::string& path : paths) {
-    std::string ignored;
-    const auto input = path == "-" ? nullptr : InputFile::open(path, &ignored);
-    if (input) return flume::looks_like_flume(path, input->bytes());
-  }
-  return false;
 }
 
 ExitCode guard_channel(const flume::ChannelLayout& layout, const std::vector<std::string>& files,

@@ -1,8 +1,7 @@
-// The command-line side of Flume inputs, shared by dump, verify and replay:
-// the channel options (the same three settings a Flume configuration has:
-// --checkpoint-dir, --data-dir, --backup-dir), --key for encrypted logs,
-// --capacity, and --format to force how a PATH is read. It decides, once per
-// command, whether the input is Kestrel or Flume.
+// The command-line side of Flume inputs, shared by the Flume driver's
+// commands: the channel options (the same three settings a Flume
+// configuration has: --checkpoint-dir, --data-dir, --backup-dir), --key for
+// encrypted logs, --capacity, and the file kinds --format may force.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -30,18 +29,9 @@ struct FlumeOptions {
   std::string format = "auto";
 };
 
-// Adds --format, --checkpoint-dir, --data-dir, --backup-dir, --key and,
-// when `with_capacity`, --capacity.
-void add_flume_options(CLI::App* command, FlumeOptions* options, bool with_capacity);
-
-// The same without --format, for commands that take a channel, not PATHs.
+// Adds --checkpoint-dir, --data-dir, --backup-dir, --key and, when
+// `with_capacity`, --capacity.
 void add_channel_options(CLI::App* command, FlumeOptions* options, bool with_capacity);
-
-// Whether the command reads Flume: a channel option or a --format flume-*
-// was given, or the first PATH looks like a Flume file (by name and
-// content). An unknown --format is a usage error (*error set, nullopt).
-std::optional<bool> wants_flume(const FlumeOptions& options, const std::vector<std::string>& paths,
-                                std::string* error);
 
 bool names_channel(const FlumeOptions& options);
 

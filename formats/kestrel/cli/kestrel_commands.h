@@ -37,6 +37,11 @@ Claim kestrel_claim(ByteSpan bytes);
 ExitCode run_kestrel_dump(const ReadRequest& request, const KestrelOptions& options);
 VerifyTally check_kestrel(const ReadRequest& request, const KestrelOptions& options);
 ExitCode run_kestrel_replay(const ReadRequest& request, const KestrelOptions& options);
+// convert --to jsonl, kestrel (from JSON Lines) or kestrel2 (1.x to 2.x).
+ExitCode run_kestrel_convert(const ConvertRequest& request);
+// The add time of legacy ADDs: --add-time, else the input's modification
+// time, else (a pipe) now.
+std::int64_t legacy_add_time(const ConvertRequest& request);
 ExitCode run_kestrel_compact(const WriteRequest& request, const KestrelCompactOptions& options);
 // repair: cut each file at its first broken record, or (salvage) drop only
 // the damaged regions.

@@ -24,7 +24,7 @@ class KestrelDriver final : public Driver {
       case Command::kVerify: return "decodes and replays each queue; every finding";
       case Command::kReplay: return "the queue Kestrel 2.x rebuilds at startup";
       case Command::kCompact: return "rewrites a queue's journal as its live items (alias roll)";
-      case Command::kConvert: return "to and from JSON Lines; to libkestrel";
+      case Command::kConvert: return "to and from JSON Lines (jsonl, kestrel); a 1.x journal to 2.x (kestrel2)";
       case Command::kRepair: return "cuts at the first broken record, or --salvage";
     }
     return "";
@@ -52,6 +52,8 @@ class KestrelDriver final : public Driver {
   ExitCode replay(const ReadRequest& r) override { return run_kestrel_replay(r, options(r)); }
   ExitCode compact(const WriteRequest& r) override { return run_kestrel_compact(r, compact_); }
   ExitCode repair(const WriteRequest& r) override { return run_kestrel_repair(r, salvage_); }
+  std::vector<std::string_view> converts_to() const override { return {"jsonl", "kestrel", "kestrel2"}; }
+  ExitCode convert(const ConvertRequest& r) override { return run_kestrel_convert(r); }
 
  private:
   const KestrelOptions& options(const ReadRequest& r) const { return options_[static_cast<std::size_t>(r.command)]; }

@@ -1,6 +1,7 @@
 // The libkestrel (Kestrel 3) driver: segments and reader bookmarks, told by
 // their magics.
 #include "driver.h"
+#include "kestrel/cli/kestrel_commands.h"
 #include "libkestrel/cli/libkestrel_commands.h"
 #include "libkestrel/libkestrel_format.h"
 
@@ -39,7 +40,7 @@ class LibkestrelDriver final : public Driver {
       case Command::kVerify: return "decodes segments and bookmarks; replays every reader";
       case Command::kReplay: return "what each reader still has to read";
       case Command::kCompact: return "drops the segments every reader has read";
-      case Command::kConvert: return "a reader's queue to a classic journal (--to classic)";
+      case Command::kConvert: return "a classic queue to Kestrel 3 (libkestrel); a reader's queue to classic";
       case Command::kRepair: return "";
     }
     return "";
@@ -53,11 +54,21 @@ class LibkestrelDriver final : public Driver {
   void add_options(Command command, CLI::App* group) override {
     if (command == Command::kCompact)
       group->add_flag("--rewrite-bookmarks", rewrite_bookmarks_, "Also rewrite each bookmark in its canonical form");
+    if (command == Command::kConvert) {
+      group->add_option("--reader", reader_,
+                        "libkestrel: the reader to create (default: the default reader); classic: the reader whose "
+                        "queue to write");
+      group->add_option("--queue", queue_, "libkestrel, classic: the queue of a directory to convert");
+    }
   }
 
   ExitCode dump(const ReadRequest& r) override { return run_libkestrel_dump(run(r)); }
   std::optional<VerifyTally> verify(const ReadRequest& r) override { return check_libkestrel(run(r)); }
   ExitCode replay(const ReadRequest& r) override { return run_libkestrel_replay(run(r)); }
+  std::vector<std::string_view> converts_to() const override { return {"libkestrel", "classic"}; }
+  ExitCode convert(const ConvertRequest& r) override {
+    return run_libkestrel_convert({r.to, r.input, r.output, queue_, reader_, legacy_add_time(r)});
+  }
   ExitCode compact(const WriteRequest& r) override {
     return run_libkestrel_compact({.paths = r.paths, .queue = r.queue, .json = r.json, .dry_run = r.dry_run,
                                    .rewrite_bookmarks = rewrite_bookmarks_, .guard = r.guard});
@@ -69,6 +80,7 @@ class LibkestrelDriver final : public Driver {
             .strict = r.strict, .quiet = r.quiet};
   }
   bool rewrite_bookmarks_ = false;
+  std::string queue_, reader_;  // convert
 };
 
 }  // namespace
