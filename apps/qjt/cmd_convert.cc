@@ -20,10 +20,7 @@ bool same_file(const std::string& a, const std::string& b) {
   return std::filesystem::equivalent(a, b, ec) && !ec;
 }
 
-ExitCode usage(const std::string& message) {
-  fmt::print(stderr, "qjt convert: {}\n", message);
-  return ExitCode::kUsage;
-}
+ExitCode usage(const std::string& message) { return usage_error("convert", message); }
 
 // What holds for every family: the output never overwrites the input, and
 // binary output never goes to a terminal.

@@ -35,7 +35,7 @@ struct GenCommandOptions {
 };
 
 bool usage(const std::string& message) {
-  fmt::print(stderr, "qjt gen: {}\n", message);
+  usage_error("gen", message);
   return false;
 }
 

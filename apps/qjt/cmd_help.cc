@@ -27,8 +27,7 @@ void add_help_command(CLI::App* app, ExitCode* status) {
         return;
       }
     }
-    fmt::print(stderr, "qjt: no such command: {} (see qjt --help)\n", *name);
-    *status = ExitCode::kUsage;
+    *status = usage_error("help", fmt::format("no such command: {} (see qjt --help)", *name));
   });
 }
 

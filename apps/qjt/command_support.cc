@@ -1,4 +1,6 @@
 // Options and output handling shared by the subcommands.
+#include <cstdio>
+
 #include <fmt/format.h>
 
 #include "commands.h"
@@ -70,6 +72,30 @@ void append_verify_json(std::string* out, const FindingList& verified) {
   append_findings_json(&findings, verified.findings());
   JsonLine(out).boolean("ok", errors == 0).unsigned_num("errors", errors)
       .unsigned_num("warnings", verified.count(Severity::kWarning)).raw("findings", findings).close();
+}
+
+namespace {
+bool json_errors = false;
+}  // namespace
+
+void set_json_errors(bool json) { json_errors = json; }
+
+void write_error_json(std::string_view command, ExitCode status, std::string_view message) {
+  std::string line;
+  JsonLine(&line).str("type", "error").str("command", command).num("exit_status", to_int(status))
+      .str("message", message).finish();
+  std::fwrite(line.data(), 1, line.size(), stdout);
+  std::fflush(stdout);
+}
+
+ExitCode report_error(std::string_view command, ExitCode status, std::string_view message) {
+  if (command.empty()) {
+    fmt::print(stderr, "qjt: {}\n", message);
+  } else {
+    fmt::print(stderr, "qjt {}: {}\n", command, message);
+  }
+  if (json_errors) write_error_json(command, status, message);
+  return status;
 }
 
 ExitCode finish_output(Output* out, ExitCode status) {

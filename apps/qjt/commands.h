@@ -55,6 +55,22 @@ ExitCode finish_verify(const VerifyTally& tally, bool json, bool strict, bool qu
 // "findings"} over what verify found after the repair.
 void append_verify_json(std::string* out, const FindingList& verified);
 
+// The one path for an error that ends a command before or instead of its
+// output (a usage error, a refusal): "qjt COMMAND: MESSAGE" on stderr
+// ("qjt: MESSAGE" when `command` is empty) and, when --json is on the
+// command line (set_json_errors), one JSON object on stdout as well, so that
+// a caller piping into jq always gets JSON (qjt-json(5)):
+//   {"type":"error","command":C,"exit_status":N,"message":M}
+// Returns `status`.
+ExitCode report_error(std::string_view command, ExitCode status, std::string_view message);
+inline ExitCode usage_error(std::string_view command, std::string_view message) {
+  return report_error(command, ExitCode::kUsage, message);
+}
+// The JSON object alone, for errors already printed (CLI11's parse errors).
+void write_error_json(std::string_view command, ExitCode status, std::string_view message);
+// Set once by main(), from the command line, before anything runs.
+void set_json_errors(bool json);
+
 // Flushes `out`; a failed write to stdout makes the status an I/O error.
 ExitCode finish_output(Output* out, ExitCode status);
 

@@ -11,7 +11,7 @@ namespace qjt::app {
 namespace {
 
 bool usage(Command command, const std::string& message) {
-  fmt::print(stderr, "qjt {}: {}\n", command_name(command), message);
+  usage_error(command_name(command), message);
   return false;
 }
 

@@ -2,7 +2,9 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 
 #include "commands.h"
@@ -27,17 +29,21 @@ int main(int argc, char** argv) {
   qjt::app::add_gen_command(&app, &status);
   qjt::app::add_help_command(&app, &status);
 
+  // --json callers get their errors as JSON too, whatever stops the run.
+  const bool json = std::any_of(argv + 1, argv + argc, [](const char* arg) { return std::strcmp(arg, "--json") == 0; });
+  qjt::app::set_json_errors(json);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     const int code = app.exit(e);  // prints help, version or the error
-    return code == 0 ? 0 : qjt::to_int(qjt::ExitCode::kUsage);
+    if (code == 0) return 0;
+    if (json) qjt::app::write_error_json("", qjt::ExitCode::kUsage, e.what());
+    return qjt::to_int(qjt::ExitCode::kUsage);
   } catch (const std::exception& e) {
     // The last resort: no exception (std::bad_alloc included) ends qjt
     // with an abort and a core instead of a message and exit status 3.
     std::fflush(stdout);
-    fmt::print(stderr, "qjt: stopped: {}\n", e.what());
-    return qjt::to_int(qjt::ExitCode::kIoError);
+    return qjt::to_int(qjt::app::report_error("", qjt::ExitCode::kIoError, fmt::format("stopped: {}", e.what())));
   }
   return qjt::to_int(status);
 }

@@ -61,6 +61,13 @@ check "verify: the report's keys" '["ok","files","records","errors","warnings","
 check "verify: some findings" 1 "$(jq -s '[.[].findings[]] | length > 0 | if . then 1 else 0 end' <<<"$reports")"
 jq -r 'keys_unsorted[], (.findings[] | keys_unsorted[])' <<<"$reports" >>"$keys"
 
+# ---- errors reach --json callers as JSON -------------------------------------------
+errors=$( ("$qjt" dump --json --op ADD $f/channel/data1/log-1; "$qjt" verify --json --no-such-option;
+           "$qjt" repair --json --apply testdata/canal/logs/example/meta.log) 2>/dev/null | jq -c .)
+check "errors: one object each, type error, exit status 2" '3 ["error"] [2]' \
+  "$(jq -s -c 'length, ([.[].type] | unique), ([.[].exit_status] | unique)' <<<"$errors" | paste -sd' ')"
+jq -r 'keys_unsorted[]' <<<"$errors" >>"$keys"
+
 # ---- every key documented ---------------------------------------------------------
 undocumented=$(sort -u "$keys" | while read -r key; do grep -qx "\.B $key" $page || echo "$key"; done)
 check "every key has an entry (.B key) in $page" "" "$undocumented"

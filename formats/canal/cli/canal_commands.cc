@@ -140,7 +140,7 @@ ExitCode outcome(bool read_all, std::size_t errors) {
 }
 
 bool usage(const std::string& message) {
-  fmt::print(stderr, "qjt: {}\n", message);
+  usage_error("", message);
   return false;
 }
 

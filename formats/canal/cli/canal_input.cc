@@ -1,5 +1,7 @@
 #include "canal/cli/canal_input.h"
 
+#include "commands.h"
+
 #include <fmt/format.h>
 
 #include "canal/gzip_text.h"
@@ -17,7 +19,7 @@ std::optional<canal::FileKind> canal_kind(const std::vector<std::string>& paths,
 
 std::optional<std::int64_t> parse_at_option(const std::string& at) {
   const auto ms = canal::parse_at_time(at);
-  if (!ms) fmt::print(stderr, "qjt: --at {}: expected epoch milliseconds or yyyy-MM-dd HH:mm:ss[.SSS]\n", at);
+  if (!ms) usage_error("", fmt::format("--at {}: expected epoch milliseconds or yyyy-MM-dd HH:mm:ss[.SSS]", at));
   return ms;
 }
 

@@ -29,7 +29,7 @@ struct Plan {
 };
 
 bool usage(const std::string& message) {
-  fmt::print(stderr, "qjt repair: {}\n", message);
+  usage_error("repair", message);
   return false;
 }
 

@@ -43,14 +43,14 @@ std::optional<Inputs> gather(const FlumeRun& run, Reporter* reporter) {
   std::string error;
   auto keys = parse_keys(run.flume.keys, &error);
   if (!keys) {
-    fmt::print(stderr, "qjt: {}\n", error);
+    usage_error("", error);
     return std::nullopt;
   }
   Inputs in;
   in.keys = std::move(*keys);
   if (names_channel(run.flume)) {
     if (!run.paths.empty()) {
-      fmt::print(stderr, "qjt: give either PATHs or --checkpoint-dir/--data-dir/--backup-dir, not both\n");
+      usage_error("", "give either PATHs or --checkpoint-dir/--data-dir/--backup-dir, not both");
       return std::nullopt;
     }
     in.layout = flume::discover_channel(channel_dirs(run.flume), reporter);
@@ -142,8 +142,7 @@ void append_counts(JsonLine* line, const flume::ReplayCounts& c) {
 
 ExitCode run_flume_replay(const FlumeRun& run) {
   if (!names_channel(run.flume)) {
-    fmt::print(stderr, "qjt replay: a Flume channel is named by --checkpoint-dir and --data-dir\n");
-    return ExitCode::kUsage;
+    return usage_error("replay", "a Flume channel is named by --checkpoint-dir and --data-dir");
   }
   FindingList findings;
   UniqueFindings reporter(&findings);

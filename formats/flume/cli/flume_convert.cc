@@ -26,10 +26,7 @@ namespace {
 namespace fs = std::filesystem;
 using flume::FileKind;
 
-ExitCode usage(const std::string& message) {
-  fmt::print(stderr, "qjt convert: {}\n", message);
-  return ExitCode::kUsage;
-}
+ExitCode usage(const std::string& message) { return usage_error("convert", message); }
 
 ExitCode io_error(const std::string& file, const std::string& message) {
   StderrReporter().report(Finding{Severity::kError, "io_error", file, std::nullopt, message});

@@ -74,9 +74,8 @@ class FlumeDriver final : public Driver {
   // it, and rewriting part of a channel is how events get lost.
   ExitCode repair(const WriteRequest& r) override {
     if (!r.paths.empty() || !r.queue.empty()) {
-      fmt::print(stderr, "qjt repair: refused: a Flume channel is repaired by naming its directories "
-                         "(--checkpoint-dir, --data-dir), not by PATH or --queue; nothing was changed\n");
-      return ExitCode::kUsage;
+      return usage_error("repair", "refused: a Flume channel is repaired by naming its directories "
+                                   "(--checkpoint-dir, --data-dir), not by PATH or --queue; nothing was changed");
     }
     FlumeRepairOptions run = repair_;
     run.apply = r.apply;

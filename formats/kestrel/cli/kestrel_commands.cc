@@ -34,9 +34,10 @@ std::optional<RecordFilter> make_filter(const KestrelOptions& o) {
                    [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
     const auto type = kestrel::parse_record_type(name);
     if (!type) {
-      fmt::print(stderr, "qjt dump: unknown --op {}: expected one of ADD, REMOVE, ADDX, "
-                         "REMOVE_TENTATIVE, SAVE_XID, UNREMOVE, CONFIRM_REMOVE, ADD_XID, CONTINUE, "
-                         "REMOVE_TENTATIVE_XID, END_OF_FILE, BROKEN\n", name);
+      usage_error("dump", fmt::format("unknown --op {}: expected one of ADD, REMOVE, ADDX, REMOVE_TENTATIVE, "
+                                      "SAVE_XID, UNREMOVE, CONFIRM_REMOVE, ADD_XID, CONTINUE, "
+                                      "REMOVE_TENTATIVE_XID, END_OF_FILE, BROKEN",
+                                      name));
       return std::nullopt;
     }
     filter.types.insert(*type);

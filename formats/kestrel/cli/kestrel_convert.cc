@@ -344,8 +344,7 @@ std::int64_t legacy_add_time(const ConvertRequest& o) {
 
 ExitCode run_kestrel_convert(const ConvertRequest& o) {
   if (o.input.empty()) {
-    fmt::print(stderr, "qjt convert: INPUT is required\n");
-    return ExitCode::kUsage;
+    return usage_error("convert", "INPUT is required");
   }
   Run run{o, {}, ExitCode::kOk};
   std::string error;

@@ -16,10 +16,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-ExitCode usage(const std::string& message) {
-  fmt::print(stderr, "qjt convert: {}\n", message);
-  return ExitCode::kUsage;
-}
+ExitCode usage(const std::string& message) { return usage_error("convert", message); }
 
 ExitCode io_failure(const std::string& message) {
   fmt::print(stderr, "qjt convert: {}\n", message);

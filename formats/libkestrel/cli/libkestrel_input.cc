@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "commands.h"
 #include "libkestrel/libkestrel_layout.h"
 
 namespace qjt::app {
@@ -75,8 +76,7 @@ LkSelection open_libkestrel(const std::vector<std::string>& paths, const std::st
     }
     const auto kind = path == "-" ? libkestrel::FileKind::kClassic : libkestrel::file_kind_of(path);
     if (kind == libkestrel::FileKind::kClassic && fs::exists(path)) {
-      fmt::print(stderr, "qjt: {} is not a libkestrel file (no segment or bookmark magic): give classic "
-                         "Kestrel journals and Kestrel 3 files in separate runs\n", path);
+      usage_error("", fmt::format("{} is not a libkestrel file (no segment or bookmark magic)", path));
       selection.status = worse(selection.status, ExitCode::kUsage);
       continue;
     }
