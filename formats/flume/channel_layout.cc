@@ -20,7 +20,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr std::string_view kLockName = "in_use.lock";
 
 struct Entry {
   std::string name;
@@ -215,7 +214,7 @@ void scan_data_dir(const std::string& dir, const Listing& listing, ChannelLayout
   }
   std::set<std::string> logs_here;
   for (const auto& [name, e] : listing) {
-    if (!e.regular || name == kLockName || name.rfind("log-", 0) != 0) continue;
+    if (!e.regular || name == kLockFileName || name.rfind("log-", 0) != 0) continue;
     const std::string path = join(dir, name);
     std::optional<std::int32_t> id;
     std::string_view suffix;
@@ -322,7 +321,7 @@ CheckpointFiles scan_checkpoint_dir(const std::string& dir, const Listing& listi
   c.checkpoint_meta = path_if_present(dir, listing, "checkpoint.meta");
   c.inflight_puts = path_if_present(dir, listing, "inflightputs");
   c.inflight_takes = path_if_present(dir, listing, "inflighttakes");
-  c.lock = path_if_present(dir, listing, kLockName);
+  c.lock = path_if_present(dir, listing, kLockFileName);
   if (listing.count("queueset")) c.queueset = join(dir, "queueset");
   for (const auto& [name, e] : listing)
     if (e.regular && name.rfind("checkpoint-backup-", 0) == 0) c.upgrade_backups.push_back(join(dir, name));
@@ -342,7 +341,7 @@ BackupFiles scan_backup_dir(const std::string& dir, const Listing& listing, Repo
   b.checkpoint_meta = path_if_present(dir, listing, "checkpoint.meta");
   b.inflight_puts = path_if_present(dir, listing, "inflightputs");
   b.inflight_takes = path_if_present(dir, listing, "inflighttakes");
-  b.lock = path_if_present(dir, listing, kLockName);
+  b.lock = path_if_present(dir, listing, kLockFileName);
   const bool has_copies = b.checkpoint || b.checkpoint_snappy || b.checkpoint_meta ||
                           b.inflight_puts || b.inflight_takes;
   if (!b.complete && has_copies) {
@@ -428,7 +427,7 @@ ChannelLayout discover_channel(const ChannelDirs& dirs, Reporter* reporter, bool
     }
     layout.data_dirs.push_back(dir);
     scan_data_dir(dir, *listing, &layout, reporter);
-    if (const auto lock = path_if_present(dir, *listing, kLockName)) layout.lock_files.push_back(*lock);
+    if (const auto lock = path_if_present(dir, *listing, kLockFileName)) layout.lock_files.push_back(*lock);
   }
   std::stable_sort(layout.logs.begin(), layout.logs.end(),
                    [](const DataLog& a, const DataLog& b) { return a.file_id < b.file_id; });

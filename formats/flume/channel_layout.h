@@ -36,6 +36,10 @@
 
 namespace qjt::flume {
 
+// The lock Flume takes in each of a channel's directories while it runs
+// (a POSIX record lock, Java's tryLock); it holds no data.
+inline constexpr std::string_view kLockFileName = "in_use.lock";
+
 struct ChannelDirs {
   std::string checkpoint_dir;
   std::vector<std::string> data_dirs;  // in configuration order

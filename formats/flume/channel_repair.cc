@@ -138,7 +138,7 @@ bool restored_files(const BackupFiles& backup, std::map<std::string, std::string
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(backup.dir, ec)) {
     const std::string name = entry.path().filename().string();
-    if (!entry.is_regular_file() || name == "backupComplete" || name == "in_use.lock") continue;
+    if (!entry.is_regular_file() || name == "backupComplete" || name == kLockFileName) continue;
     if (name.size() > kSnappySuffix.size() && name.ends_with(kSnappySuffix)) continue;
     if (!read_whole(entry.path().string(), &(*files)[name], reporter)) return false;
   }
@@ -182,7 +182,7 @@ bool plan_restore(const ChannelLayout& layout, const ChannelRepairRequest& reque
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
     const std::string name = entry.path().filename().string();
-    if (!entry.is_regular_file() || name == "in_use.lock" || name == kCheckpointName || names.count(name)) continue;
+    if (!entry.is_regular_file() || name == kLockFileName || name == kCheckpointName || names.count(name)) continue;
     FileChange c;
     c.path = entry.path().string();
     c.kind = FileChangeKind::kRemove;

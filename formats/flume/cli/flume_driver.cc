@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "driver.h"
+#include "flume/channel_layout.h"
 #include "flume/file_kind.h"
 #include "flume/cli/flume_commands.h"
 #include "flume/cli/flume_convert.h"
@@ -22,7 +23,7 @@ class FlumeDriver final : public Driver {
 
   std::optional<Claim> claim(const std::string& path, ByteSpan bytes) const override {
     // The lock Flume takes in each of a channel's directories: no file to decode.
-    if (std::filesystem::path(path).filename() == kLockName) return Claim{true, "Flume's in_use.lock", "flume-lock"};
+    if (std::filesystem::path(path).filename() == flume::kLockFileName) return Claim{true, "Flume's in_use.lock", "flume-lock"};
     if (!flume::looks_like_flume(path, bytes)) return std::nullopt;
     const auto kind = flume::detect_file_kind(path, bytes);
     return Claim{true, fmt::format("a Flume file channel {} file", flume::file_kind_name(kind.kind)), "flume"};
@@ -86,7 +87,6 @@ class FlumeDriver final : public Driver {
   }
 
  private:
-  static constexpr std::string_view kLockName = "in_use.lock";
   static std::size_t index(Command command) { return static_cast<std::size_t>(command); }
 
   FlumeRun run(const ReadRequest& r) const {
