@@ -4,7 +4,8 @@
 #    starts with the envelope: "format" (the family, a string) then "file"
 #    (a string).
 #  - Every top-level key of those lines, of the verify report and of its
-#    finding objects has an entry in man/qjt-json.5: a line ".B key" alone
+#    finding objects, of the replay reports, compact and repair plans and
+#    error objects has an entry in man/qjt-json.5: a line ".B key" alone
 #    (the page's convention, so a key named only in passing does not count).
 #  - convert --to jsonl and back still gives the identical files.
 # Runs in SOURCE_DIR on testdata/, read only; outputs go to a scratch dir.
@@ -60,6 +61,21 @@ check "verify: the report's keys" '["ok","files","records","errors","warnings","
   "$(jq -c 'keys_unsorted[0:6]' <<<"$reports" | sort -u)"
 check "verify: some findings" 1 "$(jq -s '[.[].findings[]] | length > 0 | if . then 1 else 0 end' <<<"$reports")"
 jq -r 'keys_unsorted[], (.findings[] | keys_unsorted[])' <<<"$reports" >>"$keys"
+
+# ---- replay reports, compact and repair plans: their top-level keys -----------------
+# (plans only: --dry-run and repair without --apply change nothing)
+reports=$( ("$qjt" replay --json $k/sample; "$qjt" replay --json testdata/libkestrel/queue;
+            "$qjt" replay --json --checkpoint-dir $f/channel/checkpoint --data-dir $f/channel/data1;
+            "$qjt" replay --json testdata/canal/logs/example/meta.log;
+            "$qjt" compact --json --dry-run $k/sample; "$qjt" compact --json --dry-run testdata/libkestrel/queue;
+            "$qjt" repair --json $k/files/broken-opcode-0a;
+            "$qjt" repair --json --checkpoint-dir $f/channel/checkpoint --data-dir $f/channel/data1;
+            "$qjt" repair --json --drop-client 1001 testdata/canal/conf/example/meta.dat) 2>/dev/null | jq -c .)
+check "replay, compact, repair: some reports" yes "$([ "$(wc -l <<<"$reports")" -ge 9 ] && echo yes)"
+# Their keys are described in running text: a .B or .BR line naming the key.
+undescribed=$(jq -r 'keys_unsorted[]' <<<"$reports" | sort -u | while read -r key; do
+  grep -Eq "^\.BR? $key( |,|\.|;|\)|$)" $page || echo "$key"; done)
+check "replay, compact and repair keys are described in $page" "" "$undescribed"
 
 # ---- errors reach --json callers as JSON -------------------------------------------
 errors=$( ("$qjt" dump --json --op ADD $f/channel/data1/log-1; "$qjt" verify --json --no-such-option;
