@@ -314,10 +314,10 @@ ExitCode upgrade_checkpoint(const FlumeConvertOptions& o) {
   std::string backup = plan.existing_backup;
   const bool apply = o.apply && plan.state != flume::UpgradeState::kV3;
   if (apply) {
-    const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
-        std::chrono::system_clock::now().time_since_epoch());
     WriteGuardOptions guard;
     guard.force = o.force;
+    const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
+        std::chrono::system_clock::now().time_since_epoch());
     const ReplaceResult result = guarded_replace(upgrade_request(layout, plan, now.count(), &backup), guard);
     if (result.status == ExitCode::kInUse) {
       fmt::print(stderr, "qjt convert: {}: refusing to upgrade: {} (--force overrides)\n", plan.checkpoint_path,
