@@ -139,4 +139,24 @@ bool durable_copy(const std::string& from, const std::string& to, std::string* e
          sync_directory(parent_of(to), error);
 }
 
+bool back_up_files(const std::string& backup_dir, const std::vector<std::string>& paths,
+                   const char* failpoint_name, std::string* error) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::exists(fs::symlink_status(backup_dir, ec))) {
+    *error = fmt::format("backup directory {} already exists", backup_dir);
+    return false;
+  }
+  fs::create_directories(backup_dir, ec);
+  if (ec) {
+    *error = fmt::format("cannot create backup directory {}: {}", backup_dir, ec.message());
+    return false;
+  }
+  for (const std::string& path : paths) {
+    if (!durable_copy(path, (fs::path(backup_dir) / fs::path(path).filename()).string(), error)) return false;
+    if (failpoint_name) failpoint(failpoint_name);
+  }
+  return sync_directory(fs::path(backup_dir).parent_path().string(), error);
+}
+
 }  // namespace qjt

@@ -10,6 +10,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "byte_span.h"
 
@@ -61,5 +62,12 @@ bool durable_remove(const std::string& path, std::string* error);
 // A copy of `from` at `to` (which must not exist): a hard link when both are
 // on one file system, otherwise a byte copy; fsynced either way.
 bool durable_copy(const std::string& from, const std::string& to, std::string* error);
+
+// Creates `backup_dir` (which must not exist, so that one run's copies are
+// never mixed with another's) and copies each of `paths` into it under its
+// file name, durably, reaching `failpoint_name` (unless null) after each
+// copy; then fsyncs the directory holding `backup_dir`.
+bool back_up_files(const std::string& backup_dir, const std::vector<std::string>& paths,
+                   const char* failpoint_name, std::string* error);
 
 }  // namespace qjt

@@ -28,18 +28,6 @@ ExitCode refuse_if_open(const std::vector<std::string>& files, std::string* reas
 
 }  // namespace
 
-ExitCode guard_files(const std::string& dir, const std::vector<std::string>& files,
-                     const WriteGuardOptions& options, std::unique_ptr<DirectoryLock>* lock,
-                     std::string* reason) {
-  if (options.force) return ExitCode::kOk;
-  *lock = DirectoryLock::try_acquire(dir, reason);
-  if (!*lock) {
-    *reason += "; use --force to override";
-    return ExitCode::kInUse;
-  }
-  return refuse_if_open(files, reason);
-}
-
 ExitCode guard_directories(const std::vector<std::string>& dirs, const std::vector<std::string>& owner_locks,
                            std::string_view owner, const std::vector<std::string>& files,
                            const WriteGuardOptions& options, std::vector<std::unique_ptr<DirectoryLock>>* locks,

@@ -1,6 +1,7 @@
 // Guard rails shared by the commands that change a queue's files: qjt's
 // lock on the directory, refusal while another process has the files open,
-// and where backups go.
+// and where backups go. The writers reach them through guarded_replace.h,
+// which runs them in their order.
 #pragma once
 
 #include <memory>
@@ -23,17 +24,10 @@ struct WriteGuardOptions {
 
 void add_write_guard_options(CLI::App* command, WriteGuardOptions* options);
 
-// Takes qjt's lock on `dir` and checks that no other process has one of
-// `files` open. Returns kOk with *lock held, or kInUse with *reason naming
-// the process. `force` skips both checks.
-ExitCode guard_files(const std::string& dir, const std::vector<std::string>& files,
-                     const WriteGuardOptions& options, std::unique_ptr<DirectoryLock>* lock,
-                     std::string* reason);
-
-// The same for files spread over several directories: qjt's lock on each
-// of `dirs`, then refusal while a process holds one of `owner_locks` (the
-// locks the owning system takes, e.g. Flume's in_use.lock: Java's tryLock is
-// a POSIX record lock) or has one of `files` open. kOk with *locks held,
+// Takes qjt's lock on each of `dirs`, then refuses while a process holds
+// one of `owner_locks` (the locks the owning system takes, e.g. Flume's
+// in_use.lock: Java's tryLock is a POSIX record lock) or has one of `files`
+// open. kOk with *locks held,
 // else kInUse with *reason naming the process and `owner` (what holding an
 // owner lock means). `force` skips the checks.
 ExitCode guard_directories(const std::vector<std::string>& dirs, const std::vector<std::string>& owner_locks,

@@ -235,8 +235,24 @@ class BackupNames {
   std::set<std::string> used_;
 };
 
-bool back_up(const ChannelRepairPlan& plan, const std::string& backup_dir, std::vector<AppliedBackup>* backups,
-             std::string* error) {
+// A rebuild may be the channel's first checkpoint: Flume creates the
+// directory too.
+bool ensure_directory(const fs::path& dir, std::string* error) {
+  std::error_code ec;
+  if (dir.empty() || fs::is_directory(dir, ec)) return true;
+  fs::create_directories(dir, ec);
+  if (ec) {
+    *error = fmt::format("cannot create directory {}: {}", dir.string(), ec.message());
+    return false;
+  }
+  const fs::path parent = fs::absolute(dir).parent_path();
+  return sync_directory(parent.string(), error);
+}
+
+}  // namespace
+
+bool back_up_channel(const ChannelRepairPlan& plan, const std::string& backup_dir,
+                     std::vector<AppliedBackup>* backups, std::string* error) {
   BackupNames names(backup_dir);
   std::string manifest;
   for (const FileChange& c : plan.changes) {
@@ -261,21 +277,7 @@ bool back_up(const ChannelRepairPlan& plan, const std::string& backup_dir, std::
   return ok;
 }
 
-// A rebuild may be the channel's first checkpoint: Flume creates the
-// directory too.
-bool ensure_directory(const fs::path& dir, std::string* error) {
-  std::error_code ec;
-  if (dir.empty() || fs::is_directory(dir, ec)) return true;
-  fs::create_directories(dir, ec);
-  if (ec) {
-    *error = fmt::format("cannot create directory {}: {}", dir.string(), ec.message());
-    return false;
-  }
-  const fs::path parent = fs::absolute(dir).parent_path();
-  return sync_directory(parent.string(), error);
-}
-
-bool make_change(const FileChange& c, std::string* error) {
+bool apply_file_change(const FileChange& c, std::string* error) {
   switch (c.kind) {
     case FileChangeKind::kPatch:
       return patch_file_atomically(c.path, c.size.value_or(0), c.patches, error);
@@ -288,8 +290,6 @@ bool make_change(const FileChange& c, std::string* error) {
   }
   return false;
 }
-
-}  // namespace
 
 const char* checkpoint_action_name(CheckpointAction action) {
   switch (action) {
@@ -321,8 +321,7 @@ ChannelRepairPlan plan_channel_repair(const ChannelLayout& layout, ChannelLogs* 
   return plan;
 }
 
-bool apply_channel_repair(const ChannelRepairPlan& plan, const std::string& backup_dir,
-                          std::vector<AppliedBackup>* backups, std::string* error) {
+bool check_still_as_planned(const ChannelRepairPlan& plan, std::string* error) {
   if (!plan.feasible) {
     *error = "the plan cannot be carried out (see its findings); nothing written";
     return false;
@@ -332,11 +331,6 @@ bool apply_channel_repair(const ChannelRepairPlan& plan, const std::string& back
       *error = why;
       return false;
     }
-  if (!backup_dir.empty() && !back_up(plan, backup_dir, backups, error)) return false;
-  for (const FileChange& c : plan.changes) {
-    if (!make_change(c, error)) return false;
-    failpoint("flume_repair.changed");
-  }
   return true;
 }
 

@@ -3,7 +3,7 @@
 // out with a backup of every file it touches and an atomic replacement of
 // each (spec §1.5, §4, §5.4, §7).
 //
-// What a plan holds, in the order apply_channel_repair carries it out:
+// What a plan holds, in the order it is carried out:
 //  1. The integrity repair of every data log (integrity_repair.h): single
 //     bytes over OP bytes, as FileChannelIntegrityTool writes them, for the
 //     records that do not decode, fail their CRC, were cut short by a crash,
@@ -99,15 +99,23 @@ struct AppliedBackup {
   std::string copy;
 };
 
-// Carries the plan out. First checks that every file still is as planned
-// (sizes, patched bytes) and changes nothing if one is not; then copies every
-// file that exists into `backup_dir` (unless it is empty), one subdirectory
-// per channel directory, and writes there a manifest `qjt-backup.txt` of
-// "copy<TAB>original" lines; then makes the changes in order. A failpoint
-// ("flume_repair.backed_up", "flume_repair.changed") follows each durable
-// step. False with *error on the first failure; what was done stays done
-// (every step is safe on its own) and *backups lists what was copied.
-bool apply_channel_repair(const ChannelRepairPlan& plan, const std::string& backup_dir,
-                          std::vector<AppliedBackup>* backups, std::string* error);
+// Carrying the plan out takes three steps, in this order (the writer runs
+// them under its guard): check_still_as_planned, back_up_channel (unless
+// no backup is kept), then apply_file_change for each change in order.
+// What was done stays done on a failure: every step is safe on its own.
+
+// False with *error when the plan is not feasible, or a file is no longer
+// as planned (its size): then nothing may be written.
+bool check_still_as_planned(const ChannelRepairPlan& plan, std::string* error);
+
+// Copies every file of the plan that exists into `backup_dir`, one
+// subdirectory per channel directory, and writes there a manifest
+// `qjt-backup.txt` of "copy<TAB>original" lines; failpoint
+// "flume_repair.backed_up" when done. *backups lists what was copied.
+bool back_up_channel(const ChannelRepairPlan& plan, const std::string& backup_dir,
+                     std::vector<AppliedBackup>* backups, std::string* error);
+
+// Makes one change durably (a new inode for a file replaced).
+bool apply_file_change(const FileChange& change, std::string* error);
 
 }  // namespace qjt::flume

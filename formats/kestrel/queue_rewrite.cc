@@ -42,25 +42,6 @@ std::int64_t pick_stamp(const RewriteRequest& r) {
 
 }  // namespace
 
-bool back_up_files(const std::string& backup_dir, const std::vector<std::string>& paths, std::string* error) {
-  std::error_code ec;
-  if (exists(backup_dir)) {
-    *error = fmt::format("backup directory {} already exists", backup_dir);
-    return false;
-  }
-  fs::create_directories(backup_dir, ec);
-  if (ec) {
-    *error = fmt::format("cannot create backup directory {}: {}", backup_dir, ec.message());
-    return false;
-  }
-  for (const std::string& path : paths) {
-    if (!durable_copy(path, (fs::path(backup_dir) / fs::path(path).filename()).string(), error))
-      return false;
-    failpoint("rewrite.backup_file");
-  }
-  return sync_directory(fs::path(backup_dir).parent_path().string(), error);
-}
-
 bool rewrite_queue(const RewriteRequest& r, const JournalContent& content, std::string* error) {
   const std::int64_t stamp = pick_stamp(r);
   const std::string live = fmt::format("{}/{}", r.dir, r.queue);
@@ -77,7 +58,7 @@ bool rewrite_queue(const RewriteRequest& r, const JournalContent& content, std::
     }
   }
   failpoint("rewrite.temp_written");
-  if (!r.backup_dir.empty() && !back_up_files(r.backup_dir, r.replaced, error)) return false;
+  if (!r.backup_dir.empty() && !back_up_files(r.backup_dir, r.replaced, "rewrite.backup_file", error)) return false;
   failpoint("rewrite.backed_up");
   std::vector<std::string> doomed;
   for (const std::string& path : r.replaced) {

@@ -42,11 +42,6 @@ using JournalContent = std::function<bool(FileWriter*, std::string*)>;
 bool rewrite_queue(const RewriteRequest& request, const JournalContent& content,
                    std::string* error);
 
-// Creates `backup_dir` (which must not exist) and copies each of `paths`
-// into it under its file name, durably; a failpoint after each copy. Also
-// used by libkestrel's compaction.
-bool back_up_files(const std::string& backup_dir, const std::vector<std::string>& paths, std::string* error);
-
 // The highest <ts> among `paths` named <queue>.<ts>[.pack], or 0.
 std::int64_t highest_segment_stamp(const std::string& queue, const std::vector<std::string>& paths);
 

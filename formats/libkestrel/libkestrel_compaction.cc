@@ -2,10 +2,7 @@
 
 #include <algorithm>
 
-#include "durable_file.h"
-#include "failpoint.h"
 #include "libkestrel/libkestrel_writer.h"
-#include "kestrel/queue_rewrite.h"
 
 namespace qjt::libkestrel {
 namespace {
@@ -35,27 +32,6 @@ CompactionPlan plan_compaction(const QueueReplay& replay, bool rewrite,
     if (on_disk->second.as_chars() != canonical) plan.rewrite_bookmarks.push_back({r.path, std::move(canonical)});
   }
   return plan;
-}
-
-bool carry_out(const CompactionPlan& plan, const std::string& backup_dir, std::string* error) {
-  if (!backup_dir.empty()) {
-    std::vector<std::string> changed = plan.delete_segments;
-    for (const auto& b : plan.rewrite_bookmarks) changed.push_back(b.path);
-    changed.insert(changed.end(), plan.temp_files.begin(), plan.temp_files.end());
-    if (!kestrel::back_up_files(backup_dir, changed, error)) return false;
-  }
-  for (const auto& b : plan.rewrite_bookmarks) {
-    const auto content = [&b](FileWriter* w, std::string* e) { return w->append(ByteSpan(b.bytes), e); };
-    if (!write_file_atomically(b.path, content, error)) return false;
-    failpoint("libkestrel_compact.bookmark_rewritten");
-  }
-  std::vector<std::string> removed = plan.temp_files;
-  removed.insert(removed.end(), plan.delete_segments.begin(), plan.delete_segments.end());
-  for (const std::string& path : removed) {
-    if (!durable_remove(path, error)) return false;
-    failpoint("libkestrel_compact.file_removed");
-  }
-  return true;
 }
 
 }  // namespace qjt::libkestrel

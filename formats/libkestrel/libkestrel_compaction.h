@@ -25,6 +25,9 @@ struct BookmarkRewrite {
   std::string bytes;  // the whole new file
 };
 
+// Carried out in this order, each step durable before the next: the
+// bookmarks rewritten, then the temp files and the segments (oldest first)
+// removed; the queue each reader sees is the same after every step.
 struct CompactionPlan {
   std::vector<std::string> delete_segments;  // oldest first
   std::vector<BookmarkRewrite> rewrite_bookmarks;
@@ -39,10 +42,5 @@ struct CompactionPlan {
 CompactionPlan plan_compaction(const QueueReplay& replay, bool rewrite,
                                const std::map<std::string, ByteSpan>& current,
                                const std::vector<std::string>& temp_files);
-
-// Carries out `plan`: copies every file it changes into `backup_dir`
-// (unless empty), rewrites the bookmarks, then deletes the temp files and
-// the segments, oldest first, durably and with a failpoint after each step.
-bool carry_out(const CompactionPlan& plan, const std::string& backup_dir, std::string* error);
 
 }  // namespace qjt::libkestrel

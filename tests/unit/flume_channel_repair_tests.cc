@@ -26,6 +26,18 @@ using qjt_test::flume::Dirs;
 using qjt_test::flume::LogFile;
 using qjt_test::flume::put_file;
 
+// The plan carried out in the three steps channel_repair.h names, as qjt
+// repair runs them under guarded_replace (a backup unless `backup_dir` is
+// empty).
+bool apply_channel_repair(const ChannelRepairPlan& plan, const std::string& backup_dir,
+                          std::vector<AppliedBackup>* backups, std::string* error) {
+  if (!check_still_as_planned(plan, error)) return false;
+  if (!backup_dir.empty() && !back_up_channel(plan, backup_dir, backups, error)) return false;
+  for (const FileChange& c : plan.changes)
+    if (!apply_file_change(c, error)) return false;
+  return true;
+}
+
 std::string names_of(const ChannelRepairPlan& plan) {
   std::string out;
   for (const FileChange& c : plan.changes)

@@ -7,8 +7,7 @@
 
 #include "canal/cli/canal_input.h"
 #include "commands.h"
-#include "durable_file.h"
-#include "failpoint.h"
+#include "guarded_replace.h"
 #include "json_line.h"
 #include "canal/meta_repair.h"
 #include "output.h"
@@ -132,26 +131,21 @@ std::string backup_path(const Plan& p, const WriteGuardOptions& guard) {
 
 ExitCode carry_out(Plan* p, const WriteGuardOptions& guard) {
   const std::string dir = fs::path(p->path).parent_path().empty() ? "." : fs::path(p->path).parent_path().string();
-  std::unique_ptr<DirectoryLock> lock;
-  std::string error;
-  if (ExitCode g = guard_files(dir, {p->path}, guard, &lock, &error); g != ExitCode::kOk) {
-    fmt::print(stderr, "qjt repair: refused: {}\n", error);
-    return g;
+  ReplaceRequest request;
+  request.lock_dirs = {dir};
+  request.watched = {p->path};
+  if (p->before) {
+    request.backup.file = backup_path(*p, guard);
+    request.backup.files = {p->path};
+    request.backup.failpoint = "repair.backed_up";
   }
-  if (p->before && !guard.no_backup) {
-    p->backup = backup_path(*p, guard);
-    std::error_code ec;
-    if (!guard.backup_root.empty()) fs::create_directories(guard.backup_root, ec);
-    if (!durable_copy(p->path, p->backup, &error)) {
-      fmt::print(stderr, "qjt repair: {}\n", error);
-      return ExitCode::kIoError;
-    }
-    failpoint("repair.backed_up");
-  }
-  const bool written = write_file_atomically(
-      p->path, [p](FileWriter* w, std::string* e) { return w->append(ByteSpan(p->after), e); }, &error);
-  if (!written) fmt::print(stderr, "qjt repair: {}\n", error);
-  return written ? ExitCode::kOk : ExitCode::kIoError;
+  request.changes.push_back(FileChange::replace(
+      p->path, [p](FileWriter* w, std::string* e) { return w->append(ByteSpan(p->after), e); }));
+  const ReplaceResult result = guarded_replace(request, guard);
+  p->backup = result.backup;
+  if (result.status != ExitCode::kOk)
+    fmt::print(stderr, "qjt repair: {}{}\n", result.status == ExitCode::kInUse ? "refused: " : "", result.reason);
+  return result.status;
 }
 
 void print(Output* out, const Plan& p, bool applied, bool json, const FindingList& verified) {

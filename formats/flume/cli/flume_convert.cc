@@ -18,7 +18,7 @@
 #include "flume/log_metadata.h"
 #include "output.h"
 #include "path_family.h"
-#include "write_guard.h"
+#include "guarded_replace.h"
 
 namespace qjt::app {
 namespace {
@@ -281,6 +281,19 @@ void print_plan_text(const flume::UpgradePlan& plan, bool applied, const std::st
   fmt::print("{}\n", applied ? "upgraded" : "dry run: nothing changed (use --apply)");
 }
 
+// The upgrade through guarded_replace: the channel's guard, then Flume's
+// own upgrade protocol, which makes the backup Flume itself knows
+// (checkpoint-backup-<now_ms> in the checkpoint directory) and orders its
+// renames as Flume's startup expects. qjt places no backup of its own.
+ReplaceRequest upgrade_request(const flume::ChannelLayout& layout, const flume::UpgradePlan& plan, std::int64_t now_ms,
+                               std::string* backup) {
+  ReplaceRequest request = channel_request(layout, {plan.checkpoint_path, plan.meta_path});
+  request.changes.push_back(FileChange::by_protocol([&plan, now_ms, backup](const std::string&, std::string* error) {
+    return flume::apply_checkpoint_upgrade(plan, now_ms, backup, error);
+  }));
+  return request;
+}
+
 ExitCode upgrade_checkpoint(const FlumeConvertOptions& o) {
   if (o.flume.checkpoint_dir.empty()) return usage("--to flume-v3 needs --checkpoint-dir DIR");
   if (!o.input.empty()) return usage("--to flume-v3 takes no INPUT: it upgrades the checkpoint in --checkpoint-dir");
@@ -298,17 +311,17 @@ ExitCode upgrade_checkpoint(const FlumeConvertOptions& o) {
   std::string backup = plan.existing_backup;
   const bool apply = o.apply && plan.state != flume::UpgradeState::kV3;
   if (apply) {
-    std::vector<std::unique_ptr<DirectoryLock>> locks;
-    std::string reason, error;
     WriteGuardOptions guard;
     guard.force = o.force;
-    if (guard_channel(layout, {plan.checkpoint_path, plan.meta_path}, guard, &locks, &reason) != ExitCode::kOk) {
-      fmt::print(stderr, "qjt convert: {}: refusing to upgrade: {} (--force overrides)\n", plan.checkpoint_path, reason);
-      return ExitCode::kInUse;
-    }
     const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
         std::chrono::system_clock::now().time_since_epoch());
-    if (!flume::apply_checkpoint_upgrade(plan, now.count(), &backup, &error)) return io_error(plan.checkpoint_path, error);
+    const ReplaceResult result = guarded_replace(upgrade_request(layout, plan, now.count(), &backup), guard);
+    if (result.status == ExitCode::kInUse) {
+      fmt::print(stderr, "qjt convert: {}: refusing to upgrade: {} (--force overrides)\n", plan.checkpoint_path,
+                 result.reason);
+      return ExitCode::kInUse;
+    }
+    if (result.status != ExitCode::kOk) return io_error(plan.checkpoint_path, result.reason);
   }
   if (o.json) {
     print_plan_json(plan, apply, backup);

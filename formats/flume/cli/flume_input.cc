@@ -72,13 +72,15 @@ std::vector<std::string> named_dirs(const FlumeOptions& o) {
   return dirs;
 }
 
-ExitCode guard_channel(const flume::ChannelLayout& layout, const std::vector<std::string>& files,
-                       const WriteGuardOptions& options, std::vector<std::unique_ptr<DirectoryLock>>* locks,
-                       std::string* reason) {
-  std::vector<std::string> dirs = layout.data_dirs;
-  if (layout.checkpoint.exists) dirs.push_back(layout.checkpoint.dir);
-  if (layout.backup && layout.backup->exists) dirs.push_back(layout.backup->dir);
-  return guard_directories(dirs, layout.lock_files, "a running Flume agent", files, options, locks, reason);
+ReplaceRequest channel_request(const flume::ChannelLayout& layout, std::vector<std::string> files) {
+  ReplaceRequest request;
+  request.lock_dirs = layout.data_dirs;
+  request.owner_locks = layout.lock_files;
+  request.owner = "a running Flume agent";
+  request.watched = std::move(files);
+  if (layout.checkpoint.exists) request.lock_dirs.push_back(layout.checkpoint.dir);
+  if (layout.backup && layout.backup->exists) request.lock_dirs.push_back(layout.backup->dir);
+  return request;
 }
 
 std::optional<flume::KeyRing> parse_keys(const std::vector<std::string>& keys, std::string* error) {

@@ -16,7 +16,7 @@
 #include "flume/file_kind.h"
 #include "finding.h"
 #include "input_file.h"
-#include "write_guard.h"
+#include "guarded_replace.h"
 
 namespace qjt::app {
 
@@ -41,12 +41,11 @@ flume::ChannelDirs channel_dirs(const FlumeOptions& options);
 // The same as one list: the checkpoint, data and backup directories named.
 std::vector<std::string> named_dirs(const FlumeOptions& options);
 
-// guard_directories for a channel: qjt's lock on each of the layout's
-// directories (checkpoint, data, backup), then refusal while a Flume agent
-// holds an in_use.lock or a process has one of `files` open.
-ExitCode guard_channel(const flume::ChannelLayout& layout, const std::vector<std::string>& files,
-                       const WriteGuardOptions& options, std::vector<std::unique_ptr<DirectoryLock>>* locks,
-                       std::string* reason);
+// The guard of guarded_replace for a channel: qjt's lock on each of the
+// layout's directories that exist (checkpoint, data, backup), and refusal
+// while a Flume agent holds an in_use.lock or a process has one of `files`
+// open.
+ReplaceRequest channel_request(const flume::ChannelLayout& layout, std::vector<std::string> files);
 
 // --key ALIAS=HEX values; a malformed one is a usage error.
 std::optional<flume::KeyRing> parse_keys(const std::vector<std::string>& keys, std::string* error);

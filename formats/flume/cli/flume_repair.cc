@@ -203,23 +203,26 @@ std::vector<std::string> channel_directories(const flume::ChannelLayout& layout)
   return dirs;
 }
 
+// The plan through guarded_replace: the channel's guard, the backup placed
+// outside every channel directory in the channel's own layout, then each
+// change in the plan's order.
 ExitCode apply(const flume::ChannelLayout& layout, Report* r) {
-  std::vector<std::unique_ptr<DirectoryLock>> locks;
-  std::string error;
-  if (ExitCode guard = guard_channel(layout, touched_files(layout, r->plan), r->options.guard, &locks, &error);
-      guard != ExitCode::kOk) {
-    fmt::print(stderr, "qjt repair: refused: {}\n", error);
-    return guard;
-  }
-  if (!choose_backup_dir(channel_directories(layout), "channel", r->options.guard, &r->backup_dir, &error)) {
-    fmt::print(stderr, "qjt repair: {}\n", error);
-    return ExitCode::kUsage;
-  }
-  if (!flume::apply_channel_repair(r->plan, r->backup_dir, &r->backups, &error)) {
-    fmt::print(stderr, "qjt repair: {}\n", error);
-    return ExitCode::kIoError;
-  }
-  return ExitCode::kOk;
+  ReplaceRequest request = channel_request(layout, touched_files(layout, r->plan));
+  request.keep_out_of = channel_directories(layout);
+  request.check = [r](std::string* error) { return flume::check_still_as_planned(r->plan, error); };
+  request.backup.name = "channel";
+  request.backup.copy = [r](const std::string& dir, std::string* error) {
+    return flume::back_up_channel(r->plan, dir, &r->backups, error);
+  };
+  for (const flume::FileChange& c : r->plan.changes)
+    request.changes.push_back(FileChange::by_protocol(
+        [&c](const std::string&, std::string* error) { return flume::apply_file_change(c, error); },
+        "flume_repair.changed"));
+  const ReplaceResult result = guarded_replace(request, r->options.guard);
+  r->backup_dir = result.backup;
+  if (result.status != ExitCode::kOk)
+    fmt::print(stderr, "qjt repair: {}{}\n", result.status == ExitCode::kInUse ? "refused: " : "", result.reason);
+  return result.status;
 }
 
 }  // namespace

@@ -13,7 +13,7 @@
 #include "json_line.h"
 #include "kestrel/cli/kestrel_input.h"
 #include "kestrel/queue_rewrite.h"
-#include "write_guard.h"
+#include "guarded_replace.h"
 
 namespace qjt::app {
 namespace {
@@ -115,31 +115,29 @@ kestrel::JournalContent compacted_content(const kestrel::ReplayState& state, con
   };
 }
 
+// Kestrel's rewrite protocol (queue_rewrite.h) orders its own writes,
+// backup and renames so that Kestrel's startup replays every state it
+// leaves; guarded_replace guards it and places the backup it makes.
 ExitCode compact_in_place(const OpenJournal& j, const CompactOptions& o,
                           const kestrel::JournalContent& content, Report* r) {
-  std::unique_ptr<DirectoryLock> lock;
   const auto files = queue_files(j);
-  if (ExitCode guard = guard_files(j.directory, files, o.guard, &lock, &r->reason);
-      guard != ExitCode::kOk) {
-    r->action = "refused";
-    return guard;
-  }
-  kestrel::RewriteRequest request{j.directory, j.queue, files, "",
-                                  kestrel::highest_segment_stamp(j.queue, files) + 1};
-  std::string error;
-  if (!choose_backup_dir({j.directory}, j.queue, o.guard, &request.backup_dir,
-                         &error)) {
-    r->action = "refused";
-    r->reason = error;
-    return ExitCode::kUsage;
-  }
-  if (!kestrel::rewrite_queue(request, content, &error)) {
-    r->action = "failed";
-    r->reason = error;
-    return ExitCode::kIoError;
+  ReplaceRequest request;
+  request.lock_dirs = {j.directory};
+  request.watched = files;
+  request.backup.name = j.queue;
+  request.changes.push_back(FileChange::by_protocol([&](const std::string& backup, std::string* error) {
+    const kestrel::RewriteRequest rewrite{j.directory, j.queue, files, backup,
+                                          kestrel::highest_segment_stamp(j.queue, files) + 1};
+    return kestrel::rewrite_queue(rewrite, content, error);
+  }));
+  const ReplaceResult result = guarded_replace(request, o.guard);
+  r->reason = result.reason;
+  if (result.status != ExitCode::kOk) {
+    r->action = result.status == ExitCode::kIoError ? "failed" : "refused";
+    return result.status;
   }
   r->action = "compacted";
-  r->backup_dir = request.backup_dir;
+  r->backup_dir = result.backup;
   return ExitCode::kOk;
 }
 

@@ -7,14 +7,12 @@
 
 #include <fmt/format.h>
 
-#include "durable_file.h"
-#include "failpoint.h"
 #include "kestrel/journal_repair.h"
 #include "json_line.h"
 #include "kestrel/cli/kestrel_input.h"
 #include "kestrel/cli/kestrel_commands.h"
 #include "path_family.h"
-#include "write_guard.h"
+#include "guarded_replace.h"
 
 namespace qjt::app {
 namespace {
@@ -70,55 +68,59 @@ std::string file_text(const FilePlan& f, bool salvage) {
   return text;
 }
 
-// Backs the original up, then replaces it atomically with the kept ranges.
-bool replace_file(const FilePlan& f, std::string* error) {
-  if (!f.backup_dir.empty()) {
-    std::error_code ec;
-    fs::create_directories(f.backup_dir, ec);
-    if (ec) {
-      *error = fmt::format("cannot create backup directory {}: {}", f.backup_dir, ec.message());
-      return false;
-    }
-    const std::string copy = (fs::path(f.backup_dir) / fs::path(f.path()).filename()).string();
-    if (!durable_copy(f.path(), copy, error)) return false;
-    failpoint("repair.backed_up");
-  }
-  return write_file_atomically(
-      f.path(),
-      [&f](FileWriter* writer, std::string* e) {
-        for (const auto& range : f.plan.keep)
-          if (!writer->append(f.bytes().subspan(range.begin, range.size()), e)) return false;
-        return true;
-      },
-      error);
-}
-
 std::string directory_of(const OpenJournal& j, const std::string& path) {
   if (!j.directory.empty()) return j.directory;
   const auto parent = fs::path(path).parent_path();
   return parent.empty() ? "." : parent.string();
 }
 
-ExitCode apply_plans(std::vector<FilePlan>* plans, const RepairOptions& o) {
+// The kept ranges of `f`, written over it.
+FileContent kept_content(const FilePlan& f) {
+  return [&f](FileWriter* writer, std::string* error) {
+    for (const auto& range : f.plan.keep)
+      if (!writer->append(f.bytes().subspan(range.begin, range.size()), error)) return false;
+    return true;
+  };
+}
+
+// One guarded replacement for each queue (or each file named directly: it
+// is backed up under its own name, queue or not), in the order of `plans`:
+// all of its originals backed up before the first is replaced.
+struct RepairGroup {
+  ReplaceRequest request;
+  std::vector<FilePlan*> plans;
+};
+
+std::vector<RepairGroup> group_changes(std::vector<FilePlan>* plans) {
+  std::vector<RepairGroup> groups;
   for (FilePlan& f : *plans) {
     if (!f.plan.changes_file()) continue;
     const std::string dir = directory_of(*f.journal, f.path());
-    std::unique_ptr<DirectoryLock> lock;
-    std::string error;
-    if (ExitCode guard = guard_files(dir, {f.path()}, o.guard, &lock, &error); guard != ExitCode::kOk) {
-      fmt::print(stderr, "qjt repair: refused: {}\n", error);
-      return guard;
-    }
-    // Files named directly are backed up under their own names, queue or not.
     const std::string name = f.journal->directory.empty() ? fs::path(f.path()).filename().string() : f.journal->queue;
-    if (!choose_backup_dir({dir}, name, o.guard, &f.backup_dir, &error)) {
-      fmt::print(stderr, "qjt repair: {}\n", error);
-      return ExitCode::kUsage;
+    auto group = std::find_if(groups.begin(), groups.end(), [&](const RepairGroup& g) {
+      return g.request.lock_dirs.front() == dir && g.request.backup.name == name;
+    });
+    if (group == groups.end()) {
+      group = groups.insert(groups.end(), RepairGroup{});
+      group->request.lock_dirs = {dir};
+      group->request.backup.name = name;
+      group->request.backup.failpoint = "repair.backed_up";
     }
-    if (!replace_file(f, &error)) {
-      fmt::print(stderr, "qjt repair: {}\n", error);
-      return ExitCode::kIoError;
-    }
+    group->request.watched.push_back(f.path());
+    group->request.backup.files.push_back(f.path());
+    group->request.changes.push_back(FileChange::replace(f.path(), kept_content(f)));
+    group->plans.push_back(&f);
+  }
+  return groups;
+}
+
+ExitCode apply_plans(std::vector<FilePlan>* plans, const RepairOptions& o) {
+  for (RepairGroup& group : group_changes(plans)) {
+    const ReplaceResult result = guarded_replace(group.request, o.guard);
+    for (FilePlan* f : group.plans) f->backup_dir = result.backup;
+    if (result.status == ExitCode::kOk) continue;
+    fmt::print(stderr, "qjt repair: {}{}\n", result.status == ExitCode::kInUse ? "refused: " : "", result.reason);
+    return result.status;
   }
   return ExitCode::kOk;
 }

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "commands.h"
+#include "guarded_replace.h"
 #include "json_line.h"
 #include "libkestrel/cli/libkestrel_commands.h"
 #include "libkestrel/libkestrel_compaction.h"
@@ -65,22 +66,36 @@ std::vector<std::string> queue_files(const LkQueue& q) {
   return paths;
 }
 
+// The plan as guarded_replace's request: every file it changes backed up,
+// then the plan's steps in its order.
+ReplaceRequest replace_request(const LkQueue& q, const libkestrel::CompactionPlan& plan) {
+  ReplaceRequest request;
+  request.lock_dirs = {q.directory};
+  request.watched = queue_files(q);
+  request.backup.name = q.name;
+  request.backup.failpoint = "rewrite.backup_file";
+  std::vector<std::string>& changed = request.backup.files;
+  changed = plan.delete_segments;
+  for (const auto& b : plan.rewrite_bookmarks) {
+    changed.push_back(b.path);
+    const auto content = [&b](FileWriter* w, std::string* e) { return w->append(ByteSpan(b.bytes), e); };
+    request.changes.push_back(FileChange::replace(b.path, content, "libkestrel_compact.bookmark_rewritten"));
+  }
+  changed.insert(changed.end(), plan.temp_files.begin(), plan.temp_files.end());
+  for (const auto& path : plan.temp_files)
+    request.changes.push_back(FileChange::remove(path, "libkestrel_compact.file_removed"));
+  for (const auto& path : plan.delete_segments)
+    request.changes.push_back(FileChange::remove(path, "libkestrel_compact.file_removed"));
+  return request;
+}
+
 ExitCode compact_in_place(const LkQueue& q, const LibkestrelRun& run, Report* r) {
-  std::unique_ptr<DirectoryLock> lock;
-  if (ExitCode guard = guard_files(q.directory, queue_files(q), run.guard, &lock, &r->reason); guard != ExitCode::kOk) {
-    r->action = "refused";
-    return guard;
-  }
-  std::string error;
-  if (!choose_backup_dir({q.directory}, q.name, run.guard, &r->backup_dir, &error)) {
-    r->action = "refused";
-    r->reason = error;
-    return ExitCode::kUsage;
-  }
-  if (!libkestrel::carry_out(r->plan, r->backup_dir, &error)) {
-    r->action = "failed";
-    r->reason = error;
-    return ExitCode::kIoError;
+  const ReplaceResult result = guarded_replace(replace_request(q, r->plan), run.guard);
+  r->reason = result.reason;
+  r->backup_dir = result.backup;
+  if (result.status != ExitCode::kOk) {
+    r->action = result.status == ExitCode::kIoError ? "failed" : "refused";
+    return result.status;
   }
   r->action = "compacted";
   return ExitCode::kOk;

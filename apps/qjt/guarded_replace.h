@@ -1,0 +1,100 @@
+// GuardedReplace: the one sequence by which the writing commands (compact,
+// repair, convert --to flume-v3 --apply) change a queue's files in place.
+//
+//   1  guard    qjt's lock (flock) on each directory of `lock_dirs`, then
+//               refusal while a process holds one of `owner_locks` or has
+//               one of `watched` open (kInUse, nothing changed). --force
+//               skips this step. The locks are held until the last change,
+//               so two qjt runs never interleave their steps.
+//   2  place    the backup's place: <root>/<name>.<ms> outside every one of
+//               `keep_out_of` (default `lock_dirs`; choose_backup_dir: the
+//               owner would take copies inside its directories for its own
+//               files), or the one file `backup.file`; none with
+//               --no-backup or when the request names neither. A place
+//               inside a queue directory is refused (kUsage, nothing
+//               changed).
+//   3  check    the writer's own check, under the lock, that the files are
+//               still as it planned them (Flume: their sizes); nothing is
+//               written before it passes (kIoError).
+//   4  back up  each of `backup.files` copied there durably, a failpoint
+//               after each copy, or the family's own backup layout. Complete
+//               and durable before step 5: a crash during the changes always
+//               leaves a whole backup.
+//   5  change   each change in order, each durable before the next (temp
+//               file, fsync, rename, fsync of the directory), a failpoint
+//               after each: a crash between two changes leaves a state the
+//               writer's order makes safe for the owner.
+//
+// The verify that follows is the writer's own: what the result must replay
+// to is the format's business, and a repair verifies all of its requests'
+// files at once.
+//
+// A format whose own protocol orders its writes, backup and renames in a
+// way its owner's startup understands runs it as a kProtocol change, which
+// receives the place of step 2 and makes the copies itself: classic
+// Kestrel's rewrite_queue (its temp journal is written before the backup),
+// and Flume's checkpoint upgrade (its backup is the checkpoint-backup-<ms>
+// Flume knows, so its request names no qjt backup).
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "durable_file.h"
+#include "exit_code.h"
+#include "write_guard.h"
+
+namespace qjt::app {
+
+// Writes a file's new content; false with *error abandons the change.
+using FileContent = std::function<bool(FileWriter*, std::string*)>;
+// A format's own protocol: given the backup place of step 2 ("" for none).
+using ReplaceProtocol = std::function<bool(const std::string& backup, std::string*)>;
+
+struct FileChange {
+  enum class Kind { kReplace, kRemove, kProtocol };
+  Kind kind = Kind::kReplace;
+  std::string path;          // kReplace, kRemove
+  FileContent content;       // kReplace: written to a temp file renamed over `path`
+  ReplaceProtocol protocol;  // kProtocol
+  const char* failpoint = nullptr;  // reached after the change is durable
+
+  static FileChange replace(std::string path, FileContent content, const char* failpoint = nullptr);
+  static FileChange remove(std::string path, const char* failpoint = nullptr);
+  static FileChange by_protocol(ReplaceProtocol protocol, const char* failpoint = nullptr);
+};
+
+struct BackupRequest {
+  std::string name;                // the directory <root>/<name>.<ms>
+  std::string file;                // instead of `name`: one copy at exactly this path
+  std::vector<std::string> files;  // copied before the first change, by file name
+  const char* failpoint = nullptr; // reached after each copy
+  // Instead of the flat copies: the family's own backup layout in the
+  // directory placed (Flume: a subdirectory per channel directory and a
+  // manifest), with its own failpoints.
+  std::function<bool(const std::string& dir, std::string*)> copy;
+};
+
+struct ReplaceRequest {
+  std::vector<std::string> lock_dirs;    // step 1: qjt's lock on each
+  std::vector<std::string> owner_locks;  // step 1: the owner's lock files (Flume's in_use.lock)
+  std::string owner = "another process"; // what holding an owner lock means
+  std::vector<std::string> watched;      // step 1: no other process may have these open
+  std::vector<std::string> keep_out_of;  // step 2: the first names the default root
+  std::function<bool(std::string*)> check;  // step 3; none when empty
+  BackupRequest backup;
+  std::vector<FileChange> changes;
+};
+
+struct ReplaceResult {
+  ExitCode status = ExitCode::kOk;  // kInUse (step 1), kUsage (2), kIoError (3 to 5)
+  std::string reason;               // a sentence, when status is not kOk
+  std::string backup;               // the backup's place; "" for none
+};
+
+// Runs steps 1 to 5. On failure the steps done stay done: each is safe on
+// its own, and the backup, once made, stays.
+ReplaceResult guarded_replace(const ReplaceRequest& request, const WriteGuardOptions& options);
+
+}  // namespace qjt::app
