@@ -13,6 +13,8 @@
 
 namespace qjt {
 
+class JsonWriter;
+
 enum class Severity { kError, kWarning };
 
 const char* severity_name(Severity severity);  // "error" or "warning"
@@ -57,8 +59,8 @@ class StderrReporter : public Reporter {
 std::string format_finding(const Finding& finding);
 
 // {"severity":..,"code":..,"file":..,"offset":N|null,"message":..}
-void append_finding_json(std::string* out, const Finding& finding);
+void write_finding_json(JsonWriter* out, const Finding& finding);
 // A JSON array of findings.
-void append_findings_json(std::string* out, const std::vector<Finding>& findings);
+void write_findings_json(JsonWriter* out, const std::vector<Finding>& findings);
 
 }  // namespace qjt

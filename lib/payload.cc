@@ -89,7 +89,7 @@ RenderedPayload render_payload(ByteSpan payload, DataMode mode) {
   return {};
 }
 
-void add_payload(JsonLine* line, ByteSpan payload, DataMode mode) {
+void add_payload(JsonWriter* line, ByteSpan payload, DataMode mode) {
   if (mode == DataMode::kText && is_valid_utf8(payload.as_chars())) {
     line->str("data", payload.as_chars());
     return;

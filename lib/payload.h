@@ -26,10 +26,10 @@ struct RenderedPayload {
 
 RenderedPayload render_payload(ByteSpan payload, DataMode mode);
 
-class JsonLine;
+class JsonWriter;
 // Adds the payload field to a record line; text mode escapes straight from
 // the mapped bytes without an intermediate copy.
-void add_payload(JsonLine* line, ByteSpan payload, DataMode mode);
+void add_payload(JsonWriter* line, ByteSpan payload, DataMode mode);
 
 std::string base64_encode(ByteSpan bytes);
 std::string hex_encode(ByteSpan bytes);

@@ -28,34 +28,32 @@ std::string replace_invalid_utf8(std::string_view bytes) {
   return out;
 }
 
-void append_text(std::string* out, ByteSpan bytes) {
+// Calls write with the bytes as text: themselves when valid UTF-8, else
+// with replace_invalid_utf8's replacements.
+template <typename Write>
+void with_text(ByteSpan bytes, Write write) {
   const std::string_view chars = bytes.as_chars();
   if (is_valid_utf8(chars)) {
-    append_json_string(out, chars);
+    write(chars);
   } else {
-    append_json_string(out, replace_invalid_utf8(chars));
+    write(replace_invalid_utf8(chars));
   }
 }
 
 }  // namespace
 
-void append_headers_json(std::string* out, const LogRecord& put) {
-  out->push_back('{');
-  bool first = true;
+void write_headers_json(JsonWriter* out, const LogRecord& put) {
+  out->begin_object();
   for (const EventHeader& h : put.headers) {
-    if (!first) out->push_back(',');
-    first = false;
-    append_text(out, h.key);
-    out->push_back(':');
-    append_text(out, h.value);
+    with_text(h.key, [out](std::string_view key) { out->escaped_key(key); });
+    with_text(h.value, [out](std::string_view value) { out->string(value); });
   }
-  out->push_back('}');
+  out->end_object();
 }
 
-void add_event_fields(JsonLine* line, const LogRecord& put, DataMode mode) {
-  std::string headers;
-  append_headers_json(&headers, put);
-  line->raw("headers", headers).unsigned_num("size", put.body.size());
+void add_event_fields(JsonWriter* line, const LogRecord& put, DataMode mode) {
+  write_headers_json(&line->key("headers"), put);
+  line->unsigned_num("size", put.body.size());
   add_payload(line, put.body, mode);
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "json_writer.h"
 #include "kestrel/journal_record.h"
 #include "payload.h"
 
@@ -30,7 +31,7 @@ void append_payload_text(std::string* out, ByteSpan payload, DataMode mode);
 // with "xid" first when the item is held by an open transaction. `added_by`
 // is the record that added the item (ReplayState::item_record); `file`
 // names the file holding it.
-void append_item_json(std::string* out, std::string_view file, const JournalRecord& added_by,
-                      DataMode mode, std::optional<std::int32_t> xid = std::nullopt);
+void write_item_json(JsonWriter* out, std::string_view file, const JournalRecord& added_by,
+                     DataMode mode, std::optional<std::int32_t> xid = std::nullopt);
 
 }  // namespace qjt::kestrel

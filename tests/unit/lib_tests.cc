@@ -1,5 +1,5 @@
-// Unit tests for lib/: ByteReader, JsonLine, UTF-8 validation, payload
-// rendering, InputFile, exit codes and findings. Expected values come from
+// Unit tests for lib/: ByteReader, JsonWriter and JsonLine, UTF-8
+// validation, payload rendering, InputFile, exit codes and findings. Expected values come from
 // the relevant standards (RFC 4648, RFC 8259, Unicode) and the headers'
 // documented contracts.
 #include <doctest/doctest.h>
@@ -22,6 +22,7 @@
 #include "finding.h"
 #include "input_file.h"
 #include "json_line.h"
+#include "json_writer.h"
 #include "read_window.h"
 #include "payload.h"
 #include "unit_helpers.h"
@@ -178,15 +179,64 @@ TEST_CASE("JsonLine: fields in order and one line") {
         "\"u\":18446744073709551615,\"t\":true,\"f\":false,\"z\":null,\"r\":[1,{\"a\":2}]}\n");
 }
 
-TEST_CASE("JsonLine: empty object and close without newline") {
+TEST_CASE("JsonLine: empty object and end_object without newline") {
   std::string a;
   JsonLine(&a).finish();
   CHECK(a == "{}\n");
   std::string b;
   JsonLine inner(&b);
-  inner.num("x", 1);
-  inner.close();
+  inner.num("x", 1).end_object();
   CHECK(b == "{\"x\":1}");
+  CHECK(inner.depth() == 0);
+}
+
+TEST_CASE("JsonWriter: nested objects and arrays get their commas") {
+  std::string out;
+  JsonWriter w(&out);
+  w.begin_object().begin_array("a");
+  for (int i = 1; i <= 3; ++i) w.number(i);
+  w.end_array().begin_object("o").str("k", "v").begin_array("inner").begin_array().end_array();
+  w.begin_object().end_object().null().end_array().end_object();
+  w.begin_array("objs");
+  for (int i = 0; i < 2; ++i) w.begin_object().num("i", i).boolean("odd", i % 2 == 1).end_object();
+  w.end_array().unsigned_num("u", 7).finish();
+  CHECK(out ==
+        "{\"a\":[1,2,3],\"o\":{\"k\":\"v\",\"inner\":[[],{},null]},"
+        "\"objs\":[{\"i\":0,\"odd\":false},{\"i\":1,\"odd\":true}],\"u\":7}\n");
+  CHECK(w.depth() == 0);
+}
+
+TEST_CASE("JsonWriter: empty containers, bare values and raw values") {
+  std::string empty_array;
+  JsonWriter(&empty_array).begin_array().end_array();
+  CHECK(empty_array == "[]");
+  std::string empty_object;
+  JsonWriter(&empty_object).begin_object().end_object();
+  CHECK(empty_object == "{}");
+  std::string values;
+  JsonWriter w(&values);
+  w.begin_array().string("s").number(-1).unsigned_number(UINT64_MAX).boolean(false).null();
+  w.raw("{\"pre\":[1]}").raw("2").end_array();
+  CHECK(values == "[\"s\",-1,18446744073709551615,false,null,{\"pre\":[1]},2]");
+}
+
+TEST_CASE("JsonWriter: strings and bytes are escaped like append_json_string") {
+  const std::string bytes = "q\"\\\n\x01\xff";
+  std::string expected = "[";
+  append_json_string(&expected, bytes);
+  expected += ",{\"k\":";
+  append_json_string(&expected, bytes);
+  expected += "}]";
+  std::string out;
+  JsonWriter(&out).begin_array().string(bytes).begin_object().str("k", bytes).end_object().end_array();
+  CHECK(out == expected);
+  CHECK(out == "[\"q\\\"\\\\\\n\\u0001\xEF\xBF\xBD\",{\"k\":\"q\\\"\\\\\\n\\u0001\xEF\xBF\xBD\"}]");
+}
+
+TEST_CASE("JsonWriter: appends after what the buffer already holds") {
+  std::string out = "x=";
+  JsonWriter(&out).begin_array().begin_array().number(0).end_array().end_array();
+  CHECK(out == "x=[[0]]");
 }
 
 TEST_CASE("JSON strings: quotes and backslashes are escaped") {
@@ -369,7 +419,7 @@ TEST_CASE("add_payload: the field a record line gets in each mode") {
     JsonLine line(&out);
     line.num("n", 1);
     add_payload(&line, payload, mode);
-    line.close();
+    line.end_object();
     return out;
   };
   CHECK(line_for(ByteSpan(std::string_view("a\"b\n")), DataMode::kText) ==
@@ -598,18 +648,21 @@ TEST_CASE("findings as JSON and FindingList counts") {
   CHECK(list.findings()[1].code == "temp_file");
 
   std::string one;
-  append_finding_json(&one, list.findings()[0]);
+  JsonWriter one_writer(&one);
+  write_finding_json(&one_writer, list.findings()[0]);
   CHECK(one ==
         "{\"severity\":\"error\",\"code\":\"broken_record\",\"file\":\"q\",\"offset\":17,"
         "\"message\":\"bad \\\"x\\\"\"}");
   std::string all;
-  append_findings_json(&all, {list.findings()[1], list.findings()[2]});
+  JsonWriter all_writer(&all);
+  write_findings_json(&all_writer, {list.findings()[1], list.findings()[2]});
   CHECK(all ==
         "[{\"severity\":\"warning\",\"code\":\"temp_file\",\"file\":\"q~~1\",\"offset\":null,"
         "\"message\":\"m\"},{\"severity\":\"warning\",\"code\":\"unknown_xid\",\"file\":\"q\","
         "\"offset\":3,\"message\":\"m2\"}]");
   std::string none;
-  append_findings_json(&none, {});
+  JsonWriter none_writer(&none);
+  write_findings_json(&none_writer, {});
   CHECK(none == "[]");
   CHECK(std::string(severity_name(Severity::kError)) == "error");
   CHECK(std::string(severity_name(Severity::kWarning)) == "warning");

@@ -156,19 +156,15 @@ ExitCode carry_out(Plan* p, const WriteGuardOptions& guard) {
 
 void print(Output* out, const Plan& p, bool applied, bool json, const FindingList& verified) {
   if (json) {
-    std::string actions = "[";
-    for (const std::string& a : p.actions) {
-      if (actions.size() > 1) actions.push_back(',');
-      append_json_string(&actions, a);
-    }
-    std::string verify;
-    append_verify_json(&verify, verified);
     JsonLine line(out->buffer());
-    line.boolean("applied", applied).str("file", p.path).raw("actions", actions + "]").boolean("changed", changes(p));
+    line.boolean("applied", applied).str("file", p.path).begin_array("actions");
+    for (const std::string& a : p.actions) line.string(a);
+    line.end_array().boolean("changed", changes(p));
     p.before ? line.str("before", *p.before) : line.null("before");
     line.str("after", p.after);
     p.backup.empty() ? line.null("backup") : line.str("backup", p.backup);
-    line.raw("verify", verify).finish();
+    write_verify_json(&line.key("verify"), verified);
+    line.finish();
     return;
   }
   if (!changes(p)) {

@@ -250,12 +250,6 @@ std::string active_logs_text(const std::vector<flume::ActiveLogCount>& logs) {
 }
 
 void print_plan_json(const flume::UpgradePlan& plan, bool applied, const std::string& backup) {
-  std::string logs = "[";
-  for (const auto& log : plan.meta.active_logs) {
-    if (logs.size() > 1) logs.push_back(',');
-    JsonLine(&logs).num("file_id", log.file_id).num("count", log.count).close();
-  }
-  logs.push_back(']');
   std::string out;
   JsonLine line(&out);
   line.str("checkpoint", plan.checkpoint_path).str("state", flume::upgrade_state_name(plan.state));
@@ -266,7 +260,9 @@ void print_plan_json(const flume::UpgradePlan& plan, bool applied, const std::st
     line.str("backup", backup);
   }
   line.num("write_order_id", plan.meta.write_order_id).num("queue_size", plan.meta.queue_size);
-  line.num("queue_head", plan.meta.queue_head).raw("active_logs", logs).finish();
+  line.num("queue_head", plan.meta.queue_head).key("active_logs");
+  flume::write_active_logs_json(&line, plan.meta.active_logs);
+  line.finish();
   fmt::print("{}", out);
 }
 
