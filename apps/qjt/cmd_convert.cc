@@ -15,7 +15,6 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -25,6 +24,7 @@
 
 #include "commands.h"
 #include "registry.h"
+#include "clock.h"
 #include "durable_file.h"
 #include "failpoint.h"
 #include "flume/cli/flume_convert.h"
@@ -329,9 +329,7 @@ std::int64_t legacy_add_time(const ConvertOptions& o) {
   if (rc == 0 && S_ISREG(st.st_mode)) {
     return std::int64_t{st.st_mtim.tv_sec} * 1000 + st.st_mtim.tv_nsec / 1000000;
   }
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
+  return now_ms();
 }
 
 void to_kestrel2(Run* run, Sink* sink) {

@@ -11,6 +11,7 @@
 #include <array>
 #include <climits>
 #include <cstdint>
+#include <cstdlib>
 #include <filesystem>
 #include <memory>
 #include <vector>
@@ -18,6 +19,7 @@
 #include <utility>
 
 #include "byte_span.h"
+#include "clock.h"
 #include "exit_code.h"
 #include "finding.h"
 #include "input_file.h"
@@ -667,3 +669,19 @@ TEST_CASE("findings as JSON and FindingList counts") {
   CHECK(std::string(severity_name(Severity::kError)) == "error");
   CHECK(std::string(severity_name(Severity::kWarning)) == "warning");
 }
+
+// ---------------------------------------------------------------- clock
+
+TEST_CASE("now_ms: QJT_NOW_MS when it is an integer, else the system clock") {
+  setenv("QJT_NOW_MS", "1800000000123", 1);
+  CHECK(now_ms() == 1800000000123);
+  setenv("QJT_NOW_MS", "-5", 1);
+  CHECK(now_ms() == -5);
+  for (const char* ignored : {"", "12x", "x", "1.5", "99999999999999999999"}) {
+    setenv("QJT_NOW_MS", ignored, 1);
+    CHECK(now_ms() > 1700000000000);  // after November 2023: the real clock
+  }
+  unsetenv("QJT_NOW_MS");
+  CHECK(now_ms() > 1700000000000);
+}
+

@@ -1,10 +1,10 @@
 #include "canal/cli/canal_repair.h"
 
-#include <chrono>
 #include <filesystem>
 
 #include <fmt/format.h>
 
+#include "clock.h"
 #include "canal/cli/canal_input.h"
 #include "commands.h"
 #include "durable_file.h"
@@ -123,8 +123,7 @@ bool changes(const Plan& p) { return p.before != p.after; }
 // meta.dat.qjt-backup-<ms>: beside the file (Canal reads only the exact
 // name meta.dat), or in --backup-to.
 std::string backup_path(const Plan& p, const WriteGuardOptions& guard) {
-  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                      std::chrono::system_clock::now().time_since_epoch()).count();
+  const auto ms = now_ms();
   const std::string suffix = fmt::format(".qjt-backup-{}", ms);
   if (guard.backup_root.empty()) return p.path + suffix;
   return (fs::path(guard.backup_root) / (fs::path(p.path).filename().string() + suffix)).string();

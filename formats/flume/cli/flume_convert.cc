@@ -1,6 +1,5 @@
 #include "flume/cli/flume_convert.h"
 
-#include <chrono>
 #include <filesystem>
 #include <functional>
 #include <iterator>
@@ -9,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "clock.h"
 #include "flume/checkpoint_upgrade.h"
 #include "durable_file.h"
 #include "flume/file_dump.h"
@@ -305,9 +305,7 @@ ExitCode upgrade_checkpoint(const FlumeConvertOptions& o) {
       fmt::print(stderr, "qjt convert: {}: refusing to upgrade: {} (--force overrides)\n", plan.checkpoint_path, reason);
       return ExitCode::kInUse;
     }
-    const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
-        std::chrono::system_clock::now().time_since_epoch());
-    if (!flume::apply_checkpoint_upgrade(plan, now.count(), &backup, &error)) return io_error(plan.checkpoint_path, error);
+    if (!flume::apply_checkpoint_upgrade(plan, now_ms(), &backup, &error)) return io_error(plan.checkpoint_path, error);
   }
   if (o.json) {
     print_plan_json(plan, apply, backup);

@@ -1,10 +1,10 @@
 #include "flume/cli/flume_repair.h"
 
-#include <chrono>
 #include <filesystem>
 
 #include <fmt/format.h>
 
+#include "clock.h"
 #include "flume/channel_repair.h"
 #include "flume/checkpoint_file.h"
 #include "commands.h"
@@ -72,9 +72,7 @@ std::optional<flume::ChannelRepairRequest> make_request(const FlumeRepairOptions
   }
   request.rebuild.capacity = *capacity;
   request.rebuild.write_order_id = o.write_order_id;
-  request.rebuild.now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                               std::chrono::system_clock::now().time_since_epoch())
-                               .count();
+  request.rebuild.now_ms = now_ms();
   return request;
 }
 
