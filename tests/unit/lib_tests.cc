@@ -1,7 +1,7 @@
 // Unit tests for lib/: ByteReader, JsonWriter and JsonLine, UTF-8
-// validation, payload rendering, InputFile, exit codes and findings. Expected values come from
-// the relevant standards (RFC 4648, RFC 8259, Unicode) and the headers'
-// documented contracts.
+// validation, payload rendering, InputFile, exit codes, findings and their
+// reporters, the clock. Expected values come from the relevant standards
+// (RFC 4648, RFC 8259, Unicode) and the headers' documented contracts.
 #include <doctest/doctest.h>
 
 #include <sys/resource.h>
@@ -26,6 +26,7 @@
 #include "json_line.h"
 #include "json_writer.h"
 #include "read_window.h"
+#include "reporters.h"
 #include "payload.h"
 #include "unit_helpers.h"
 
@@ -668,6 +669,35 @@ TEST_CASE("findings as JSON and FindingList counts") {
   CHECK(none == "[]");
   CHECK(std::string(severity_name(Severity::kError)) == "error");
   CHECK(std::string(severity_name(Severity::kWarning)) == "warning");
+}
+
+// ---------------------------------------------------------------- reporters
+
+TEST_CASE("UniqueFindings: forwards the first of findings with the same code, file and offset") {
+  FindingList list;
+  UniqueFindings unique(&list);
+  unique.report(Finding{Severity::kError, "broken_record", "q", 17, "first"});
+  unique.report(Finding{Severity::kError, "broken_record", "q", 17, "again"});
+  unique.report(Finding{Severity::kError, "broken_record", "q", 18, "other offset"});
+  unique.report(Finding{Severity::kError, "broken_record", "r", 17, "other file"});
+  unique.report(Finding{Severity::kWarning, "temp_file", "q", 17, "other code"});
+  unique.report(Finding{Severity::kWarning, "temp_file", "q", std::nullopt, "no offset"});
+  unique.report(Finding{Severity::kWarning, "temp_file", "q", std::nullopt, "no offset again"});
+  std::vector<std::string> messages;
+  for (const Finding& f : list.findings()) messages.push_back(f.message);
+  CHECK(messages == std::vector<std::string>{"first", "other offset", "other file", "other code", "no offset"});
+}
+
+TEST_CASE("ErrorWatch: forwards everything and tells whether an error went by") {
+  FindingList list;
+  ErrorWatch watch(&list);
+  CHECK_FALSE(watch.errors());
+  watch.report(Finding{Severity::kWarning, "temp_file", "q", std::nullopt, "m"});
+  CHECK_FALSE(watch.errors());
+  watch.report(Finding{Severity::kError, "broken_record", "q", 3, "m"});
+  watch.report(Finding{Severity::kWarning, "temp_file", "q", std::nullopt, "m"});
+  CHECK(watch.errors());
+  CHECK(list.findings().size() == 3);
 }
 
 // ---------------------------------------------------------------- clock

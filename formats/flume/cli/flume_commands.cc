@@ -2,33 +2,16 @@
 
 #include <fmt/format.h>
 
-#include <set>
-#include <tuple>
-
 #include "flume/channel_replay.h"
 #include "commands.h"
 #include "flume/event_json.h"
 #include "flume/file_dump.h"
 #include "json_line.h"
 #include "output.h"
+#include "reporters.h"
 
 namespace qjt::app {
 namespace {
-
-// Keeps the first of identical findings: the decoders and the replay can
-// meet the same broken record.
-class UniqueFindings : public Reporter {
- public:
-  explicit UniqueFindings(Reporter* next) : next_(next) {}
-  void report(Finding f) override {
-    if (!seen_.emplace(f.code, f.file, f.offset.value_or(~0ull)).second) return;
-    next_->report(std::move(f));
-  }
-
- private:
-  Reporter* next_;
-  std::set<std::tuple<std::string, std::string, std::uint64_t>> seen_;
-};
 
 struct Inputs {
   std::vector<FlumeFile> files;
