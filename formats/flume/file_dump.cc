@@ -13,6 +13,7 @@
 #include "flume/channel_layout.h"
 #include "flume/checkpoint_file.h"
 #include "flume/checkpoint_meta.h"
+#include "flume/event_json.h"
 #include "flume/inflight_file.h"
 #include "input_file.h"
 #include "json_line.h"
@@ -386,13 +387,6 @@ void dump_log_meta(Dump* dump, ByteSpan bytes) {
 }
 
 // ---------------------------------------------------------------- data log records
-
-void write_headers_json(JsonWriter* out, const LogRecord& record) {
-  out->begin_object();
-  for (const EventHeader& header : record.headers)
-    out->escaped_key(header.key.as_chars()).string(header.value.as_chars());
-  out->end_object();
-}
 
 std::string headers_json(const LogRecord& record) {
   std::string json;

@@ -53,7 +53,7 @@
 //   end_of_data "fill" (0x80 bytes from here) and "after_fill_b64" when
 //   other bytes follow the fill. V2 records add nothing.
 //   Header keys and values are JSON strings; bytes that are not UTF-8 become
-//   U+FFFD (JsonLine's rule). Duplicate keys are all kept, in file order
+//   U+FFFD (JsonWriter's rule). Duplicate keys are all kept, in file order
 //   (Flume's map keeps the last, as a JSON reader does).
 //   A meta file that does not decode (invalid) gives no line: the decoder's
 //   findings say why.
