@@ -443,19 +443,6 @@ void append_record_json(const Dump& dump, const LogRecord& record, int version, 
   line.finish();
 }
 
-// The payload on its own indented line, as Kestrel's text dump shows it:
-// key="value", the key telling text from base64 or hex, the quoting keeping
-// control bytes off the terminal.
-void append_payload_text(std::string* out, ByteSpan payload, DataMode mode) {
-  if (mode == DataMode::kNone) return;
-  const RenderedPayload rendered = render_payload(payload, mode);
-  out->append("    ");
-  out->append(rendered.key);
-  out->push_back('=');
-  append_json_string(out, rendered.value);
-  out->push_back('\n');
-}
-
 const char* crc_text(const LogRecord& record) {
   if (!record.stored_crc) return "none";
   return record.crc_ok ? "ok" : "mismatch";

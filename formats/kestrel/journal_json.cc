@@ -55,18 +55,6 @@ void append_record_text(std::string* out, const JournalRecord& record, DataMode 
   if (carries_item(record.type)) append_payload_text(out, record.payload, mode);
 }
 
-void append_payload_text(std::string* out, ByteSpan payload, DataMode mode) {
-  if (mode == DataMode::kNone) return;
-  // key="value": the key tells text from base64 or hex, the quoting keeps
-  // control bytes off the terminal.
-  const RenderedPayload rendered = render_payload(payload, mode);
-  out->append("    ");
-  out->append(rendered.key);
-  out->push_back('=');
-  append_json_string(out, rendered.value);
-  out->push_back('\n');
-}
-
 void write_item_json(JsonWriter* out, std::string_view file, const JournalRecord& added_by,
                      DataMode mode, std::optional<std::int32_t> xid) {
   out->begin_object();

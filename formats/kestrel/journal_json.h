@@ -23,10 +23,6 @@ void append_record_json(std::string* out, std::string_view file, const JournalRe
 // indented line unless `mode` is none.
 void append_record_text(std::string* out, const JournalRecord& record, DataMode mode);
 
-// The indented `    data="..."` line (data_b64=, data_hex=) that follows a
-// record's text line; nothing when `mode` is none. Shared with libkestrel.
-void append_payload_text(std::string* out, ByteSpan payload, DataMode mode);
-
 // {"file":..,"offset":..,"add_time_ms":..,"expiry_ms":..,"size":..,data},
 // with "xid" first when the item is held by an open transaction. `added_by`
 // is the record that added the item (ReplayState::item_record); `file`

@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include "kestrel/journal_json.h"
 #include "json_line.h"
 #include "record_format.h"
 
@@ -66,7 +65,7 @@ void append_record_text(std::string* out, const Record& record, DataMode mode) {
     case Op::kEndOfFile: break;
   }
   out->push_back('\n');
-  if (record.op == Op::kPut) kestrel::append_payload_text(out, record.data, mode);
+  if (record.op == Op::kPut) append_payload_text(out, record.data, mode);
 }
 
 }  // namespace qjt::libkestrel
