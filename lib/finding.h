@@ -1,5 +1,6 @@
 // Finding: one problem found in the input, and Reporter: the sink decoders
-// and replay state machines tell them to.
+// and replay state machines tell them to (reporters.h has the decorators
+// that filter or watch findings on their way).
 //
 // Decoders never throw on bad input. They report a Finding (file, byte
 // offset, a stable snake_case code, and a sentence saying what was expected

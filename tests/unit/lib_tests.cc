@@ -236,6 +236,12 @@ TEST_CASE("JsonWriter: strings and bytes are escaped like append_json_string") {
   CHECK(out == "[\"q\\\"\\\\\\n\\u0001\xEF\xBF\xBD\",{\"k\":\"q\\\"\\\\\\n\\u0001\xEF\xBF\xBD\"}]");
 }
 
+TEST_CASE("JsonWriter: escaped_key escapes a key from the data; key writes a literal as it is") {
+  std::string out;
+  JsonWriter(&out).begin_object().escaped_key("a\"b\xff").null().key("plain").null().end_object();
+  CHECK(out == "{\"a\\\"b\xEF\xBF\xBD\":null,\"plain\":null}");
+}
+
 TEST_CASE("JsonWriter: appends after what the buffer already holds") {
   std::string out = "x=";
   JsonWriter(&out).begin_array().begin_array().number(0).end_array().end_array();
