@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "json_line.h"
+#include "json_writer.h"
 
 namespace qjt {
 
@@ -30,25 +30,21 @@ std::string format_finding(const Finding& finding) {
                      finding.message);
 }
 
-void append_finding_json(std::string* out, const Finding& finding) {
-  JsonLine line(out);
-  line.str("severity", severity_name(finding.severity)).str("code", finding.code).str("file", finding.file);
+void write_finding_json(JsonWriter* out, const Finding& finding) {
+  out->begin_object().str("severity", severity_name(finding.severity)).str("code", finding.code);
+  out->str("file", finding.file);
   if (finding.offset) {
-    line.unsigned_num("offset", *finding.offset);
+    out->unsigned_num("offset", *finding.offset);
   } else {
-    line.null("offset");
+    out->null("offset");
   }
-  line.str("message", finding.message);
-  line.close();
+  out->str("message", finding.message).end_object();
 }
 
-void append_findings_json(std::string* out, const std::vector<Finding>& findings) {
-  out->push_back('[');
-  for (std::size_t i = 0; i < findings.size(); ++i) {
-    if (i > 0) out->push_back(',');
-    append_finding_json(out, findings[i]);
-  }
-  out->push_back(']');
+void write_findings_json(JsonWriter* out, const std::vector<Finding>& findings) {
+  out->begin_array();
+  for (const Finding& finding : findings) write_finding_json(out, finding);
+  out->end_array();
 }
 
 }  // namespace qjt

@@ -1,5 +1,6 @@
 // Finding: one problem found in the input, and Reporter: the sink decoders
-// and replay state machines tell them to.
+// and replay state machines tell them to (reporters.h has the decorators
+// that filter or watch findings on their way).
 //
 // Decoders never throw on bad input. They report a Finding (file, byte
 // offset, a stable snake_case code, and a sentence saying what was expected
@@ -12,6 +13,8 @@
 #include <vector>
 
 namespace qjt {
+
+class JsonWriter;
 
 enum class Severity { kError, kWarning };
 
@@ -57,8 +60,8 @@ class StderrReporter : public Reporter {
 std::string format_finding(const Finding& finding);
 
 // {"severity":..,"code":..,"file":..,"offset":N|null,"message":..}
-void append_finding_json(std::string* out, const Finding& finding);
+void write_finding_json(JsonWriter* out, const Finding& finding);
 // A JSON array of findings.
-void append_findings_json(std::string* out, const std::vector<Finding>& findings);
+void write_findings_json(JsonWriter* out, const std::vector<Finding>& findings);
 
 }  // namespace qjt

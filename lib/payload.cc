@@ -89,7 +89,17 @@ RenderedPayload render_payload(ByteSpan payload, DataMode mode) {
   return {};
 }
 
-void add_payload(JsonLine* line, ByteSpan payload, DataMode mode) {
+void append_payload_text(std::string* out, ByteSpan payload, DataMode mode) {
+  if (mode == DataMode::kNone) return;
+  const RenderedPayload rendered = render_payload(payload, mode);
+  out->append("    ");
+  out->append(rendered.key);
+  out->push_back('=');
+  append_json_string(out, rendered.value);
+  out->push_back('\n');
+}
+
+void add_payload(JsonWriter* line, ByteSpan payload, DataMode mode) {
   if (mode == DataMode::kText && is_valid_utf8(payload.as_chars())) {
     line->str("data", payload.as_chars());
     return;

@@ -26,10 +26,16 @@ struct RenderedPayload {
 
 RenderedPayload render_payload(ByteSpan payload, DataMode mode);
 
-class JsonLine;
+class JsonWriter;
 // Adds the payload field to a record line; text mode escapes straight from
 // the mapped bytes without an intermediate copy.
-void add_payload(JsonLine* line, ByteSpan payload, DataMode mode);
+void add_payload(JsonWriter* line, ByteSpan payload, DataMode mode);
+
+// The payload on its own indented line after a record's text line, as every
+// family's text dump shows it: `    data="..."` (data_b64=, data_hex=), the
+// key telling text from base64 or hex, the quoting keeping control bytes off
+// the terminal. Nothing when `mode` is none.
+void append_payload_text(std::string* out, ByteSpan payload, DataMode mode);
 
 std::string base64_encode(ByteSpan bytes);
 std::string hex_encode(ByteSpan bytes);

@@ -79,27 +79,25 @@ bool make_options(const GenCommandOptions& c, kestrel::GeneratorOptions* o) {
 
 void append_report_json(std::string* out, const std::string& path,
                         const kestrel::GeneratorOptions& o, const kestrel::GeneratorReport& r) {
-  std::string files = "[";
+  JsonLine line(out);
+  line.str("format", "kestrel").str("path", path).unsigned_num("seed", o.seed).begin_array("files");
   for (const auto& f : r.files) {
-    if (files.size() > 1) files.push_back(',');
-    JsonLine(&files).str("path", f.path).str("role", kestrel::file_role_name(f.role))
-        .unsigned_num("bytes", f.bytes).unsigned_num("records", f.records).close();
+    line.begin_object().str("path", f.path).str("role", kestrel::file_role_name(f.role))
+        .unsigned_num("bytes", f.bytes).unsigned_num("records", f.records).end_object();
   }
-  files.push_back(']');
-  std::string corruption = "null";
-  if (r.corruption) {
-    corruption.clear();
-    JsonLine(&corruption).str("mode", kestrel::corruption_name(r.corruption->mode))
-        .str("file", r.corruption->file).unsigned_num("offset", r.corruption->offset)
-        .str("description", r.corruption->description).close();
-  }
-  JsonLine(out).str("format", "kestrel").str("path", path).unsigned_num("seed", o.seed)
-      .raw("files", files).unsigned_num("records", r.records).unsigned_num("bytes", r.bytes)
+  line.end_array().unsigned_num("records", r.records).unsigned_num("bytes", r.bytes)
       .unsigned_num("items_added", r.items_added).unsigned_num("removes", r.removes)
       .unsigned_num("transactional_removes", r.transactional_removes)
       .unsigned_num("unremoves", r.unremoves).unsigned_num("queue_length", r.queue_length)
-      .unsigned_num("open_transactions", r.open_transactions).num("xid_counter", r.xid_counter)
-      .raw("corruption", corruption).finish();
+      .unsigned_num("open_transactions", r.open_transactions).num("xid_counter", r.xid_counter);
+  if (r.corruption) {
+    line.begin_object("corruption").str("mode", kestrel::corruption_name(r.corruption->mode))
+        .str("file", r.corruption->file).unsigned_num("offset", r.corruption->offset)
+        .str("description", r.corruption->description).end_object();
+  } else {
+    line.null("corruption");
+  }
+  line.finish();
 }
 
 void append_report_text(std::string* out, const kestrel::GeneratorReport& r) {

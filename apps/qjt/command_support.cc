@@ -35,10 +35,9 @@ bool write_verify_report(Output* out, const VerifyTally& tally, bool json, bool 
     JsonLine line(out->buffer());
     line.boolean("ok", ok).unsigned_num("files", tally.files).unsigned_num("records", tally.records);
     line.unsigned_num("errors", errors).unsigned_num("warnings", warnings);
-    std::string array;
-    append_findings_json(&array, findings.findings());
-    line.raw("findings", array);
-    out->buffer()->append(tally.json_members);
+    line.key("findings");
+    write_findings_json(&line, findings.findings());
+    for (const auto& [key, value] : tally.json_members) line.raw(key, value);
     line.finish();
     return ok;
   }
@@ -56,7 +55,7 @@ void VerifyTally::add(const VerifyTally& other) {
   files += other.files;
   records += other.records;
   status = worse(status, other.status);
-  json_members += other.json_members;
+  json_members.insert(json_members.end(), other.json_members.begin(), other.json_members.end());
   text_lines += other.text_lines;
 }
 
@@ -66,12 +65,12 @@ ExitCode finish_verify(const VerifyTally& tally, bool json, bool strict, bool qu
   return finish_output(&out, worse(tally.status, ok ? ExitCode::kOk : ExitCode::kProblems));
 }
 
-void append_verify_json(std::string* out, const FindingList& verified) {
+void write_verify_json(JsonWriter* out, const FindingList& verified) {
   const std::size_t errors = verified.count(Severity::kError);
-  std::string findings;
-  append_findings_json(&findings, verified.findings());
-  JsonLine(out).boolean("ok", errors == 0).unsigned_num("errors", errors)
-      .unsigned_num("warnings", verified.count(Severity::kWarning)).raw("findings", findings).close();
+  out->begin_object().boolean("ok", errors == 0).unsigned_num("errors", errors);
+  out->unsigned_num("warnings", verified.count(Severity::kWarning)).key("findings");
+  write_findings_json(out, verified.findings());
+  out->end_object();
 }
 
 namespace {

@@ -6,7 +6,12 @@
 #include <CLI/CLI.hpp>
 
 #include "exit_code.h"
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "finding.h"
+#include "json_writer.h"
 #include "output.h"
 
 namespace qjt::app {
@@ -35,8 +40,9 @@ struct VerifyTally {
   std::uint64_t files = 0, records = 0;
   ExitCode status = ExitCode::kOk;  // kIoError when something could not be read
   // What a family adds to the report (Canal's --metrics stores): members of
-  // the JSON object (each starting with ','), and lines after the text.
-  std::string json_members, text_lines;
+  // the JSON object (a key and its rendered value), and lines after the text.
+  std::vector<std::pair<std::string, std::string>> json_members;
+  std::string text_lines;
   void add(const VerifyTally& other);
 };
 
@@ -51,9 +57,9 @@ bool write_verify_report(Output* out, const VerifyTally& tally, bool json, bool 
 // or kProblems when the report is not OK.
 ExitCode finish_verify(const VerifyTally& tally, bool json, bool strict, bool quiet);
 
-// The "verify" member of a repair report: {"ok","errors","warnings",
-// "findings"} over what verify found after the repair.
-void append_verify_json(std::string* out, const FindingList& verified);
+// The value of a repair report's "verify" member: {"ok","errors",
+// "warnings","findings"} over what verify found after the repair.
+void write_verify_json(JsonWriter* out, const FindingList& verified);
 
 // The one path for an error that ends a command before or instead of its
 // output (a usage error, a refusal): "qjt COMMAND: MESSAGE" on stderr

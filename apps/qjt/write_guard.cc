@@ -1,10 +1,11 @@
 #include "write_guard.h"
 
 #include <algorithm>
-#include <chrono>
 #include <filesystem>
 
 #include <fmt/format.h>
+
+#include "clock.h"
 
 namespace qjt::app {
 
@@ -72,9 +73,7 @@ bool choose_backup_dir(const std::vector<std::string>& dirs, const std::string& 
                          base.string(), dir_real.string());
     return false;
   }
-  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                      std::chrono::system_clock::now().time_since_epoch())
-                      .count();
+  const auto ms = now_ms();
   *backup = (base / fmt::format("{}.{}", name, ms)).string();
   return true;
 }

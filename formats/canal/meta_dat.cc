@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "json_line.h"
+#include "json_writer.h"
 #include "canal/json_value.h"
 
 namespace qjt::canal {
@@ -383,13 +383,12 @@ class SortedObject {
   }
   std::string str() {
     std::sort(members_.begin(), members_.end());
-    std::string out = "{";
-    for (const auto& [key, value] : members_) {
-      if (out.size() > 1) out.push_back(',');
-      append_json_string(&out, key);
-      out += ":" + value;
-    }
-    return out + "}";
+    std::string out;
+    JsonWriter json(&out);
+    json.begin_object();
+    for (const auto& [key, value] : members_) json.raw(key, value);
+    json.end_object();
+    return out;
   }
 
  private:
@@ -413,17 +412,18 @@ std::string cursor_json(const Cursor& c) {
 }  // namespace
 
 std::string write_meta_dat(const MetaDat& meta) {
-  std::string clients = "[";
+  std::string clients;
+  JsonWriter json(&clients);
+  json.begin_array();
   for (const ClientData& c : meta.clients) {
-    if (clients.size() > 1) clients.push_back(',');
     const std::string identity =
         SortedObject().integer("clientId", c.client_id).str("destination", c.destination).str("filter", c.filter).str();
     SortedObject entry;
     entry.raw("clientIdentity", identity);
     if (c.cursor) entry.raw("cursor", cursor_json(*c.cursor));
-    clients += entry.str();
+    json.raw(entry.str());
   }
-  clients.push_back(']');
+  json.end_array();
   return SortedObject().raw("clientDatas", clients).str("destination", meta.destination).str();
 }
 

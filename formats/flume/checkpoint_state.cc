@@ -6,25 +6,10 @@
 
 #include "flume/checkpoint_file.h"
 #include "flume/checkpoint_meta.h"
+#include "reporters.h"
 
 namespace qjt::flume {
 namespace {
-
-// Forwards findings and remembers whether any was an error: an error in
-// any of a checkpoint's files is what makes Flume refuse it.
-class ErrorWatch : public Reporter {
- public:
-  explicit ErrorWatch(Reporter* next) : next_(next) {}
-  void report(Finding finding) override {
-    if (finding.severity == Severity::kError) errors_ = true;
-    next_->report(std::move(finding));
-  }
-  bool errors() const { return errors_; }
-
- private:
-  Reporter* next_;
-  bool errors_ = false;
-};
 
 void refuse(Reporter* reporter, std::string code, const std::string& file, std::optional<std::uint64_t> offset,
             std::string message) {

@@ -12,9 +12,9 @@
 
 namespace qjt::flume {
 
-void add_event_fields(JsonLine* line, const LogRecord& put, DataMode mode);
+void add_event_fields(JsonWriter* line, const LogRecord& put, DataMode mode);
 
 // The headers alone, as a JSON object.
-void append_headers_json(std::string* out, const LogRecord& put);
+void write_headers_json(JsonWriter* out, const LogRecord& put);
 
 }  // namespace qjt::flume

@@ -13,6 +13,7 @@
 #include "flume/channel_layout.h"
 #include "flume/checkpoint_file.h"
 #include "flume/checkpoint_meta.h"
+#include "flume/event_json.h"
 #include "flume/inflight_file.h"
 #include "input_file.h"
 #include "json_line.h"
@@ -97,16 +98,6 @@ std::unique_ptr<InputFile> open_beside(const Dump& dump, const std::string& path
 
 // ---------------------------------------------------------------- shared JSON and text pieces
 
-std::string active_logs_json(const std::vector<ActiveLogCount>& logs) {
-  std::string json = "[";
-  for (std::size_t i = 0; i < logs.size(); ++i) {
-    if (i > 0) json.push_back(',');
-    JsonLine(&json).num("file_id", logs[i].file_id).num("count", logs[i].count).close();
-  }
-  json.push_back(']');
-  return json;
-}
-
 std::string active_logs_text(const std::vector<ActiveLogCount>& logs) {
   if (logs.empty()) return "none";
   std::string text;
@@ -115,10 +106,8 @@ std::string active_logs_text(const std::vector<ActiveLogCount>& logs) {
   return text;
 }
 
-std::string pointer_json(EventPointer pointer) {
-  std::string json;
-  JsonLine(&json).num("file_id", pointer.file_id).num("offset", pointer.offset).close();
-  return json;
+void write_pointer_json(JsonWriter* out, EventPointer pointer) {
+  out->begin_object().num("file_id", pointer.file_id).num("offset", pointer.offset).end_object();
 }
 
 std::string pointer_text(EventPointer pointer) {
@@ -170,7 +159,7 @@ QueueState v3_queue_state(const Dump& dump, const CheckpointFile& checkpoint) {
   return state;
 }
 
-void null_or_num(JsonLine* line, std::string_view key, std::optional<std::int64_t> value) {
+void null_or_num(JsonWriter* line, std::string_view key, std::optional<std::int64_t> value) {
   if (value) {
     line->num(key, *value);
   } else {
@@ -197,7 +186,7 @@ void append_checkpoint_header(const Dump& dump, const CheckpointFile& checkpoint
     null_or_num(&line, "size", state.size);
     null_or_num(&line, "head", state.head);
     if (state.active_logs) {
-      line.raw("active_logs", active_logs_json(*state.active_logs));
+      write_active_logs_json(&line.key("active_logs"), *state.active_logs);
     } else {
       line.null("active_logs");
     }
@@ -259,7 +248,9 @@ void dump_checkpoint_meta(Dump* dump, ByteSpan bytes) {
     JsonLine line(dump->out());
     line.envelope(record_format::kFlume, dump->path()).str("kind", "checkpoint_meta").num("version", meta.version);
     line.num("write_order_id", meta.write_order_id).num("queue_size", meta.queue_size);
-    line.num("queue_head", meta.queue_head).raw("active_logs", active_logs_json(meta.active_logs)).finish();
+    line.num("queue_head", meta.queue_head).key("active_logs");
+    write_active_logs_json(&line, meta.active_logs);
+    line.finish();
   } else {
     fmt::format_to(std::back_inserter(*dump->out()), "checkpoint_meta v{} woid={} size={} head={} active_logs={}\n",
                    meta.version, meta.write_order_id, meta.queue_size, meta.queue_head,
@@ -279,15 +270,11 @@ const char* inflight_kind(std::string_view path) {
 
 void append_inflight(const Dump& dump, const char* kind, const InflightTransaction& transaction) {
   if (dump.json()) {
-    std::string pointers = "[";
-    for (std::size_t i = 0; i < transaction.pointers.size(); ++i) {
-      if (i > 0) pointers.push_back(',');
-      pointers += pointer_json(transaction.pointers[i]);
-    }
-    pointers.push_back(']');
     JsonLine line(dump.out());
     line.envelope(record_format::kFlume, dump.path()).str("kind", kind).unsigned_num("offset", transaction.offset);
-    line.num("transaction_id", transaction.transaction_id).raw("pointers", pointers).finish();
+    line.num("transaction_id", transaction.transaction_id).begin_array("pointers");
+    for (const EventPointer& pointer : transaction.pointers) write_pointer_json(&line, pointer);
+    line.end_array().finish();
     return;
   }
   auto it = std::back_inserter(*dump.out());
@@ -348,16 +335,14 @@ void append_log_meta_json(const Dump& dump, const LogMetadata& m, ByteSpan bytes
     line.null("encryption").finish();
     return;
   }
-  std::string encryption;
-  JsonLine nested(&encryption);
-  nested.str("cipher_provider", m.encryption->cipher_provider).str("key_alias", m.encryption->key_alias);
+  line.begin_object("encryption").str("cipher_provider", m.encryption->cipher_provider);
+  line.str("key_alias", m.encryption->key_alias);
   if (m.encryption->parameters) {
-    nested.str("parameters_hex", hex_encode(ByteSpan(*m.encryption->parameters)));
+    line.str("parameters_hex", hex_encode(ByteSpan(*m.encryption->parameters)));
   } else {
-    nested.null("parameters_hex");
+    line.null("parameters_hex");
   }
-  nested.close();
-  line.raw("encryption", encryption).finish();
+  line.end_object().finish();
 }
 
 std::string none_or_num(std::optional<std::int64_t> value) {
@@ -404,14 +389,9 @@ void dump_log_meta(Dump* dump, ByteSpan bytes) {
 // ---------------------------------------------------------------- data log records
 
 std::string headers_json(const LogRecord& record) {
-  std::string json = "{";
-  for (std::size_t i = 0; i < record.headers.size(); ++i) {
-    if (i > 0) json.push_back(',');
-    append_json_string(&json, record.headers[i].key.as_chars());
-    json.push_back(':');
-    append_json_string(&json, record.headers[i].value.as_chars());
-  }
-  json.push_back('}');
+  std::string json;
+  JsonWriter writer(&json);
+  write_headers_json(&writer, record);
   return json;
 }
 
@@ -436,7 +416,8 @@ void append_record_json(const Dump& dump, const LogRecord& record, int version, 
     line.num("transaction_id", record.transaction_id).num("write_order_id", record.write_order_id);
   switch (record.type) {
     case LogRecordType::kPut:
-      line.raw("headers", headers_json(record)).unsigned_num("size", record.body.size());
+      write_headers_json(&line.key("headers"), record);
+      line.unsigned_num("size", record.body.size());
       add_payload(&line, record.body, dump.options().mode);
       if (record.stored_crc) {
         line.unsigned_num("crc", *record.stored_crc);
@@ -445,7 +426,7 @@ void append_record_json(const Dump& dump, const LogRecord& record, int version, 
       }
       line.boolean("crc_ok", record.crc_ok);
       break;
-    case LogRecordType::kTake: line.raw("taken", pointer_json(record.taken)); break;
+    case LogRecordType::kTake: write_pointer_json(&line.key("taken"), record.taken); break;
     case LogRecordType::kCommit:
       if (const char* name = commit_type_name(record.commit_type)) {
         line.str("commit_type", name);
@@ -460,19 +441,6 @@ void append_record_json(const Dump& dump, const LogRecord& record, int version, 
   }
   if (version == 3) add_exact_fields(&line, record, file, cipher, dump.options().mode);
   line.finish();
-}
-
-// The payload on its own indented line, as Kestrel's text dump shows it:
-// key="value", the key telling text from base64 or hex, the quoting keeping
-// control bytes off the terminal.
-void append_payload_text(std::string* out, ByteSpan payload, DataMode mode) {
-  if (mode == DataMode::kNone) return;
-  const RenderedPayload rendered = render_payload(payload, mode);
-  out->append("    ");
-  out->append(rendered.key);
-  out->push_back('=');
-  append_json_string(out, rendered.value);
-  out->push_back('\n');
 }
 
 const char* crc_text(const LogRecord& record) {
@@ -648,6 +616,13 @@ std::uint64_t dump_file(const std::string& path, ByteSpan bytes, FileKind kind, 
     case FileKind::kUnknown: report_unknown(dump, bytes); break;
   }
   return dump.lines();
+}
+
+void write_active_logs_json(JsonWriter* out, const std::vector<ActiveLogCount>& logs) {
+  out->begin_array();
+  for (const ActiveLogCount& log : logs)
+    out->begin_object().num("file_id", log.file_id).num("count", log.count).end_object();
+  out->end_array();
 }
 
 }  // namespace qjt::flume

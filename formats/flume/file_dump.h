@@ -53,7 +53,7 @@
 //   end_of_data "fill" (0x80 bytes from here) and "after_fill_b64" when
 //   other bytes follow the fill. V2 records add nothing.
 //   Header keys and values are JSON strings; bytes that are not UTF-8 become
-//   U+FFFD (JsonLine's rule). Duplicate keys are all kept, in file order
+//   U+FFFD (JsonWriter's rule). Duplicate keys are all kept, in file order
 //   (Flume's map keeps the last, as a JSON reader does).
 //   A meta file that does not decode (invalid) gives no line: the decoder's
 //   findings say why.
@@ -91,11 +91,14 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "byte_span.h"
 #include "flume/channel_logs.h"
+#include "flume/checkpoint_file.h"
 #include "flume/file_kind.h"
 #include "finding.h"
+#include "json_writer.h"
 #include "payload.h"
 
 namespace qjt::flume {
@@ -114,5 +117,9 @@ struct FileDumpOptions {
 // each line so the caller can flush.
 std::uint64_t dump_file(const std::string& path, ByteSpan bytes, FileKind kind, const FileDumpOptions& options,
                         std::string* out, const std::function<void()>& sink, Reporter* reporter);
+
+// A checkpoint's active logs as dump shows them, also in convert's upgrade
+// report: [{"file_id":N,"count":N},...].
+void write_active_logs_json(JsonWriter* out, const std::vector<ActiveLogCount>& logs);
 
 }  // namespace qjt::flume

@@ -303,7 +303,7 @@ class LineParser {
 
 }  // namespace
 
-void add_raw_bytes(JsonLine* line, std::string_view prefix, ByteSpan bytes, DataMode mode) {
+void add_raw_bytes(JsonWriter* line, std::string_view prefix, ByteSpan bytes, DataMode mode) {
   if (mode == DataMode::kHex) {
     line->str(std::string(prefix) + "_hex", hex_encode(bytes));
   } else {
@@ -311,7 +311,7 @@ void add_raw_bytes(JsonLine* line, std::string_view prefix, ByteSpan bytes, Data
   }
 }
 
-void add_exact_fields(JsonLine* line, const LogRecord& record, ByteSpan file, AesCtr* cipher, DataMode mode) {
+void add_exact_fields(JsonWriter* line, const LogRecord& record, ByteSpan file, AesCtr* cipher, DataMode mode) {
   const auto raw = [&](std::string_view prefix, ByteSpan bytes) { add_raw_bytes(line, prefix, bytes, mode); };
   const std::size_t offset = std::min<std::size_t>(record.offset, file.size());
   switch (record.type) {

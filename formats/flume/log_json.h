@@ -46,7 +46,7 @@ namespace qjt::flume {
 
 // Adds `bytes` as "<prefix>_hex" in hex mode, "<prefix>_b64" otherwise
 // (raw bytes are not text).
-void add_raw_bytes(JsonLine* line, std::string_view prefix, ByteSpan bytes, DataMode mode);
+void add_raw_bytes(JsonWriter* line, std::string_view prefix, ByteSpan bytes, DataMode mode);
 
 // Adds to the dump line of a V3 `record` read from `file` (with `cipher`
 // for an encrypted log, which is restarted per record and so may be shared
@@ -58,7 +58,7 @@ void add_raw_bytes(JsonLine* line, std::string_view prefix, ByteSpan bytes, Data
 //   broken:      raw = every byte from the record to the end of the file;
 //   end_of_data: "fill" (the 0x80 bytes from here, 0 at the physical end),
 //     then "after_fill_b64"|"after_fill_hex" when other bytes follow.
-void add_exact_fields(JsonLine* line, const LogRecord& record, ByteSpan file, AesCtr* cipher, DataMode mode);
+void add_exact_fields(JsonWriter* line, const LogRecord& record, ByteSpan file, AesCtr* cipher, DataMode mode);
 
 // Whether a log-N.meta's bytes are what encode_log_metadata writes for its
 // fields; dump adds "raw_b64"|"raw_hex" to the log_meta line when not.

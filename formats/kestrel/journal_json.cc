@@ -10,7 +10,7 @@ namespace {
 
 // add_time_ms (null for the legacy ADD, which stores none), expiry_ms, size
 // and the payload: the fields every item carries.
-void add_item_fields(JsonLine* line, bool has_add_time, std::int64_t add_time_ms,
+void add_item_fields(JsonWriter* line, bool has_add_time, std::int64_t add_time_ms,
                      std::int64_t expiry_ms, ByteSpan payload, DataMode mode) {
   if (has_add_time) {
     line->num("add_time_ms", add_time_ms);
@@ -55,26 +55,14 @@ void append_record_text(std::string* out, const JournalRecord& record, DataMode 
   if (carries_item(record.type)) append_payload_text(out, record.payload, mode);
 }
 
-void append_payload_text(std::string* out, ByteSpan payload, DataMode mode) {
-  if (mode == DataMode::kNone) return;
-  // key="value": the key tells text from base64 or hex, the quoting keeps
-  // control bytes off the terminal.
-  const RenderedPayload rendered = render_payload(payload, mode);
-  out->append("    ");
-  out->append(rendered.key);
-  out->push_back('=');
-  append_json_string(out, rendered.value);
-  out->push_back('\n');
-}
-
-void append_item_json(std::string* out, std::string_view file, const JournalRecord& added_by,
-                      DataMode mode, std::optional<std::int32_t> xid) {
-  JsonLine line(out);
-  if (xid) line.num("xid", *xid);
-  line.str("file", file).unsigned_num("offset", added_by.offset);
-  add_item_fields(&line, added_by.has_add_time, added_by.add_time_ms, added_by.expiry_ms,
+void write_item_json(JsonWriter* out, std::string_view file, const JournalRecord& added_by,
+                     DataMode mode, std::optional<std::int32_t> xid) {
+  out->begin_object();
+  if (xid) out->num("xid", *xid);
+  out->str("file", file).unsigned_num("offset", added_by.offset);
+  add_item_fields(out, added_by.has_add_time, added_by.add_time_ms, added_by.expiry_ms,
                   added_by.payload, mode);
-  line.close();
+  out->end_object();
 }
 
 }  // namespace qjt::kestrel

@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "json_writer.h"
 #include "kestrel/journal_record.h"
 #include "payload.h"
 
@@ -22,15 +23,11 @@ void append_record_json(std::string* out, std::string_view file, const JournalRe
 // indented line unless `mode` is none.
 void append_record_text(std::string* out, const JournalRecord& record, DataMode mode);
 
-// The indented `    data="..."` line (data_b64=, data_hex=) that follows a
-// record's text line; nothing when `mode` is none. Shared with libkestrel.
-void append_payload_text(std::string* out, ByteSpan payload, DataMode mode);
-
 // {"file":..,"offset":..,"add_time_ms":..,"expiry_ms":..,"size":..,data},
 // with "xid" first when the item is held by an open transaction. `added_by`
 // is the record that added the item (ReplayState::item_record); `file`
 // names the file holding it.
-void append_item_json(std::string* out, std::string_view file, const JournalRecord& added_by,
-                      DataMode mode, std::optional<std::int32_t> xid = std::nullopt);
+void write_item_json(JsonWriter* out, std::string_view file, const JournalRecord& added_by,
+                     DataMode mode, std::optional<std::int32_t> xid = std::nullopt);
 
 }  // namespace qjt::kestrel

@@ -24,6 +24,7 @@
 
 #include "kestrel/journal_record.h"
 #include "kestrel/replay_state.h"
+#include "reporters.h"
 
 namespace qjt::kestrel {
 
@@ -50,13 +51,8 @@ class LegacyUpgrade {
   const UpgradeCounts& counts() const { return counts_; }
 
  private:
-  class Silent : public Reporter {
-   public:
-    void report(Finding) override {}
-  };
-
   std::int64_t legacy_add_time_ms_;
-  Silent silent_;
+  DiscardFindings silent_;
   ReplayState state_;
   UpgradeCounts counts_;
 };

@@ -5,12 +5,12 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <chrono>
 #include <cstring>
 #include <filesystem>
 
 #include <fmt/format.h>
 
+#include "clock.h"
 #include "failpoint.h"
 
 namespace qjt::kestrel {
@@ -21,12 +21,6 @@ namespace fs = std::filesystem;
 bool exists(const std::string& path) {
   struct stat st {};
   return ::lstat(path.c_str(), &st) == 0;
-}
-
-std::int64_t now_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
 }
 
 // A timestamp no file of the queue uses yet, in any of the three forms.

@@ -2,26 +2,15 @@
 
 #include <fmt/format.h>
 
-#include "kestrel/journal_json.h"
 #include "json_line.h"
 #include "record_format.h"
 
 namespace qjt::libkestrel {
 namespace {
 
-std::string done_ids_json(const Record& record) {
-  std::string ids = "[";
-  for (std::size_t i = 0; i < record.done_count(); ++i) {
-    if (i > 0) ids.push_back(',');
-    ids += std::to_string(record.done_id(i));
-  }
-  ids.push_back(']');
-  return ids;
-}
-
 // Everything after the envelope: replay's item objects have "file" but,
 // not being a record stream, no "format".
-JsonLine& add_fields(JsonLine& line, const Record& record, DataMode mode) {
+JsonWriter& add_fields(JsonWriter& line, const Record& record, DataMode mode) {
   line.unsigned_num("offset", record.offset).str("op", op_name(record.op));
   switch (record.op) {
     case Op::kPut:
@@ -31,7 +20,11 @@ JsonLine& add_fields(JsonLine& line, const Record& record, DataMode mode) {
       add_payload(&line, record.data, mode);
       break;
     case Op::kReadHead: line.num("id", record.id); break;
-    case Op::kReadDone: line.raw("ids", done_ids_json(record)); break;
+    case Op::kReadDone:
+      line.begin_array("ids");
+      for (std::size_t i = 0; i < record.done_count(); ++i) line.number(record.done_id(i));
+      line.end_array();
+      break;
     case Op::kUnknown: line.num("command", record.command).unsigned_num("size", record.data.size()); break;
     case Op::kBroken: line.str("error", record.error); break;
     case Op::kEndOfFile: break;
@@ -46,9 +39,8 @@ void append_record_json(std::string* out, std::string_view file, const Record& r
   add_fields(line.envelope(record_format::kLibkestrel, file), record, mode).finish();
 }
 
-void append_record_object(std::string* out, std::string_view file, const Record& record, DataMode mode) {
-  JsonLine line(out);
-  add_fields(line.str("file", file), record, mode).close();
+void write_record_object(JsonWriter* out, std::string_view file, const Record& record, DataMode mode) {
+  add_fields(out->begin_object().str("file", file), record, mode).end_object();
 }
 
 void append_record_text(std::string* out, const Record& record, DataMode mode) {
@@ -62,8 +54,10 @@ void append_record_text(std::string* out, const Record& record, DataMode mode) {
       break;
     case Op::kReadHead: fmt::format_to(it, " {}", record.id); break;
     case Op::kReadDone: {
-      const std::string ids = done_ids_json(record);
-      fmt::format_to(it, " ({})", std::string_view(ids).substr(1, ids.size() - 2));
+      std::string ids;
+      for (std::size_t i = 0; i < record.done_count(); ++i)
+        fmt::format_to(std::back_inserter(ids), "{}{}", i > 0 ? "," : "", record.done_id(i));
+      fmt::format_to(it, " ({})", ids);
       break;
     }
     case Op::kUnknown: fmt::format_to(it, " command={} size={}", record.command, record.data.size()); break;
@@ -71,7 +65,7 @@ void append_record_text(std::string* out, const Record& record, DataMode mode) {
     case Op::kEndOfFile: break;
   }
   out->push_back('\n');
-  if (record.op == Op::kPut) kestrel::append_payload_text(out, record.data, mode);
+  if (record.op == Op::kPut) append_payload_text(out, record.data, mode);
 }
 
 }  // namespace qjt::libkestrel

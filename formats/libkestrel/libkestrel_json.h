@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "json_writer.h"
 #include "libkestrel/libkestrel_record.h"
 #include "payload.h"
 
@@ -18,7 +19,7 @@ namespace qjt::libkestrel {
 void append_record_json(std::string* out, std::string_view file, const Record& record, DataMode mode);
 // The same object without the envelope's "format" (it is no record stream's
 // line) and without the line end, to nest in a larger document.
-void append_record_object(std::string* out, std::string_view file, const Record& record, DataMode mode);
+void write_record_object(JsonWriter* out, std::string_view file, const Record& record, DataMode mode);
 
 // "%08x  OP ..." as qdump and QueueDumper print it, then the payload line
 // (classic Kestrel's convention) unless `mode` is none.

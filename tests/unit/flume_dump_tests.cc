@@ -15,6 +15,7 @@
 #include "flume/aes_ctr.h"
 #include "flume/checkpoint_file.h"
 #include "flume/checkpoint_meta.h"
+#include "flume/event_json.h"
 #include "flume/file_dump.h"
 #include "finding.h"
 #include "flume/inflight_file.h"
@@ -629,3 +630,16 @@ TEST_CASE("flume dump: cut and flipped inputs of every kind never crash") {
     }
   }
 }
+
+TEST_CASE("event headers in JSON: keys escaped, each byte that is not UTF-8 one U+FFFD") {
+  const std::string key = "k\"\xC3\xA9", value = "\xE0\x80\x80 \xF0\x90\x80 \xC0\xAF \xFF";
+  LogRecord put;
+  put.headers = {EventHeader{ByteSpan(std::string_view(key)), ByteSpan(std::string_view(value))},
+                 EventHeader{ByteSpan(std::string_view("empty")), ByteSpan()}};
+  std::string out;
+  JsonWriter json(&out);
+  write_headers_json(&json, put);
+  const std::string r = "\xEF\xBF\xBD";
+  CHECK(out == "{\"k\\\"\xC3\xA9\":\"" + r + r + r + " " + r + r + r + " " + r + r + " " + r + "\",\"empty\":\"\"}");
+}
+

@@ -1,7 +1,7 @@
-// Unit tests for lib/: ByteReader, JsonLine, UTF-8 validation, payload
-// rendering, InputFile, exit codes and findings. Expected values come from
-// the relevant standards (RFC 4648, RFC 8259, Unicode) and the headers'
-// documented contracts.
+// Unit tests for lib/: ByteReader, JsonWriter and JsonLine, UTF-8
+// validation, payload rendering, InputFile, exit codes, findings and their
+// reporters, the clock. Expected values come from the relevant standards
+// (RFC 4648, RFC 8259, Unicode) and the headers' documented contracts.
 #include <doctest/doctest.h>
 
 #include <sys/resource.h>
@@ -11,6 +11,7 @@
 #include <array>
 #include <climits>
 #include <cstdint>
+#include <cstdlib>
 #include <filesystem>
 #include <memory>
 #include <vector>
@@ -18,11 +19,14 @@
 #include <utility>
 
 #include "byte_span.h"
+#include "clock.h"
 #include "exit_code.h"
 #include "finding.h"
 #include "input_file.h"
 #include "json_line.h"
+#include "json_writer.h"
 #include "read_window.h"
+#include "reporters.h"
 #include "payload.h"
 #include "unit_helpers.h"
 
@@ -178,15 +182,70 @@ TEST_CASE("JsonLine: fields in order and one line") {
         "\"u\":18446744073709551615,\"t\":true,\"f\":false,\"z\":null,\"r\":[1,{\"a\":2}]}\n");
 }
 
-TEST_CASE("JsonLine: empty object and close without newline") {
+TEST_CASE("JsonLine: empty object and end_object without newline") {
   std::string a;
   JsonLine(&a).finish();
   CHECK(a == "{}\n");
   std::string b;
   JsonLine inner(&b);
-  inner.num("x", 1);
-  inner.close();
+  inner.num("x", 1).end_object();
   CHECK(b == "{\"x\":1}");
+  CHECK(inner.depth() == 0);
+}
+
+TEST_CASE("JsonWriter: nested objects and arrays get their commas") {
+  std::string out;
+  JsonWriter w(&out);
+  w.begin_object().begin_array("a");
+  for (int i = 1; i <= 3; ++i) w.number(i);
+  w.end_array().begin_object("o").str("k", "v").begin_array("inner").begin_array().end_array();
+  w.begin_object().end_object().null().end_array().end_object();
+  w.begin_array("objs");
+  for (int i = 0; i < 2; ++i) w.begin_object().num("i", i).boolean("odd", i % 2 == 1).end_object();
+  w.end_array().unsigned_num("u", 7).finish();
+  CHECK(out ==
+        "{\"a\":[1,2,3],\"o\":{\"k\":\"v\",\"inner\":[[],{},null]},"
+        "\"objs\":[{\"i\":0,\"odd\":false},{\"i\":1,\"odd\":true}],\"u\":7}\n");
+  CHECK(w.depth() == 0);
+}
+
+TEST_CASE("JsonWriter: empty containers, bare values and raw values") {
+  std::string empty_array;
+  JsonWriter(&empty_array).begin_array().end_array();
+  CHECK(empty_array == "[]");
+  std::string empty_object;
+  JsonWriter(&empty_object).begin_object().end_object();
+  CHECK(empty_object == "{}");
+  std::string values;
+  JsonWriter w(&values);
+  w.begin_array().string("s").number(-1).unsigned_number(UINT64_MAX).boolean(false).null();
+  w.raw("{\"pre\":[1]}").raw("2").end_array();
+  CHECK(values == "[\"s\",-1,18446744073709551615,false,null,{\"pre\":[1]},2]");
+}
+
+TEST_CASE("JsonWriter: strings and bytes are escaped like append_json_string") {
+  const std::string bytes = "q\"\\\n\x01\xff";
+  std::string expected = "[";
+  append_json_string(&expected, bytes);
+  expected += ",{\"k\":";
+  append_json_string(&expected, bytes);
+  expected += "}]";
+  std::string out;
+  JsonWriter(&out).begin_array().string(bytes).begin_object().str("k", bytes).end_object().end_array();
+  CHECK(out == expected);
+  CHECK(out == "[\"q\\\"\\\\\\n\\u0001\xEF\xBF\xBD\",{\"k\":\"q\\\"\\\\\\n\\u0001\xEF\xBF\xBD\"}]");
+}
+
+TEST_CASE("JsonWriter: escaped_key escapes a key from the data; key writes a literal as it is") {
+  std::string out;
+  JsonWriter(&out).begin_object().escaped_key("a\"b\xff").null().key("plain").null().end_object();
+  CHECK(out == "{\"a\\\"b\xEF\xBF\xBD\":null,\"plain\":null}");
+}
+
+TEST_CASE("JsonWriter: appends after what the buffer already holds") {
+  std::string out = "x=";
+  JsonWriter(&out).begin_array().begin_array().number(0).end_array().end_array();
+  CHECK(out == "x=[[0]]");
 }
 
 TEST_CASE("JSON strings: quotes and backslashes are escaped") {
@@ -369,7 +428,7 @@ TEST_CASE("add_payload: the field a record line gets in each mode") {
     JsonLine line(&out);
     line.num("n", 1);
     add_payload(&line, payload, mode);
-    line.close();
+    line.end_object();
     return out;
   };
   CHECK(line_for(ByteSpan(std::string_view("a\"b\n")), DataMode::kText) ==
@@ -598,19 +657,67 @@ TEST_CASE("findings as JSON and FindingList counts") {
   CHECK(list.findings()[1].code == "temp_file");
 
   std::string one;
-  append_finding_json(&one, list.findings()[0]);
+  JsonWriter one_writer(&one);
+  write_finding_json(&one_writer, list.findings()[0]);
   CHECK(one ==
         "{\"severity\":\"error\",\"code\":\"broken_record\",\"file\":\"q\",\"offset\":17,"
         "\"message\":\"bad \\\"x\\\"\"}");
   std::string all;
-  append_findings_json(&all, {list.findings()[1], list.findings()[2]});
+  JsonWriter all_writer(&all);
+  write_findings_json(&all_writer, {list.findings()[1], list.findings()[2]});
   CHECK(all ==
         "[{\"severity\":\"warning\",\"code\":\"temp_file\",\"file\":\"q~~1\",\"offset\":null,"
         "\"message\":\"m\"},{\"severity\":\"warning\",\"code\":\"unknown_xid\",\"file\":\"q\","
         "\"offset\":3,\"message\":\"m2\"}]");
   std::string none;
-  append_findings_json(&none, {});
+  JsonWriter none_writer(&none);
+  write_findings_json(&none_writer, {});
   CHECK(none == "[]");
   CHECK(std::string(severity_name(Severity::kError)) == "error");
   CHECK(std::string(severity_name(Severity::kWarning)) == "warning");
 }
+
+// ---------------------------------------------------------------- reporters
+
+TEST_CASE("UniqueFindings: forwards the first of findings with the same code, file and offset") {
+  FindingList list;
+  UniqueFindings unique(&list);
+  unique.report(Finding{Severity::kError, "broken_record", "q", 17, "first"});
+  unique.report(Finding{Severity::kError, "broken_record", "q", 17, "again"});
+  unique.report(Finding{Severity::kError, "broken_record", "q", 18, "other offset"});
+  unique.report(Finding{Severity::kError, "broken_record", "r", 17, "other file"});
+  unique.report(Finding{Severity::kWarning, "temp_file", "q", 17, "other code"});
+  unique.report(Finding{Severity::kWarning, "temp_file", "q", std::nullopt, "no offset"});
+  unique.report(Finding{Severity::kWarning, "temp_file", "q", std::nullopt, "no offset again"});
+  std::vector<std::string> messages;
+  for (const Finding& f : list.findings()) messages.push_back(f.message);
+  CHECK(messages == std::vector<std::string>{"first", "other offset", "other file", "other code", "no offset"});
+}
+
+TEST_CASE("ErrorWatch: forwards everything and tells whether an error went by") {
+  FindingList list;
+  ErrorWatch watch(&list);
+  CHECK_FALSE(watch.errors());
+  watch.report(Finding{Severity::kWarning, "temp_file", "q", std::nullopt, "m"});
+  CHECK_FALSE(watch.errors());
+  watch.report(Finding{Severity::kError, "broken_record", "q", 3, "m"});
+  watch.report(Finding{Severity::kWarning, "temp_file", "q", std::nullopt, "m"});
+  CHECK(watch.errors());
+  CHECK(list.findings().size() == 3);
+}
+
+// ---------------------------------------------------------------- clock
+
+TEST_CASE("now_ms: QJT_NOW_MS when it is an integer, else the system clock") {
+  setenv("QJT_NOW_MS", "1800000000123", 1);
+  CHECK(now_ms() == 1800000000123);
+  setenv("QJT_NOW_MS", "-5", 1);
+  CHECK(now_ms() == -5);
+  for (const char* ignored : {"", "12x", "x", "1.5", "99999999999999999999"}) {
+    setenv("QJT_NOW_MS", ignored, 1);
+    CHECK(now_ms() > 1700000000000);  // after November 2023: the real clock
+  }
+  unsetenv("QJT_NOW_MS");
+  CHECK(now_ms() > 1700000000000);
+}
+

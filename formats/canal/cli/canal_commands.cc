@@ -30,16 +30,16 @@ std::string iso_time(std::int64_t ms) {
                      tm.tm_hour, tm.tm_min, tm.tm_sec, ms % 1000);
 }
 
-void optional_str(JsonLine* line, const char* key, const std::optional<std::string>& v) {
+void optional_str(JsonWriter* line, const char* key, const std::optional<std::string>& v) {
   v ? line->str(key, *v) : line->null(key);
 }
 
-void optional_num(JsonLine* line, const char* key, const std::optional<std::int64_t>& v) {
+void optional_num(JsonWriter* line, const char* key, const std::optional<std::int64_t>& v) {
   v ? line->num(key, *v) : line->null(key);
 }
 
 // The cursor's fields into an open object.
-void cursor_fields(JsonLine* line, const Cursor& c) {
+void cursor_fields(JsonWriter* line, const Cursor& c) {
   optional_str(line, "journal_name", c.journal_name);
   optional_num(line, "position", c.position);
   optional_num(line, "server_id", c.server_id);
@@ -58,33 +58,25 @@ std::string cursor_text(const Cursor& c) {
 
 void append_meta_dat_json(std::string* out, const std::string& path, const canal::MetaDat& meta,
                           const std::optional<canal::RestartCursor>& restart) {
-  std::string clients = "[";
-  for (const auto& c : meta.clients) {
-    if (clients.size() > 1) clients.push_back(',');
-    JsonLine client(&clients);
-    client.num("client_id", c.client_id).str("destination", c.destination);
-    optional_str(&client, "filter", c.filter);
-    if (c.cursor) {
-      std::string cursor;
-      JsonLine inner(&cursor);
-      cursor_fields(&inner, *c.cursor);
-      inner.close();
-      client.raw("cursor", cursor);
-    } else {
-      client.null("cursor");
-    }
-    client.close();
-  }
-  clients.push_back(']');
   JsonLine line(out);
-  line.envelope(record_format::kCanal, path).str("destination", meta.destination).raw("clients", clients);
+  line.envelope(record_format::kCanal, path).str("destination", meta.destination).begin_array("clients");
+  for (const auto& c : meta.clients) {
+    line.begin_object().num("client_id", c.client_id).str("destination", c.destination);
+    optional_str(&line, "filter", c.filter);
+    if (c.cursor) {
+      line.begin_object("cursor");
+      cursor_fields(&line, *c.cursor);
+      line.end_object();
+    } else {
+      line.null("cursor");
+    }
+    line.end_object();
+  }
+  line.end_array();
   if (restart) {
-    std::string cursor;
-    JsonLine inner(&cursor);
-    inner.num("client_id", restart->client_id);
-    cursor_fields(&inner, restart->cursor);
-    inner.close();
-    line.raw("restart_cursor", cursor);
+    line.begin_object("restart_cursor").num("client_id", restart->client_id);
+    cursor_fields(&line, restart->cursor);
+    line.end_object();
   } else {
     line.null("restart_cursor");
   }
@@ -189,21 +181,22 @@ std::vector<canal::StoreMetrics> verify_metrics(const CanalRun& run, Verified* v
 // JSON, a line each in text.
 // The stores of a --metrics scrape, as verify's report shows them.
 void add_stores(VerifyTally* tally, const std::vector<canal::StoreMetrics>& stores) {
-  std::string array = "[";
+  std::string array;
+  JsonWriter json(&array);
+  json.begin_array();
   for (const auto& m : stores) {
     tally->text_lines += fmt::format("store {}: {} mode, buffer size {}, {} event(s) and {} byte(s) in flight\n",
                                      m.destination, m.batch_mode.value_or("?"), m.buffer_size.value_or(0),
                                      m.in_flight_events().value_or(0), m.in_flight_bytes().value_or(0));
-    if (array.size() > 1) array.push_back(',');
-    JsonLine line(&array);
-    line.str("destination", m.destination);
-    optional_str(&line, "batch_mode", m.batch_mode);
-    optional_num(&line, "buffer_size", m.buffer_size);
-    optional_num(&line, "in_flight_events", m.in_flight_events());
-    optional_num(&line, "in_flight_bytes", m.in_flight_bytes());
-    line.close();
+    json.begin_object().str("destination", m.destination);
+    optional_str(&json, "batch_mode", m.batch_mode);
+    optional_num(&json, "buffer_size", m.buffer_size);
+    optional_num(&json, "in_flight_events", m.in_flight_events());
+    optional_num(&json, "in_flight_bytes", m.in_flight_bytes());
+    json.end_object();
   }
-  tally->json_members += ",\"stores\":" + array + "]";
+  json.end_array();
+  tally->json_members.emplace_back("stores", std::move(array));
 }
 
 }  // namespace

@@ -1,10 +1,10 @@
 #include "canal/cli/canal_repair.h"
 
-#include <chrono>
 #include <filesystem>
 
 #include <fmt/format.h>
 
+#include "clock.h"
 #include "canal/cli/canal_input.h"
 #include "commands.h"
 #include "guarded_replace.h"
@@ -122,8 +122,7 @@ bool changes(const Plan& p) { return p.before != p.after; }
 // meta.dat.qjt-backup-<ms>: beside the file (Canal reads only the exact
 // name meta.dat), or in --backup-to.
 std::string backup_path(const Plan& p, const WriteGuardOptions& guard) {
-  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                      std::chrono::system_clock::now().time_since_epoch()).count();
+  const auto ms = now_ms();
   const std::string suffix = fmt::format(".qjt-backup-{}", ms);
   if (guard.backup_root.empty()) return p.path + suffix;
   return (fs::path(guard.backup_root) / (fs::path(p.path).filename().string() + suffix)).string();
@@ -150,19 +149,15 @@ ExitCode carry_out(Plan* p, const WriteGuardOptions& guard) {
 
 void print(Output* out, const Plan& p, bool applied, bool json, const FindingList& verified) {
   if (json) {
-    std::string actions = "[";
-    for (const std::string& a : p.actions) {
-      if (actions.size() > 1) actions.push_back(',');
-      append_json_string(&actions, a);
-    }
-    std::string verify;
-    append_verify_json(&verify, verified);
     JsonLine line(out->buffer());
-    line.boolean("applied", applied).str("file", p.path).raw("actions", actions + "]").boolean("changed", changes(p));
+    line.boolean("applied", applied).str("file", p.path).begin_array("actions");
+    for (const std::string& a : p.actions) line.string(a);
+    line.end_array().boolean("changed", changes(p));
     p.before ? line.str("before", *p.before) : line.null("before");
     line.str("after", p.after);
     p.backup.empty() ? line.null("backup") : line.str("backup", p.backup);
-    line.raw("verify", verify).finish();
+    write_verify_json(&line.key("verify"), verified);
+    line.finish();
     return;
   }
   if (!changes(p)) {

@@ -2,33 +2,16 @@
 
 #include <fmt/format.h>
 
-#include <set>
-#include <tuple>
-
 #include "flume/channel_replay.h"
 #include "commands.h"
 #include "flume/event_json.h"
 #include "flume/file_dump.h"
 #include "json_line.h"
 #include "output.h"
+#include "reporters.h"
 
 namespace qjt::app {
 namespace {
-
-// Keeps the first of identical findings: the decoders and the replay can
-// meet the same broken record.
-class UniqueFindings : public Reporter {
- public:
-  explicit UniqueFindings(Reporter* next) : next_(next) {}
-  void report(Finding f) override {
-    if (!seen_.emplace(f.code, f.file, f.offset.value_or(~0ull)).second) return;
-    next_->report(std::move(f));
-  }
-
- private:
-  Reporter* next_;
-  std::set<std::tuple<std::string, std::string, std::uint64_t>> seen_;
-};
 
 struct Inputs {
   std::vector<FlumeFile> files;
@@ -127,15 +110,13 @@ std::optional<VerifyTally> check_flume(const FlumeRun& run) {
 
 namespace {
 
-void append_counts(JsonLine* line, const flume::ReplayCounts& c) {
-  std::string counts;
-  JsonLine(&counts)
+void append_counts(JsonWriter* line, const flume::ReplayCounts& c) {
+  line->begin_object("counts")
       .unsigned_num("read", c.read).unsigned_num("puts", c.puts).unsigned_num("takes", c.takes)
       .unsigned_num("rollbacks", c.rollbacks).unsigned_num("commits", c.commits)
       .unsigned_num("skipped", c.skipped).unsigned_num("noops", c.noops)
       .unsigned_num("uncommitted_takes", c.uncommitted_takes).unsigned_num("pending_takes", c.pending_takes)
-      .close();
-  line->raw("counts", counts);
+      .end_object();
 }
 
 }  // namespace
@@ -153,20 +134,21 @@ ExitCode run_flume_replay(const FlumeRun& run) {
   flume::ChannelReplay replay =
       flume::replay_channel(*in->layout, logs, flume::ChannelReplayOptions{run.flume.capacity}, &reporter);
   const std::string& where = in->layout->checkpoint.dir;
-  std::string queue = "[";
+  // Rendered as the events are read, since "size" comes before it.
+  std::string queue;
+  JsonWriter queue_json(&queue);
+  queue_json.begin_array();
   std::uint64_t events = 0, bytes = 0;
   if (replay.queue) {
     events = flume::for_each_queued_event(*replay.queue, logs, where, &reporter,
                                           [&](std::size_t, flume::EventPointer p, const flume::LogRecord& put) {
-      if (queue.size() > 1) queue.push_back(',');
-      JsonLine line(&queue);
-      line.num("file_id", p.file_id).num("offset", p.offset);
-      flume::add_event_fields(&line, put, mode);
-      line.close();
+      queue_json.begin_object().num("file_id", p.file_id).num("offset", p.offset);
+      flume::add_event_fields(&queue_json, put, mode);
+      queue_json.end_object();
       bytes += put.body.size();
     });
   }
-  queue.push_back(']');
+  queue_json.end_array();
   const std::size_t errors = findings.count(Severity::kError);
   Output out;
   if (run.json) {
@@ -179,9 +161,8 @@ ExitCode run_flume_replay(const FlumeRun& run) {
     line.raw("queue", queue);
     append_counts(&line, replay.counts);
     line.num("max_transaction_id", replay.max_transaction_id).num("max_write_order_id", replay.max_write_order_id);
-    std::string array;
-    append_findings_json(&array, findings.findings());
-    line.raw("findings", array);
+    line.key("findings");
+    write_findings_json(&line, findings.findings());
     line.finish();
   } else {
     for (const Finding& f : findings.findings()) fmt::print(stderr, "qjt: {}\n", format_finding(f));

@@ -1,6 +1,5 @@
 #include "flume/cli/flume_convert.h"
 
-#include <chrono>
 #include <filesystem>
 #include <functional>
 #include <iterator>
@@ -9,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "clock.h"
 #include "flume/checkpoint_upgrade.h"
 #include "durable_file.h"
 #include "flume/file_dump.h"
@@ -247,12 +247,6 @@ std::string active_logs_text(const std::vector<flume::ActiveLogCount>& logs) {
 }
 
 void print_plan_json(const flume::UpgradePlan& plan, bool applied, const std::string& backup) {
-  std::string logs = "[";
-  for (const auto& log : plan.meta.active_logs) {
-    if (logs.size() > 1) logs.push_back(',');
-    JsonLine(&logs).num("file_id", log.file_id).num("count", log.count).close();
-  }
-  logs.push_back(']');
   std::string out;
   JsonLine line(&out);
   line.str("checkpoint", plan.checkpoint_path).str("state", flume::upgrade_state_name(plan.state));
@@ -263,7 +257,9 @@ void print_plan_json(const flume::UpgradePlan& plan, bool applied, const std::st
     line.str("backup", backup);
   }
   line.num("write_order_id", plan.meta.write_order_id).num("queue_size", plan.meta.queue_size);
-  line.num("queue_head", plan.meta.queue_head).raw("active_logs", logs).finish();
+  line.num("queue_head", plan.meta.queue_head).key("active_logs");
+  flume::write_active_logs_json(&line, plan.meta.active_logs);
+  line.finish();
   fmt::print("{}", out);
 }
 
@@ -313,9 +309,7 @@ ExitCode upgrade_checkpoint(const FlumeConvertOptions& o) {
   if (apply) {
     WriteGuardOptions guard;
     guard.force = o.force;
-    const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
-        std::chrono::system_clock::now().time_since_epoch());
-    const ReplaceResult result = guarded_replace(upgrade_request(layout, plan, now.count(), &backup), guard);
+    const ReplaceResult result = guarded_replace(upgrade_request(layout, plan, now_ms(), &backup), guard);
     if (result.status == ExitCode::kInUse) {
       fmt::print(stderr, "qjt convert: {}: refusing to upgrade: {} (--force overrides)\n", plan.checkpoint_path,
                  result.reason);

@@ -1,10 +1,10 @@
 #include "flume/cli/flume_repair.h"
 
-#include <chrono>
 #include <filesystem>
 
 #include <fmt/format.h>
 
+#include "clock.h"
 #include "flume/channel_repair.h"
 #include "flume/checkpoint_file.h"
 #include "commands.h"
@@ -72,9 +72,7 @@ std::optional<flume::ChannelRepairRequest> make_request(const FlumeRepairOptions
   }
   request.rebuild.capacity = *capacity;
   request.rebuild.write_order_id = o.write_order_id;
-  request.rebuild.now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                               std::chrono::system_clock::now().time_since_epoch())
-                               .count();
+  request.rebuild.now_ms = now_ms();
   return request;
 }
 
@@ -95,57 +93,52 @@ struct Report {
   }
 };
 
-void append_size(JsonLine* line, std::string_view key, std::optional<std::uint64_t> size) {
+void append_size(JsonWriter* line, std::string_view key, std::optional<std::uint64_t> size) {
   size ? line->unsigned_num(key, *size) : line->null(key);
 }
 
-std::string changes_json(const flume::FileChange& c) {
-  std::string out = "[";
+void write_changes_json(JsonWriter* out, const flume::FileChange& c) {
+  out->begin_array();
   for (const auto& change : c.integrity) {
-    if (out.size() > 1) out.push_back(',');
-    JsonLine(&out).unsigned_num("offset", change.offset).unsigned_num("old_byte", change.old_byte)
+    out->begin_object().unsigned_num("offset", change.offset).unsigned_num("old_byte", change.old_byte)
         .unsigned_num("new_byte", change.new_byte).str("kind", flume::integrity_change_kind_name(change.kind))
-        .str("reason", change.reason).close();
+        .str("reason", change.reason).end_object();
   }
-  return out + "]";
+  out->end_array();
 }
 
-std::string files_json(const Report& r) {
-  std::string out = "[";
+void write_files_json(JsonWriter* line, const Report& r) {
+  line->begin_array();
   for (const flume::FileChange& c : r.plan.changes) {
-    if (out.size() > 1) out.push_back(',');
-    JsonLine line(&out);
-    line.str("file", c.path).str("action", flume::file_change_kind_name(c.kind)).str("reason", c.reason);
-    append_size(&line, "size", c.size);
-    append_size(&line, "size_after", c.kind == flume::FileChangeKind::kRemove ? std::nullopt
-                                                                               : std::optional(c.size_after));
-    line.raw("changes", changes_json(c));
+    line->begin_object().str("file", c.path).str("action", flume::file_change_kind_name(c.kind)).str("reason", c.reason);
+    append_size(line, "size", c.size);
+    append_size(line, "size_after", c.kind == flume::FileChangeKind::kRemove ? std::nullopt
+                                                                              : std::optional(c.size_after));
+    write_changes_json(&line->key("changes"), c);
     const std::string backup = r.backup_of(c.path);
-    backup.empty() ? line.null("backup") : line.str("backup", backup);
-    line.close();
+    backup.empty() ? line->null("backup") : line->str("backup", backup);
+    line->end_object();
   }
-  return out + "]";
+  line->end_array();
 }
 
 void print_json(Output* out, const Report& r, const flume::ChannelRepairRequest& request) {
   JsonLine line(out->buffer());
   line.boolean("applied", r.options.apply && r.verified != nullptr)
       .str("checkpoint_action", flume::checkpoint_action_name(request.checkpoint))
-      .boolean("feasible", r.plan.feasible).raw("files", files_json(r));
-  std::string rebuild;
-  if (r.plan.rebuilt)
-    JsonLine(&rebuild).num("capacity", request.rebuild.capacity).num("write_order_id", r.plan.rebuilt->write_order_id)
-        .unsigned_num("events", r.plan.rebuilt->events).unsigned_num("dropped_events", r.plan.rebuilt->dropped_events)
-        .close();
-  line.raw("rebuild", rebuild.empty() ? "null" : rebuild);
+      .boolean("feasible", r.plan.feasible).key("files");
+  write_files_json(&line, r);
+  if (r.plan.rebuilt) {
+    line.begin_object("rebuild").num("capacity", request.rebuild.capacity)
+        .num("write_order_id", r.plan.rebuilt->write_order_id).unsigned_num("events", r.plan.rebuilt->events)
+        .unsigned_num("dropped_events", r.plan.rebuilt->dropped_events).end_object();
+  } else {
+    line.null("rebuild");
+  }
   r.backup_dir.empty() || r.backups.empty() ? line.null("backup_dir") : line.str("backup_dir", r.backup_dir);
-  std::string findings;
-  append_findings_json(&findings, r.plan_findings.findings());
-  line.raw("findings", findings);
+  write_findings_json(&line.key("findings"), r.plan_findings.findings());
   if (r.verified) {
-    std::string verify;
-    append_verify_json(&verify, *r.verified);
-    line.raw("verify", verify);
+    write_verify_json(&line.key("verify"), *r.verified);
   } else {
     line.null("verify");
   }

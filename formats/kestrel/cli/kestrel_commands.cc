@@ -51,48 +51,33 @@ struct ReplayResult {
   std::uint64_t journal_bytes = 0;
 };
 
-template <typename Items, typename Render>
-void append_array(std::string* out, const Items& items, Render render) {
-  out->push_back('[');
-  bool first = true;
-  for (const auto& item : items) {
-    if (!first) out->push_back(',');
-    first = false;
-    render(item);
-  }
-  out->push_back(']');
-}
-
 void append_json(Output* out, const ReplayResult& r, const kestrel::ReplayState& state,
                  const std::vector<Finding>& findings, DataMode mode) {
   const auto& files = r.journal->files;
-  std::string* buf = out->buffer();
+  // The writer only appends, so the buffer can be flushed between items.
+  JsonLine line(out->buffer());
   auto item = [&](const kestrel::QueuedItem& i, std::optional<std::int32_t> xid) {
-    kestrel::append_item_json(buf, files[i.file_index].path, state.item_record(i), mode, xid);
+    kestrel::write_item_json(&line, files[i.file_index].path, state.item_record(i), mode, xid);
     out->commit();
   };
-  JsonLine line(buf);
-  line.str("queue_name", r.journal->queue);
-  std::string file_array;
-  append_array(&file_array, files, [&](const kestrel::JournalFile& f) {
-    const auto index = static_cast<std::size_t>(&f - files.data());
-    JsonLine(&file_array).str("path", f.path).str("role", kestrel::file_role_name(f.role))
-        .unsigned_num("size", f.size).unsigned_num("records", r.records[index]).close();
-  });
-  line.raw("files", file_array);
-  buf->append(",\"queue\":");
-  append_array(buf, state.queue(), [&](const kestrel::QueuedItem& i) { item(i, std::nullopt); });
-  buf->append(",\"open_transactions\":");
-  append_array(buf, state.open_transactions(), [&](const auto& entry) { item(entry.second, entry.first); });
-  buf->append(",\"after_restart\":");
-  append_array(buf, state.after_restart(), [&](const kestrel::QueuedItem& i) { item(i, std::nullopt); });
+  line.str("queue_name", r.journal->queue).begin_array("files");
+  for (std::size_t index = 0; index < files.size(); ++index) {
+    const kestrel::JournalFile& f = files[index];
+    line.begin_object().str("path", f.path).str("role", kestrel::file_role_name(f.role))
+        .unsigned_num("size", f.size).unsigned_num("records", r.records[index]).end_object();
+  }
+  line.end_array().begin_array("queue");
+  for (const kestrel::QueuedItem& i : state.queue()) item(i, std::nullopt);
+  line.end_array().begin_array("open_transactions");
+  for (const auto& [xid, i] : state.open_transactions()) item(i, xid);
+  line.end_array().begin_array("after_restart");
+  for (const kestrel::QueuedItem& i : state.after_restart()) item(i, std::nullopt);
+  line.end_array();
   line.num("xid_counter", state.xid_counter())
       .unsigned_num("journal_bytes", r.journal_bytes)
       .unsigned_num("live_bytes", state.live_bytes())
       .boolean("broken", state.saw_broken_record());
-  std::string finding_array;
-  append_findings_json(&finding_array, findings);
-  line.raw("findings", finding_array);
+  write_findings_json(&line.key("findings"), findings);
   line.finish();
   out->commit();
 }

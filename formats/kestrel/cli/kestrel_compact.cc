@@ -52,11 +52,10 @@ void print_report(Output* out, const Report& r, bool json) {
     JsonLine line(buf);
     line.str("queue_name", r.queue).str("action", r.action);
     r.reason.empty() ? line.null("reason") : line.str("reason", r.reason);
-    std::string before, after;
-    JsonLine(&before).unsigned_num("files", r.files).unsigned_num("bytes", r.before.bytes)
-        .unsigned_num("records", r.before.records).close();
-    JsonLine(&after).unsigned_num("bytes", r.after.bytes).unsigned_num("records", r.after.records).close();
-    line.raw("before", before).raw("after", after);
+    line.begin_object("before").unsigned_num("files", r.files).unsigned_num("bytes", r.before.bytes)
+        .unsigned_num("records", r.before.records).end_object();
+    line.begin_object("after").unsigned_num("bytes", r.after.bytes).unsigned_num("records", r.after.records)
+        .end_object();
     ratio ? line.raw("overflow_ratio", fmt::format("{:.4f}", *ratio)) : line.null("overflow_ratio");
     r.backup_dir.empty() ? line.null("backup_dir") : line.str("backup_dir", r.backup_dir);
     r.output.empty() ? line.null("output") : line.str("output", r.output);

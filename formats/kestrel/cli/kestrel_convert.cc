@@ -14,7 +14,6 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -22,6 +21,7 @@
 
 #include <fmt/format.h>
 
+#include "clock.h"
 #include "durable_file.h"
 #include "failpoint.h"
 #include "input_file.h"
@@ -337,9 +337,7 @@ std::int64_t legacy_add_time(const ConvertRequest& o) {
   if (rc == 0 && S_ISREG(st.st_mode)) {
     return std::int64_t{st.st_mtim.tv_sec} * 1000 + st.st_mtim.tv_nsec / 1000000;
   }
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
+  return now_ms();
 }
 
 ExitCode run_kestrel_convert(const ConvertRequest& o) {

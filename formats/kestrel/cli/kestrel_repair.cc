@@ -42,20 +42,17 @@ std::string action_name(const FilePlan& f, bool salvage) {
   return salvage ? "salvage" : "truncate";
 }
 
-void append_file_json(std::string* out, const FilePlan& f, bool salvage) {
-  std::string dropped = "[";
-  for (const auto& d : f.plan.dropped) {
-    if (dropped.size() > 1) dropped.push_back(',');
-    JsonLine(&dropped).unsigned_num("offset", d.range.begin).unsigned_num("length", d.range.size())
-        .str("reason", d.reason).close();
-  }
-  dropped.push_back(']');
-  JsonLine line(out);
-  line.str("file", f.path()).str("action", action_name(f, salvage))
+void write_file_json(JsonWriter* out, const FilePlan& f, bool salvage) {
+  out->begin_object().str("file", f.path()).str("action", action_name(f, salvage))
       .unsigned_num("size", f.bytes().size()).unsigned_num("size_after", f.plan.kept_bytes())
-      .raw("dropped", dropped);
-  f.backup_dir.empty() ? line.null("backup_dir") : line.str("backup_dir", f.backup_dir);
-  line.close();
+      .begin_array("dropped");
+  for (const auto& d : f.plan.dropped) {
+    out->begin_object().unsigned_num("offset", d.range.begin).unsigned_num("length", d.range.size())
+        .str("reason", d.reason).end_object();
+  }
+  out->end_array();
+  f.backup_dir.empty() ? out->null("backup_dir") : out->str("backup_dir", f.backup_dir);
+  out->end_object();
 }
 
 std::string file_text(const FilePlan& f, bool salvage) {
@@ -149,18 +146,12 @@ void print(Output* out, const std::vector<FilePlan>& plans, const RepairOptions&
     }
     return;
   }
-  std::string files = "[";
-  for (const auto& f : plans) {
-    if (files.size() > 1) files.push_back(',');
-    append_file_json(&files, f, o.salvage);
-  }
-  files.push_back(']');
   JsonLine line(out->buffer());
-  line.boolean("applied", o.apply).boolean("salvage", o.salvage).raw("files", files);
+  line.boolean("applied", o.apply).boolean("salvage", o.salvage).begin_array("files");
+  for (const auto& f : plans) write_file_json(&line, f, o.salvage);
+  line.end_array();
   if (verified) {
-    std::string verify;
-    append_verify_json(&verify, *verified);
-    line.raw("verify", verify);
+    write_verify_json(&line.key("verify"), *verified);
   } else {
     line.null("verify");
   }

@@ -49,58 +49,43 @@ std::uint64_t dump_file(const LkFile& f, const LibkestrelRun& run, std::uint64_t
   return printed;
 }
 
-void append_segments(std::string* out, const QueueReplay& replay) {
-  out->push_back('[');
+void write_segments(JsonWriter* json, const QueueReplay& replay) {
+  json->begin_array();
   for (const auto& s : replay.segments()) {
-    if (out->back() != '[') out->push_back(',');
-    JsonLine line(out);
-    line.str("file", s.path);
-    s.first_id ? line.num("first_id", *s.first_id) : line.null("first_id");
-    s.last_id ? line.num("last_id", *s.last_id) : line.null("last_id");
-    line.unsigned_num("items", s.items).unsigned_num("bytes", s.bytes).close();
+    json->begin_object().str("file", s.path);
+    s.first_id ? json->num("first_id", *s.first_id) : json->null("first_id");
+    s.last_id ? json->num("last_id", *s.last_id) : json->null("last_id");
+    json->unsigned_num("items", s.items).unsigned_num("bytes", s.bytes).end_object();
   }
-  out->push_back(']');
+  json->end_array();
 }
 
-std::string ids_json(const std::vector<std::int64_t>& ids) {
-  std::string out = "[";
-  for (std::int64_t id : ids) out += (out.size() > 1 ? "," : "") + std::to_string(id);
-  return out + "]";
-}
-
-void append_readers(Output* out, const QueueReplay& replay, DataMode mode) {
-  std::string* buf = out->buffer();
-  buf->push_back('[');
+// The writer only appends, so the buffer can be flushed between items.
+void write_readers(JsonWriter* json, Output* out, const QueueReplay& replay, DataMode mode) {
+  json->begin_array();
   for (const auto& reader : replay.readers()) {
-    if (buf->back() != '[') buf->push_back(',');
-    JsonLine line(buf);
-    line.str("name", reader.name);
-    reader.path.empty() ? line.null("file") : line.str("file", reader.path);
-    line.num("head", reader.head).raw("done", ids_json(reader.done));
-    buf->append(",\"pending\":[");
-    bool first = true;
+    json->begin_object().str("name", reader.name);
+    reader.path.empty() ? json->null("file") : json->str("file", reader.path);
+    json->num("head", reader.head).begin_array("done");
+    for (std::int64_t id : reader.done) json->number(id);
+    json->end_array().begin_array("pending");
     replay.for_each_pending(reader, [&](const libkestrel::ItemRef& item) {
-      if (!first) buf->push_back(',');
-      first = false;
-      libkestrel::append_record_object(buf, replay.segments()[item.segment].path, replay.item_record(item), mode);
+      libkestrel::write_record_object(json, replay.segments()[item.segment].path, replay.item_record(item), mode);
       out->commit();
     });
-    buf->append("]}");
+    json->end_array().end_object();
   }
-  buf->push_back(']');
+  json->end_array();
 }
 
 void append_replay_json(Output* out, const LkQueue& q, const QueueReplay& replay, const FindingList& findings,
                         DataMode mode) {
-  std::string* buf = out->buffer();
-  JsonLine line(buf);
-  line.str("queue_name", q.name).num("tail_id", replay.tail_id());
-  buf->append(",\"readers\":");
-  append_readers(out, replay, mode);
-  std::string segments, array;
-  append_segments(&segments, replay);
-  append_findings_json(&array, findings.findings());
-  line.raw("segments", segments).boolean("broken", replay.saw_broken_record()).raw("findings", array);
+  JsonLine line(out->buffer());
+  line.str("queue_name", q.name).num("tail_id", replay.tail_id()).key("readers");
+  write_readers(&line, out, replay, mode);
+  write_segments(&line.key("segments"), replay);
+  line.boolean("broken", replay.saw_broken_record()).key("findings");
+  write_findings_json(&line, findings.findings());
   line.finish();
   out->commit();
 }

@@ -22,13 +22,10 @@ struct Report {
   libkestrel::CompactionPlan plan;
 };
 
-std::string paths_json(const std::vector<std::string>& paths) {
-  std::string out = "[";
-  for (const std::string& p : paths) {
-    if (out.size() > 1) out.push_back(',');
-    append_json_string(&out, p);
-  }
-  return out + "]";
+void write_paths_json(JsonWriter* out, const std::vector<std::string>& paths) {
+  out->begin_array();
+  for (const std::string& p : paths) out->string(p);
+  out->end_array();
 }
 
 std::vector<std::string> bookmark_paths(const libkestrel::CompactionPlan& plan) {
@@ -42,9 +39,9 @@ void print_report(Output* out, const Report& r, bool json) {
     JsonLine line(out->buffer());
     line.str("queue_name", r.queue).str("action", r.action);
     r.reason.empty() ? line.null("reason") : line.str("reason", r.reason);
-    line.raw("deleted_segments", paths_json(r.plan.delete_segments))
-        .raw("rewritten_bookmarks", paths_json(bookmark_paths(r.plan)))
-        .raw("deleted_temp_files", paths_json(r.plan.temp_files));
+    write_paths_json(&line.key("deleted_segments"), r.plan.delete_segments);
+    write_paths_json(&line.key("rewritten_bookmarks"), bookmark_paths(r.plan));
+    write_paths_json(&line.key("deleted_temp_files"), r.plan.temp_files);
     r.backup_dir.empty() ? line.null("backup_dir") : line.str("backup_dir", r.backup_dir);
     line.finish();
     out->commit();

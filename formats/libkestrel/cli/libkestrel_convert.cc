@@ -1,10 +1,10 @@
 // qjt convert between classic Kestrel and Kestrel 3 (libkestrel) queues.
 // Every file is written through a "~~" temp file, fsynced and renamed.
-#include <chrono>
 #include <filesystem>
 
 #include <fmt/format.h>
 
+#include "clock.h"
 #include "kestrel/cli/kestrel_input.h"
 #include "libkestrel/cli/libkestrel_commands.h"
 #include "libkestrel/cli/libkestrel_input.h"
@@ -49,8 +49,7 @@ ExitCode write_queue(const LibkestrelConvert& run, const std::string& queue, con
   if (queue_exists(run.output, queue))
     return usage(fmt::format("{} already holds a Kestrel 3 queue named {}", run.output, queue));
   const std::string bookmark = (fs::path(run.output) / (queue + ".read." + run.reader)).string();
-  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                      std::chrono::system_clock::now().time_since_epoch()).count();
+  const auto ms = now_ms();
   const std::string segment = (fs::path(run.output) / fmt::format("{}.{}", queue, ms)).string();
   std::string error;
   const std::string head = libkestrel::head_bookmark();

@@ -1,5 +1,6 @@
-#include "json_line.h"
+#include "json_writer.h"
 
+#include <cassert>
 #include <cstdint>
 #include <cstring>
 
@@ -120,60 +121,94 @@ void append_json_string(std::string* out, std::string_view value) {
   out->push_back('"');
 }
 
-JsonLine::JsonLine(std::string* out) : out_(out) { out_->push_back('{'); }
+void JsonWriter::separate() {
+  if (after_key_) {
+    after_key_ = false;
+    return;
+  }
+  if (depth_ == 0) return;
+  if (has_values_[depth_ - 1]) out_->push_back(',');
+  has_values_[depth_ - 1] = true;
+}
 
-void JsonLine::key(std::string_view name) {
-  if (!first_) out_->push_back(',');
-  first_ = false;
+JsonWriter& JsonWriter::open(char bracket) {
+  assert(depth_ < kMaxDepth);
+  separate();
+  out_->push_back(bracket);
+  has_values_[depth_++] = false;
+  return *this;
+}
+
+JsonWriter& JsonWriter::close(char bracket) {
+  assert(depth_ > 0 && !after_key_);
+  --depth_;
+  out_->push_back(bracket);
+  return *this;
+}
+
+JsonWriter& JsonWriter::begin_object() { return open('{'); }
+JsonWriter& JsonWriter::end_object() { return close('}'); }
+JsonWriter& JsonWriter::begin_array() { return open('['); }
+JsonWriter& JsonWriter::end_array() { return close(']'); }
+
+JsonWriter& JsonWriter::key(std::string_view name) {
+  separate();
   out_->push_back('"');
   out_->append(name);
   out_->append("\":");
+  after_key_ = true;
+  return *this;
 }
 
-JsonLine& JsonLine::str(std::string_view name, std::string_view value) {
-  key(name);
+JsonWriter& JsonWriter::escaped_key(std::string_view name) {
+  separate();
+  append_json_string(out_, name);
+  out_->push_back(':');
+  after_key_ = true;
+  return *this;
+}
+
+JsonWriter& JsonWriter::string(std::string_view value) {
+  separate();
   append_json_string(out_, value);
   return *this;
 }
 
-JsonLine& JsonLine::envelope(std::string_view format, std::string_view file) {
-  return str("format", format).str("file", file);
-}
-
-JsonLine& JsonLine::num(std::string_view name, std::int64_t value) {
-  key(name);
+JsonWriter& JsonWriter::number(std::int64_t value) {
+  separate();
   const fmt::format_int digits(value);
   out_->append(digits.data(), digits.size());
   return *this;
 }
 
-JsonLine& JsonLine::unsigned_num(std::string_view name, std::uint64_t value) {
-  key(name);
+JsonWriter& JsonWriter::unsigned_number(std::uint64_t value) {
+  separate();
   const fmt::format_int digits(value);
   out_->append(digits.data(), digits.size());
   return *this;
 }
 
-JsonLine& JsonLine::boolean(std::string_view name, bool value) {
-  key(name);
+JsonWriter& JsonWriter::boolean(bool value) {
+  separate();
   out_->append(value ? "true" : "false");
   return *this;
 }
 
-JsonLine& JsonLine::null(std::string_view name) {
-  key(name);
+JsonWriter& JsonWriter::null() {
+  separate();
   out_->append("null");
   return *this;
 }
 
-JsonLine& JsonLine::raw(std::string_view name, std::string_view json) {
-  key(name);
+JsonWriter& JsonWriter::raw(std::string_view json) {
+  separate();
   out_->append(json);
   return *this;
 }
 
-void JsonLine::finish() { out_->append("}\n"); }
-
-void JsonLine::close() { out_->push_back('}'); }
+void JsonWriter::finish() {
+  end_object();
+  out_->push_back('\n');
+}
 
 }  // namespace qjt

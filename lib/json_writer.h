@@ -1,0 +1,91 @@
+// JsonWriter: writes one JSON document, nested objects and arrays included,
+// value by value into a caller-owned buffer; the writer puts the commas.
+//
+// It exists for record streams (dump, convert) and reports: millions of
+// small objects, where building a DOM per record would cost more than
+// decoding, and documents whose arrays are filled by loops. Keys are trusted
+// literals; string values are escaped, and bytes that are not valid UTF-8
+// become U+FFFD so every document is valid JSON.
+//
+// Contract: inside an object every value is preceded by key() (or given
+// through a member shorthand, which is key() plus the value); inside an
+// array values are given bare. Every begin_ is matched by its end_. Nesting
+// deeper than kMaxDepth is a programming error (asserted).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace qjt {
+
+// Appends `value` to `out` as a quoted JSON string.
+void append_json_string(std::string* out, std::string_view value);
+
+// True when `bytes` is well-formed UTF-8 (no overlongs, no surrogates).
+bool is_valid_utf8(std::string_view bytes);
+
+// The length of the longest well-formed UTF-8 prefix of `bytes`: the
+// offset of the first bad byte, or bytes.size().
+std::size_t valid_utf8_prefix(std::string_view bytes);
+
+class JsonWriter {
+ public:
+  static constexpr std::size_t kMaxDepth = 16;
+
+  // Writes at the end of *out; the buffer is never rewritten.
+  explicit JsonWriter(std::string* out) : out_(out) {}
+
+  JsonWriter& begin_object();
+  JsonWriter& end_object();
+  JsonWriter& begin_array();
+  JsonWriter& end_array();
+  // Names the next value of the current object; `name` is a trusted
+  // literal, written as it is.
+  JsonWriter& key(std::string_view name);
+  // A key that comes from the data (an event header's name): escaped like
+  // a string value.
+  JsonWriter& escaped_key(std::string_view name);
+
+  JsonWriter& string(std::string_view value);
+  JsonWriter& number(std::int64_t value);
+  JsonWriter& unsigned_number(std::uint64_t value);
+  JsonWriter& boolean(bool value);
+  JsonWriter& null();
+  // `json` must already be one valid JSON value rendered elsewhere.
+  JsonWriter& raw(std::string_view json);
+
+  // Member shorthands: key(name) then the value.
+  JsonWriter& str(std::string_view name, std::string_view value) { return key(name).string(value); }
+  JsonWriter& num(std::string_view name, std::int64_t value) { return key(name).number(value); }
+  JsonWriter& unsigned_num(std::string_view name, std::uint64_t value) {
+    return key(name).unsigned_number(value);
+  }
+  JsonWriter& boolean(std::string_view name, bool value) { return key(name).boolean(value); }
+  JsonWriter& null(std::string_view name) { return key(name).null(); }
+  JsonWriter& raw(std::string_view name, std::string_view json) { return key(name).raw(json); }
+  JsonWriter& begin_object(std::string_view name) { return key(name).begin_object(); }
+  JsonWriter& begin_array(std::string_view name) { return key(name).begin_array(); }
+
+  // Closes the innermost object and ends the line: the last call for a
+  // line of a record stream or a one-line report.
+  void finish();
+
+  // How many objects and arrays are open.
+  std::size_t depth() const { return depth_; }
+
+ private:
+  // The comma before a value, unless it is the first of its container or
+  // follows its key.
+  void separate();
+  JsonWriter& open(char bracket);
+  JsonWriter& close(char bracket);
+
+  std::string* out_;
+  std::array<bool, kMaxDepth> has_values_{};  // per open container
+  std::size_t depth_ = 0;
+  bool after_key_ = false;
+};
+
+}  // namespace qjt

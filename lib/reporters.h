@@ -1,0 +1,49 @@
+// Reporter decorators any family can put between a decoder and the sink
+// that keeps the findings (finding.h). Each forwards to `next`, which must
+// outlive it, unless said otherwise.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <tuple>
+
+#include "finding.h"
+
+namespace qjt {
+
+// Keeps the first of identical findings (same code, file and offset): two
+// passes over the same bytes, such as a decoder and a replay, can meet the
+// same broken record and would report it twice.
+class UniqueFindings : public Reporter {
+ public:
+  explicit UniqueFindings(Reporter* next) : next_(next) {}
+  void report(Finding finding) override;
+
+ private:
+  Reporter* next_;
+  std::set<std::tuple<std::string, std::string, std::optional<std::uint64_t>>> seen_;
+};
+
+// Forwards every finding and remembers whether any was an error, for
+// callers whose decision depends on it (Flume refuses a checkpoint with an
+// error in any of its files).
+class ErrorWatch : public Reporter {
+ public:
+  explicit ErrorWatch(Reporter* next) : next_(next) {}
+  void report(Finding finding) override;
+  bool errors() const { return errors_; }
+
+ private:
+  Reporter* next_;
+  bool errors_ = false;
+};
+
+// Drops every finding: for decoding whose problems another pass reports.
+class DiscardFindings : public Reporter {
+ public:
+  void report(Finding) override {}
+};
+
+}  // namespace qjt
