@@ -3,7 +3,7 @@
 set -euo pipefail
 
 QJT_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-QJT_PACKAGES=(cmake g++ make libcli11-dev libfmt-dev nlohmann-json3-dev doctest-dev zlib1g-dev libssl-dev libsnappy-dev groff-base man-db jq)
+QJT_PACKAGES=(cmake g++ make libcli11-dev libfmt-dev nlohmann-json3-dev doctest-dev zlib1g-dev libssl-dev libsnappy-dev groff-base man-db jq clang-format)
 
 qjt_bootstrap() {
   local missing=()
@@ -16,6 +16,12 @@ qjt_bootstrap() {
   echo "qjt: installing ${missing[*]}" >&2
   "${sudo[@]}" apt-get update -qq
   DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+# qjt_check_format: every C++ file as .clang-format lays it out.
+qjt_check_format() {
+  (cd "$QJT_ROOT" && find apps lib formats tests -name '*.h' -o -name '*.cc' | sort |
+    xargs clang-format --dry-run --Werror)
 }
 
 # qjt_build DIR [cmake args...]: configure and build into DIR.

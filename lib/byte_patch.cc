@@ -29,8 +29,8 @@ std::string mismatch(ByteSpan bytes, std::uint64_t expected_size, const std::vec
       return fmt::format("expected a patch of {} byte(s) inside the file at offset {}", p.after.size(), p.offset);
     const ByteSpan found = bytes.subspan(static_cast<std::size_t>(p.offset), p.before.size());
     if (found.as_chars() != p.before)
-      return fmt::format("expected bytes {} at offset {} as planned, found {}", hex_of(ByteSpan(p.before)),
-                         p.offset, hex_of(found));
+      return fmt::format("expected bytes {} at offset {} as planned, found {}", hex_of(ByteSpan(p.before)), p.offset,
+                         hex_of(found));
     done = static_cast<std::size_t>(p.offset) + p.after.size();
   }
   return "";
@@ -60,8 +60,8 @@ std::string patched_bytes(ByteSpan original, const std::vector<BytePatch>& patch
   return out;
 }
 
-bool patch_file_atomically(const std::string& path, std::uint64_t expected_size,
-                           const std::vector<BytePatch>& patches, std::string* error) {
+bool patch_file_atomically(const std::string& path, std::uint64_t expected_size, const std::vector<BytePatch>& patches,
+                           std::string* error) {
   if (patches.empty()) return true;
   const auto input = InputFile::open(path, error);
   if (!input) return false;
@@ -73,7 +73,8 @@ bool patch_file_atomically(const std::string& path, std::uint64_t expected_size,
   return write_file_atomically(
       path,
       [&](FileWriter* writer, std::string* write_error) {
-        return for_each_patched_piece(bytes, patches, [&](ByteSpan piece) { return writer->append(piece, write_error); });
+        return for_each_patched_piece(bytes, patches,
+                                      [&](ByteSpan piece) { return writer->append(piece, write_error); });
       },
       error);
 }

@@ -33,7 +33,7 @@ std::string patched_bytes(ByteSpan original, const std::vector<BytePatch>& patch
 // (false, *error says what was expected and found, the file untouched) when
 // the file cannot be read, is not `expected_size` bytes, or does not hold
 // some patch's `before`. No patches: nothing is written, true.
-bool patch_file_atomically(const std::string& path, std::uint64_t expected_size,
-                           const std::vector<BytePatch>& patches, std::string* error);
+bool patch_file_atomically(const std::string& path, std::uint64_t expected_size, const std::vector<BytePatch>& patches,
+                           std::string* error);
 
 }  // namespace qjt

@@ -8,16 +8,31 @@ namespace qjt {
 
 std::optional<std::uint64_t> parse_byte_size(std::string_view text) {
   // "KiB", "MB" and the like mean the same as "K" and "M" here.
-  if (text.size() > 2 && text.substr(text.size() - 2) == "iB") text.remove_suffix(2);
-  else if (text.size() > 1 && text.back() == 'B' && !std::isdigit(static_cast<unsigned char>(text[text.size() - 2]))) text.remove_suffix(1);
+  if (text.size() > 2 && text.substr(text.size() - 2) == "iB")
+    text.remove_suffix(2);
+  else if (text.size() > 1 && text.back() == 'B' && !std::isdigit(static_cast<unsigned char>(text[text.size() - 2])))
+    text.remove_suffix(1);
   if (text.empty()) return std::nullopt;
   double scale = 1;
   switch (text.back()) {
-    case 'k': case 'K': scale = 1024.0; break;
-    case 'm': case 'M': scale = 1024.0 * 1024; break;
-    case 'g': case 'G': scale = 1024.0 * 1024 * 1024; break;
-    case 't': case 'T': scale = 1024.0 * 1024 * 1024 * 1024; break;
-    default: break;
+    case 'k':
+    case 'K':
+      scale = 1024.0;
+      break;
+    case 'm':
+    case 'M':
+      scale = 1024.0 * 1024;
+      break;
+    case 'g':
+    case 'G':
+      scale = 1024.0 * 1024 * 1024;
+      break;
+    case 't':
+    case 'T':
+      scale = 1024.0 * 1024 * 1024 * 1024;
+      break;
+    default:
+      break;
   }
   if (scale != 1) text.remove_suffix(1);
   double value = 0;

@@ -17,8 +17,7 @@ class ByteSpan {
  public:
   constexpr ByteSpan() = default;
   constexpr ByteSpan(const std::uint8_t* data, std::size_t size) : data_(data), size_(size) {}
-  explicit ByteSpan(std::string_view s)
-      : data_(reinterpret_cast<const std::uint8_t*>(s.data())), size_(s.size()) {}
+  explicit ByteSpan(std::string_view s) : data_(reinterpret_cast<const std::uint8_t*>(s.data())), size_(s.size()) {}
 
   const std::uint8_t* data() const { return data_; }
   std::size_t size() const { return size_; }
@@ -33,9 +32,7 @@ class ByteSpan {
   }
   ByteSpan subspan(std::size_t offset) const { return subspan(offset, size_); }
 
-  std::string_view as_chars() const {
-    return std::string_view(reinterpret_cast<const char*>(data_), size_);
-  }
+  std::string_view as_chars() const { return std::string_view(reinterpret_cast<const char*>(data_), size_); }
 
  private:
   const std::uint8_t* data_ = nullptr;

@@ -28,9 +28,7 @@ void* map_aligned(std::size_t bytes) {
 
 }  // namespace
 
-void* allocate_chunk_storage(std::size_t bytes) {
-  return is_huge(bytes) ? map_aligned(bytes) : ::operator new(bytes);
-}
+void* allocate_chunk_storage(std::size_t bytes) { return is_huge(bytes) ? map_aligned(bytes) : ::operator new(bytes); }
 
 void free_chunk_storage(void* storage, std::size_t bytes) {
   if (storage == nullptr) return;

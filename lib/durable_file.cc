@@ -88,8 +88,7 @@ bool FileWriter::sync(std::string* error) {
   return true;
 }
 
-bool write_file_atomically(const std::string& path,
-                           const std::function<bool(FileWriter*, std::string*)>& content,
+bool write_file_atomically(const std::string& path, const std::function<bool(FileWriter*, std::string*)>& content,
                            std::string* error) {
   const std::string temp = fmt::format("{}~~qjt-{}", path, ::getpid());
   auto writer = FileWriter::create(temp, error);
@@ -135,12 +134,11 @@ bool durable_copy(const std::string& from, const std::string& to, std::string* e
   auto input = InputFile::open(from, error);
   if (!input) return false;
   auto writer = FileWriter::create(to, error);
-  return writer && writer->append(input->bytes(), error) && writer->sync(error) &&
-         sync_directory(parent_of(to), error);
+  return writer && writer->append(input->bytes(), error) && writer->sync(error) && sync_directory(parent_of(to), error);
 }
 
-bool back_up_files(const std::string& backup_dir, const std::vector<std::string>& paths,
-                   const char* failpoint_name, std::string* error) {
+bool back_up_files(const std::string& backup_dir, const std::vector<std::string>& paths, const char* failpoint_name,
+                   std::string* error) {
   namespace fs = std::filesystem;
   std::error_code ec;
   if (fs::exists(fs::symlink_status(backup_dir, ec))) {

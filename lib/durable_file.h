@@ -46,8 +46,7 @@ class FileWriter {
 // (a "~~" name no queue system takes for one of its files), which is then
 // fsynced, renamed over `path`, and the directory fsynced. On failure the
 // temp file is removed and `path` is as it was.
-bool write_file_atomically(const std::string& path,
-                           const std::function<bool(FileWriter*, std::string*)>& content,
+bool write_file_atomically(const std::string& path, const std::function<bool(FileWriter*, std::string*)>& content,
                            std::string* error);
 
 // fsync of a directory, making renames and unlinks inside it durable.
@@ -67,7 +66,7 @@ bool durable_copy(const std::string& from, const std::string& to, std::string* e
 // never mixed with another's) and copies each of `paths` into it under its
 // file name, durably, reaching `failpoint_name` (unless null) after each
 // copy; then fsyncs the directory holding `backup_dir`.
-bool back_up_files(const std::string& backup_dir, const std::vector<std::string>& paths,
-                   const char* failpoint_name, std::string* error);
+bool back_up_files(const std::string& backup_dir, const std::vector<std::string>& paths, const char* failpoint_name,
+                   std::string* error);
 
 }  // namespace qjt

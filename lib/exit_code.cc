@@ -5,11 +5,16 @@ namespace {
 
 int rank(ExitCode code) {
   switch (code) {
-    case ExitCode::kOk: return 0;
-    case ExitCode::kProblems: return 1;
-    case ExitCode::kUsage: return 2;
-    case ExitCode::kIoError: return 3;
-    case ExitCode::kInUse: return 4;
+    case ExitCode::kOk:
+      return 0;
+    case ExitCode::kProblems:
+      return 1;
+    case ExitCode::kUsage:
+      return 2;
+    case ExitCode::kIoError:
+      return 3;
+    case ExitCode::kInUse:
+      return 4;
   }
   return 0;
 }

@@ -8,14 +8,11 @@
 
 namespace qjt {
 
-const char* severity_name(Severity severity) {
-  return severity == Severity::kError ? "error" : "warning";
-}
+const char* severity_name(Severity severity) { return severity == Severity::kError ? "error" : "warning"; }
 
 std::size_t FindingList::count(Severity severity) const {
-  return static_cast<std::size_t>(std::count_if(
-      findings_.begin(), findings_.end(),
-      [severity](const Finding& f) { return f.severity == severity; }));
+  return static_cast<std::size_t>(std::count_if(findings_.begin(), findings_.end(),
+                                                [severity](const Finding& f) { return f.severity == severity; }));
 }
 
 void StderrReporter::report(Finding finding) {
@@ -26,8 +23,7 @@ void StderrReporter::report(Finding finding) {
 std::string format_finding(const Finding& finding) {
   std::string where = finding.file;
   if (finding.offset) where += fmt::format(":{}", *finding.offset);
-  return fmt::format("{}: {}[{}]: {}", where, severity_name(finding.severity), finding.code,
-                     finding.message);
+  return fmt::format("{}: {}[{}]: {}", where, severity_name(finding.severity), finding.code, finding.message);
 }
 
 void write_finding_json(JsonWriter* out, const Finding& finding) {

@@ -22,10 +22,10 @@ const char* severity_name(Severity severity);  // "error" or "warning"
 
 struct Finding {
   Severity severity = Severity::kError;
-  std::string code;                // stable identifier, e.g. "broken_record"
-  std::string file;                // path as the user named it
+  std::string code;                     // stable identifier, e.g. "broken_record"
+  std::string file;                     // path as the user named it
   std::optional<std::uint64_t> offset;  // byte offset in `file`, when one applies
-  std::string message;             // one sentence: expected ..., found ...
+  std::string message;                  // one sentence: expected ..., found ...
 };
 
 class Reporter {

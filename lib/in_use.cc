@@ -71,8 +71,7 @@ std::vector<OpenFileHolder> find_open_holders(const std::vector<std::string>& pa
     if (pid.find_first_not_of("0123456789") != std::string::npos || pid == self) continue;
     const std::size_t before = holders.size();
     std::error_code fd_ec;
-    for (fs::directory_iterator fd(proc->path() / "fd", fd_ec), fd_end; !fd_ec && fd != fd_end;
-         fd.increment(fd_ec)) {
+    for (fs::directory_iterator fd(proc->path() / "fd", fd_ec), fd_end; !fd_ec && fd != fd_end; fd.increment(fd_ec)) {
       struct stat st {};
       if (::stat(fd->path().c_str(), &st) != 0) continue;
       const auto it = wanted.find({st.st_dev, st.st_ino});
@@ -151,8 +150,7 @@ std::optional<OpenFileHolder> find_lock_holder(const std::string& path) {
   return std::nullopt;
 }
 
-std::unique_ptr<DirectoryLock> DirectoryLock::try_acquire(const std::string& dir,
-                                                          std::string* error) {
+std::unique_ptr<DirectoryLock> DirectoryLock::try_acquire(const std::string& dir, std::string* error) {
   const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0) {
     *error = fmt::format("cannot open directory {}: {}", dir, std::strerror(errno));
@@ -177,8 +175,8 @@ std::unique_ptr<DirectoryLock> DirectoryLock::try_acquire(const std::string& dir
     if (!(fields >> id >> kind >> mode >> access >> pid >> file) || kind != "FLOCK") continue;
     unsigned major_no = 0, minor_no = 0;
     unsigned long inode = 0;
-    if (std::sscanf(file.c_str(), "%x:%x:%lu", &major_no, &minor_no, &inode) == 3 &&
-        inode == st.st_ino && makedev(major_no, minor_no) == st.st_dev) {
+    if (std::sscanf(file.c_str(), "%x:%x:%lu", &major_no, &minor_no, &inode) == 3 && inode == st.st_ino &&
+        makedev(major_no, minor_no) == st.st_dev) {
       who = fmt::format("pid {} ({})", pid, process_command(pid));
       break;
     }

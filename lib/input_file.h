@@ -54,7 +54,7 @@ class InputFile {
   std::uint64_t inode_ = 0;
   void* mapping_ = nullptr;
   std::size_t mapping_size_ = 0;
-  bool previewed_ = false;             // preview_write changed the mapping
+  bool previewed_ = false;  // preview_write changed the mapping
   std::string buffer_;
 };
 

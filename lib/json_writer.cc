@@ -25,8 +25,8 @@ bool plain_ascii8(const char* p) {
   constexpr std::uint64_t kHighs = 0x8080808080808080ULL;
   const std::uint64_t w = load8(p);
   auto has_zero_byte = [](std::uint64_t v) { return (v - kOnes) & ~v & kHighs; };
-  const std::uint64_t special = (w & kHighs) | ((w - kOnes * 0x20) & ~w & kHighs) |
-                                has_zero_byte(w ^ (kOnes * '"')) | has_zero_byte(w ^ (kOnes * '\\'));
+  const std::uint64_t special = (w & kHighs) | ((w - kOnes * 0x20) & ~w & kHighs) | has_zero_byte(w ^ (kOnes * '"')) |
+                                has_zero_byte(w ^ (kOnes * '\\'));
   return special == 0;
 }
 
@@ -106,14 +106,29 @@ void append_json_string(std::string* out, std::string_view value) {
     }
     flush_run(i);
     switch (c) {
-      case '"': out->append("\\\""); break;
-      case '\\': out->append("\\\\"); break;
-      case '\n': out->append("\\n"); break;
-      case '\r': out->append("\\r"); break;
-      case '\t': out->append("\\t"); break;
-      case '\b': out->append("\\b"); break;
-      case '\f': out->append("\\f"); break;
-      default: fmt::format_to(std::back_inserter(*out), "\\u{:04x}", c);
+      case '"':
+        out->append("\\\"");
+        break;
+      case '\\':
+        out->append("\\\\");
+        break;
+      case '\n':
+        out->append("\\n");
+        break;
+      case '\r':
+        out->append("\\r");
+        break;
+      case '\t':
+        out->append("\\t");
+        break;
+      case '\b':
+        out->append("\\b");
+        break;
+      case '\f':
+        out->append("\\f");
+        break;
+      default:
+        fmt::format_to(std::back_inserter(*out), "\\u{:04x}", c);
     }
     run_start = ++i;
   }

@@ -59,9 +59,7 @@ class JsonWriter {
   // Member shorthands: key(name) then the value.
   JsonWriter& str(std::string_view name, std::string_view value) { return key(name).string(value); }
   JsonWriter& num(std::string_view name, std::int64_t value) { return key(name).number(value); }
-  JsonWriter& unsigned_num(std::string_view name, std::uint64_t value) {
-    return key(name).unsigned_number(value);
-  }
+  JsonWriter& unsigned_num(std::string_view name, std::uint64_t value) { return key(name).unsigned_number(value); }
   JsonWriter& boolean(std::string_view name, bool value) { return key(name).boolean(value); }
   JsonWriter& null(std::string_view name) { return key(name).null(); }
   JsonWriter& raw(std::string_view name, std::string_view json) { return key(name).raw(json); }

@@ -41,14 +41,12 @@ std::optional<DataMode> parse_data_mode(std::string_view name) {
 }
 
 std::string base64_encode(ByteSpan bytes) {
-  static constexpr char kAlphabet[] =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
   std::string out;
   out.reserve((bytes.size() + 2) / 3 * 4);
   std::size_t i = 0;
   for (; i + 3 <= bytes.size(); i += 3) {
-    const std::uint32_t v = (std::uint32_t{bytes[i]} << 16) | (std::uint32_t{bytes[i + 1]} << 8) |
-                            bytes[i + 2];
+    const std::uint32_t v = (std::uint32_t{bytes[i]} << 16) | (std::uint32_t{bytes[i + 1]} << 8) | bytes[i + 2];
     out.push_back(kAlphabet[(v >> 18) & 63]);
     out.push_back(kAlphabet[(v >> 12) & 63]);
     out.push_back(kAlphabet[(v >> 6) & 63]);
@@ -82,9 +80,12 @@ RenderedPayload render_payload(ByteSpan payload, DataMode mode) {
     case DataMode::kText:
       if (is_valid_utf8(payload.as_chars())) return {"data", std::string(payload.as_chars())};
       return {"data_b64", base64_encode(payload)};
-    case DataMode::kBase64: return {"data_b64", base64_encode(payload)};
-    case DataMode::kHex: return {"data_hex", hex_encode(payload)};
-    case DataMode::kNone: break;
+    case DataMode::kBase64:
+      return {"data_b64", base64_encode(payload)};
+    case DataMode::kHex:
+      return {"data_hex", hex_encode(payload)};
+    case DataMode::kNone:
+      break;
   }
   return {};
 }
@@ -111,8 +112,7 @@ void add_payload(JsonWriter* line, ByteSpan payload, DataMode mode) {
 bool base64_decode(std::string_view text, std::string* out, std::string* error) {
   out->clear();
   if (text.size() % 4 != 0) {
-    *error = fmt::format("base64 (padded to a multiple of 4 characters): found {} characters",
-                         text.size());
+    *error = fmt::format("base64 (padded to a multiple of 4 characters): found {} characters", text.size());
     return false;
   }
   out->reserve(text.size() / 4 * 3);
@@ -129,8 +129,7 @@ bool base64_decode(std::string_view text, std::string* out, std::string* error) 
       }
       const int v = base64_value(c);
       if (v < 0 || padding > 0) {
-        *error = fmt::format("base64: found {} at character {}", c == '=' ? "misplaced '='" : show_char(c),
-                             i + k);
+        *error = fmt::format("base64: found {} at character {}", c == '=' ? "misplaced '='" : show_char(c), i + k);
         return false;
       }
       group = (group << 6) | static_cast<std::uint32_t>(v);
@@ -145,8 +144,7 @@ bool base64_decode(std::string_view text, std::string* out, std::string* error) 
 bool hex_decode(std::string_view text, std::string* out, std::string* error) {
   out->clear();
   if (text.size() % 2 != 0) {
-    *error = fmt::format("hex (two digits per byte): found an odd number of digits, {}",
-                         text.size());
+    *error = fmt::format("hex (two digits per byte): found an odd number of digits, {}", text.size());
     return false;
   }
   out->reserve(text.size() / 2);

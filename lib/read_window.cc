@@ -50,8 +50,7 @@ ByteSpan ReadWindow::fill(std::size_t offset, std::size_t length) {
   const std::size_t want = backward ? std::min(capacity_, std::max(length, kSeekRead)) : capacity_;
   const std::size_t wanted = std::min(want, bytes_.size() - offset);
   while (end_ - start_ < wanted) {
-    const ssize_t n = ::pread(fd_, buffer_.get() + (end_ - start_), wanted - (end_ - start_),
-                              static_cast<off_t>(end_));
+    const ssize_t n = ::pread(fd_, buffer_.get() + (end_ - start_), wanted - (end_ - start_), static_cast<off_t>(end_));
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;
     end_ += static_cast<std::size_t>(n);

@@ -25,9 +25,10 @@ bool check(const Json& line, std::string_view expected, std::string* error) {
   const auto it = line.find("format");
   if (it == line.end()) return true;
   if (it->is_string() && it->template get_ref<const std::string&>() == expected) return true;
-  *error = fmt::format("expected \"format\" \"{}\" or no \"format\", found {}: the line is not a {} record "
-                       "(give each family's lines to its own conversion)",
-                       expected, it->dump(-1, ' ', false, Json::error_handler_t::replace), expected);
+  *error = fmt::format(
+      "expected \"format\" \"{}\" or no \"format\", found {}: the line is not a {} record "
+      "(give each family's lines to its own conversion)",
+      expected, it->dump(-1, ' ', false, Json::error_handler_t::replace), expected);
   return false;
 }
 

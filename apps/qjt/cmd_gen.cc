@@ -7,8 +7,8 @@
 
 #include "byte_size.h"
 #include "commands.h"
-#include "kestrel/journal_generator.h"
 #include "json_line.h"
+#include "kestrel/journal_generator.h"
 #include "output.h"
 
 namespace qjt::app {
@@ -43,7 +43,8 @@ bool make_options(const GenCommandOptions& c, kestrel::GeneratorOptions* o) {
   if (c.records) o->records = *c.records;
   if (!c.size.empty()) {
     const auto size = parse_byte_size(c.size);
-    if (!size || *size == 0) return usage(fmt::format("--size {}: expected a byte count such as 1048576, 64K, 1M or 1G", c.size));
+    if (!size || *size == 0)
+      return usage(fmt::format("--size {}: expected a byte count such as 1048576, 64K, 1M or 1G", c.size));
     o->size = *size;
   }
   if (!c.payload_size.empty()) {
@@ -77,23 +78,35 @@ bool make_options(const GenCommandOptions& c, kestrel::GeneratorOptions* o) {
   return true;
 }
 
-void append_report_json(std::string* out, const std::string& path,
-                        const kestrel::GeneratorOptions& o, const kestrel::GeneratorReport& r) {
+void append_report_json(std::string* out, const std::string& path, const kestrel::GeneratorOptions& o,
+                        const kestrel::GeneratorReport& r) {
   JsonLine line(out);
   line.str("format", "kestrel").str("path", path).unsigned_num("seed", o.seed).begin_array("files");
   for (const auto& f : r.files) {
-    line.begin_object().str("path", f.path).str("role", kestrel::file_role_name(f.role))
-        .unsigned_num("bytes", f.bytes).unsigned_num("records", f.records).end_object();
+    line.begin_object()
+        .str("path", f.path)
+        .str("role", kestrel::file_role_name(f.role))
+        .unsigned_num("bytes", f.bytes)
+        .unsigned_num("records", f.records)
+        .end_object();
   }
-  line.end_array().unsigned_num("records", r.records).unsigned_num("bytes", r.bytes)
-      .unsigned_num("items_added", r.items_added).unsigned_num("removes", r.removes)
+  line.end_array()
+      .unsigned_num("records", r.records)
+      .unsigned_num("bytes", r.bytes)
+      .unsigned_num("items_added", r.items_added)
+      .unsigned_num("removes", r.removes)
       .unsigned_num("transactional_removes", r.transactional_removes)
-      .unsigned_num("unremoves", r.unremoves).unsigned_num("queue_length", r.queue_length)
-      .unsigned_num("open_transactions", r.open_transactions).num("xid_counter", r.xid_counter);
+      .unsigned_num("unremoves", r.unremoves)
+      .unsigned_num("queue_length", r.queue_length)
+      .unsigned_num("open_transactions", r.open_transactions)
+      .num("xid_counter", r.xid_counter);
   if (r.corruption) {
-    line.begin_object("corruption").str("mode", kestrel::corruption_name(r.corruption->mode))
-        .str("file", r.corruption->file).unsigned_num("offset", r.corruption->offset)
-        .str("description", r.corruption->description).end_object();
+    line.begin_object("corruption")
+        .str("mode", kestrel::corruption_name(r.corruption->mode))
+        .str("file", r.corruption->file)
+        .unsigned_num("offset", r.corruption->offset)
+        .str("description", r.corruption->description)
+        .end_object();
   } else {
     line.null("corruption");
   }
@@ -102,17 +115,18 @@ void append_report_json(std::string* out, const std::string& path,
 
 void append_report_text(std::string* out, const kestrel::GeneratorReport& r) {
   for (const auto& f : r.files) {
-    *out += fmt::format("wrote {} ({}, {} bytes, {} records)\n", f.path,
-                        kestrel::file_role_name(f.role), f.bytes, f.records);
+    *out += fmt::format("wrote {} ({}, {} bytes, {} records)\n", f.path, kestrel::file_role_name(f.role), f.bytes,
+                        f.records);
   }
-  *out += fmt::format("{} records, {} bytes: {} item(s) added, {} removed ({} in transactions, "
-                      "{} unremove(s)); replay expects {} item(s) queued, {} open transaction(s), "
-                      "xid counter {}\n",
-                      r.records, r.bytes, r.items_added, r.removes, r.transactional_removes,
-                      r.unremoves, r.queue_length, r.open_transactions, r.xid_counter);
+  *out += fmt::format(
+      "{} records, {} bytes: {} item(s) added, {} removed ({} in transactions, "
+      "{} unremove(s)); replay expects {} item(s) queued, {} open transaction(s), "
+      "xid counter {}\n",
+      r.records, r.bytes, r.items_added, r.removes, r.transactional_removes, r.unremoves, r.queue_length,
+      r.open_transactions, r.xid_counter);
   if (r.corruption) {
-    *out += fmt::format("damaged ({}): {}: {}\n", kestrel::corruption_name(r.corruption->mode),
-                        r.corruption->file, r.corruption->description);
+    *out += fmt::format("damaged ({}): {}: {}\n", kestrel::corruption_name(r.corruption->mode), r.corruption->file,
+                        r.corruption->description);
   }
 }
 
@@ -122,8 +136,11 @@ ExitCode run_gen(const GenCommandOptions& c) {
   kestrel::GeneratorReport report;
   std::string error;
   switch (kestrel::generate_kestrel_journal(c.output, o, &report, &error)) {
-    case kestrel::GenerateStatus::kOk: break;
-    case kestrel::GenerateStatus::kUsage: usage(error); return ExitCode::kUsage;
+    case kestrel::GenerateStatus::kOk:
+      break;
+    case kestrel::GenerateStatus::kUsage:
+      usage(error);
+      return ExitCode::kUsage;
     case kestrel::GenerateStatus::kIoError:
       fmt::print(stderr, "qjt gen: {}\n", error);
       return ExitCode::kIoError;
@@ -143,28 +160,25 @@ void add_gen_command(CLI::App* app, ExitCode* status) {
   auto c = std::make_shared<GenCommandOptions>();
   auto* command = app->add_subcommand("gen", "Write deterministic synthetic journals");
   command->add_option("format", c->format, "The journal format: kestrel")
-      ->required()->check(CLI::IsMember({"kestrel"}));
-  command->add_option("-o,--output", c->output,
-                      "The journal file to write, or with --segments the queue directory")
+      ->required()
+      ->check(CLI::IsMember({"kestrel"}));
+  command->add_option("-o,--output", c->output, "The journal file to write, or with --segments the queue directory")
       ->required();
   auto* records = command->add_option("--records", c->records, "Target number of records (default 1000)");
   command->add_option("--size", c->size, "Target size in bytes (suffixes K, M, G)")->excludes(records);
   command->add_option("--payload-size", c->payload_size, "Payload bytes: N or MIN-MAX (default 32-256)");
-  auto* share = command->add_option("--remove-share", c->remove_share,
-                                    "Fraction of the items added that are removed (default 0.5)")
-                    ->check(CLI::Range(0.0, 1.0));
-  command->add_option("--live", c->live, "Instead: keep this many items queued, removing the rest")
-      ->excludes(share);
-  command->add_option("--transactional", c->transactional,
-                      "Fraction of removes made in transactions (default 0.5)")
+  auto* share =
+      command
+          ->add_option("--remove-share", c->remove_share, "Fraction of the items added that are removed (default 0.5)")
+          ->check(CLI::Range(0.0, 1.0));
+  command->add_option("--live", c->live, "Instead: keep this many items queued, removing the rest")->excludes(share);
+  command->add_option("--transactional", c->transactional, "Fraction of removes made in transactions (default 0.5)")
       ->check(CLI::Range(0.0, 1.0));
   command->add_option("--open", c->open, "Transactions left open at the end (default 0)");
   command->add_option("--seed", c->seed, "Seed: the same seed and options give the same bytes (default 1)");
-  command->add_option("--add-time", c->add_time,
-                      "Add time of the first item, in ms since the epoch; +1 ms per item");
+  command->add_option("--add-time", c->add_time, "Add time of the first item, in ms since the epoch; +1 ms per item");
   command->add_flag("--binary", c->binary, "Payload bytes 0-255 instead of printable ASCII");
-  command->add_option("--segments", c->segments,
-                      "Write a queue directory: N-1 archived segments and the live file");
+  command->add_option("--segments", c->segments, "Write a queue directory: N-1 archived segments and the live file");
   command->add_option("--queue", c->queue, "With --segments, the queue's name (default q)");
   command->add_option("--corrupt", c->corrupt, "Damage the journal: truncate, flip or garbage")
       ->check(CLI::IsMember({"none", "truncate", "flip", "garbage"}));

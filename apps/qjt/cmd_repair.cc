@@ -9,8 +9,9 @@ namespace qjt::app {
 
 void add_repair_command(CLI::App* app, ExitCode* status) {
   auto request = std::make_shared<WriteRequest>(WriteRequest{.command = Command::kRepair});
-  auto* command = app->add_subcommand("repair", "Plan, then cut or salvage broken Kestrel journals, or repair a "
-                                                "Flume channel or a Canal meta.dat");
+  auto* command = app->add_subcommand("repair",
+                                      "Plan, then cut or salvage broken Kestrel journals, or repair a "
+                                      "Flume channel or a Canal meta.dat");
   add_journal_selection(command, &request->paths, &request->queue, false);
   command->add_flag("--apply", request->apply, "Carry out the plan (without it, only print the plan)");
   add_write_guard_options(command, &request->guard);

@@ -9,7 +9,8 @@ namespace qjt::app {
 void add_replay_command(CLI::App* app, ExitCode* status) {
   auto request = std::make_shared<ReadRequest>(ReadRequest{.command = Command::kReplay});
   auto* command = app->add_subcommand(
-      "replay", "Rebuild the queue as its owner's startup would (Kestrel, Kestrel 3, Flume; a Canal meta.log's history)");
+      "replay",
+      "Rebuild the queue as its owner's startup would (Kestrel, Kestrel 3, Flume; a Canal meta.log's history)");
   add_journal_selection(command, &request->paths, &request->queue, false);
   command->add_flag("--json", request->json, "One JSON object per queue");
   add_data_option(command, &request->data);

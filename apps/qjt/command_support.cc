@@ -11,17 +11,16 @@ namespace qjt::app {
 
 CLI::Option* add_data_option(CLI::App* command, std::string* mode_name) {
   return command
-      ->add_option("--data", *mode_name,
-                   "Payload rendering: text (UTF-8 as data, else data_b64), base64, hex, none")
+      ->add_option("--data", *mode_name, "Payload rendering: text (UTF-8 as data, else data_b64), base64, hex, none")
       ->check(CLI::IsMember({"text", "base64", "hex", "none"}));
 }
 
-void add_journal_selection(CLI::App* command, std::vector<std::string>* paths, std::string* queue,
-                           bool required) {
-  auto* path = command->add_option("path", *paths,
-                                   required ? "Journal file(s) (grouped into queues by name), a queue directory, or - for stdin"
-                                            : "Journal file(s) (grouped into queues by name), a queue directory, - for stdin, "
-                                              "or Flume files");
+void add_journal_selection(CLI::App* command, std::vector<std::string>* paths, std::string* queue, bool required) {
+  auto* path =
+      command->add_option("path", *paths,
+                          required ? "Journal file(s) (grouped into queues by name), a queue directory, or - for stdin"
+                                   : "Journal file(s) (grouped into queues by name), a queue directory, - for stdin, "
+                                     "or Flume files");
   if (required) path->required();
   command->add_option("--queue", *queue, "In a directory, only this queue");
 }
@@ -43,8 +42,8 @@ bool write_verify_report(Output* out, const VerifyTally& tally, bool json, bool 
   }
   for (const Finding& f : findings.findings()) out->write(format_finding(f) + "\n");
   if (!quiet || !ok) {
-    out->write(fmt::format("{}: {} error(s), {} warning(s) in {} file(s), {} record(s)\n", ok ? "OK" : "FAILED",
-                           errors, warnings, tally.files, tally.records));
+    out->write(fmt::format("{}: {} error(s), {} warning(s) in {} file(s), {} record(s)\n", ok ? "OK" : "FAILED", errors,
+                           warnings, tally.files, tally.records));
   }
   out->write(tally.text_lines);
   return ok;
@@ -81,8 +80,12 @@ void set_json_errors(bool json) { json_errors = json; }
 
 void write_error_json(std::string_view command, ExitCode status, std::string_view message) {
   std::string line;
-  JsonLine(&line).str("type", "error").str("command", command).num("exit_status", to_int(status))
-      .str("message", message).finish();
+  JsonLine(&line)
+      .str("type", "error")
+      .str("command", command)
+      .num("exit_status", to_int(status))
+      .str("message", message)
+      .finish();
   std::fwrite(line.data(), 1, line.size(), stdout);
   std::fflush(stdout);
 }

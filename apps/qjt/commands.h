@@ -5,10 +5,10 @@
 
 #include <CLI/CLI.hpp>
 
-#include "exit_code.h"
 #include <string>
 #include <utility>
 #include <vector>
+#include "exit_code.h"
 
 #include "finding.h"
 #include "json_writer.h"
@@ -30,8 +30,7 @@ CLI::Option* add_data_option(CLI::App* command, std::string* mode_name);
 
 // Adds the PATH... arguments and --queue that select journals. PATH is
 // optional for the commands that also take a Flume channel's directories.
-void add_journal_selection(CLI::App* command, std::vector<std::string>* paths, std::string* queue,
-                           bool required);
+void add_journal_selection(CLI::App* command, std::vector<std::string>* paths, std::string* queue, bool required);
 
 // What verify found in the inputs of one family. A run over PATHs of
 // several families adds the tallies up into one report.

@@ -39,9 +39,9 @@ bool options_match(const std::vector<Assignment>& runs, const FamilyOptions& opt
   for (const auto& [owner, option] : options.given())
     for (const Assignment& run : runs)
       if (run.driver != owner)
-        return usage(options.command(), fmt::format("{}{} is an option for {} ({}), but {}{}", write ? "refused: " : "",
-                                                    option, owner->name(), owner->title(), input_of(run),
-                                                    write ? "; nothing was changed" : ""));
+        return usage(options.command(),
+                     fmt::format("{}{} is an option for {} ({}), but {}{}", write ? "refused: " : "", option,
+                                 owner->name(), owner->title(), input_of(run), write ? "; nothing was changed" : ""));
   return true;
 }
 
@@ -49,10 +49,10 @@ bool supported(const std::vector<Assignment>& runs, Command command) {
   for (const Assignment& run : runs) {
     if (!run.driver->does(command).empty()) continue;
     const std::string_view why = run.driver->why_not(command);
-    return usage(command, fmt::format("refused: {}, and {} does not take {} inputs{}{}; nothing was changed "
-                                      "(qjt help formats says which commands take each format)",
-                                      input_of(run), command_name(command), run.driver->name(),
-                                      why.empty() ? "" : ": ", why));
+    return usage(command,
+                 fmt::format("refused: {}, and {} does not take {} inputs{}{}; nothing was changed "
+                             "(qjt help formats says which commands take each format)",
+                             input_of(run), command_name(command), run.driver->name(), why.empty() ? "" : ": ", why));
   }
   return true;
 }
@@ -82,7 +82,8 @@ bool proven(const std::vector<Assignment>& runs, Command command) {
 std::string input_options(const FamilyOptions& options) {
   std::string text;
   for (const Driver* d : options.drivers())
-    if (!d->input_options(options.command()).empty()) text += fmt::format(", or {}", d->input_options(options.command()));
+    if (!d->input_options(options.command()).empty())
+      text += fmt::format(", or {}", d->input_options(options.command()));
   return text;
 }
 
@@ -106,18 +107,23 @@ Driver* find_driver(Registry drivers, std::string_view name) {
 
 std::string_view command_name(Command command) {
   switch (command) {
-    case Command::kDump: return "dump";
-    case Command::kVerify: return "verify";
-    case Command::kReplay: return "replay";
-    case Command::kCompact: return "compact";
-    case Command::kConvert: return "convert";
-    case Command::kRepair: return "repair";
+    case Command::kDump:
+      return "dump";
+    case Command::kVerify:
+      return "verify";
+    case Command::kReplay:
+      return "replay";
+    case Command::kCompact:
+      return "compact";
+    case Command::kConvert:
+      return "convert";
+    case Command::kRepair:
+      return "repair";
   }
   return "";
 }
 
-FamilyOptions::FamilyOptions(CLI::App* command, Command which, Registry drivers)
-    : command_(which), drivers_(drivers) {
+FamilyOptions::FamilyOptions(CLI::App* command, Command which, Registry drivers) : command_(which), drivers_(drivers) {
   if (!is_write(which))
     command->add_option("--format", format_, fmt::format("How to read PATH: {}", format_names(drivers)));
   for (Driver* d : drivers) {
@@ -150,7 +156,8 @@ std::optional<std::vector<Assignment>> assign(const std::vector<std::string>& pa
   if (options.format() != "auto") {
     Driver* forced = find_driver(options.drivers(), options.format());
     if (forced == nullptr) {
-      usage(command, fmt::format("unknown --format {}: expected {}", options.format(), format_names(options.drivers())));
+      usage(command,
+            fmt::format("unknown --format {}: expected {}", options.format(), format_names(options.drivers())));
       return std::nullopt;
     }
     runs.push_back(Assignment{forced, "", paths, {}});
@@ -158,8 +165,8 @@ std::optional<std::vector<Assignment>> assign(const std::vector<std::string>& pa
     const auto given = options.given();
     Driver* owner = given.size() == 1 ? given.front().first : nullptr;
     for (const PathGroup& g : group_by_family(paths, unclaimed, options.drivers(), owner))
-      runs.push_back(Assignment{g.driver, g.key, is_write(command) ? g.paths : group_inputs(g, options.drivers()),
-                                g.unproven});
+      runs.push_back(
+          Assignment{g.driver, g.key, is_write(command) ? g.paths : group_inputs(g, options.drivers()), g.unproven});
   }
   if (paths.empty()) {
     auto named = option_inputs(options);
@@ -195,8 +202,12 @@ ExitCode run_read_command(ReadRequest request, const FamilyOptions& options) {
         total.add(*tally);
         break;
       }
-      case Command::kDump: status = worse(status, run.driver->dump(request)); break;
-      default: status = worse(status, run.driver->replay(request)); break;
+      case Command::kDump:
+        status = worse(status, run.driver->dump(request));
+        break;
+      default:
+        status = worse(status, run.driver->replay(request));
+        break;
     }
   }
   if (request.command == Command::kVerify) return finish_verify(total, request.json, request.strict, request.quiet);
@@ -214,8 +225,8 @@ ExitCode run_write_command(WriteRequest request, const FamilyOptions& options) {
   request.drivers = options.drivers();
   for (const Assignment& run : *runs) {
     request.paths = run.paths;
-    status = worse(status, request.command == Command::kCompact ? run.driver->compact(request)
-                                                                : run.driver->repair(request));
+    status = worse(status,
+                   request.command == Command::kCompact ? run.driver->compact(request) : run.driver->repair(request));
   }
   return status;
 }
@@ -257,8 +268,8 @@ Driver* convert_driver(const ConvertRequest& r, const FamilyOptions& options) {
 ExitCode run_convert_command(ConvertRequest request, const FamilyOptions& options) {
   Driver* driver = convert_driver(request, options);
   if (driver == nullptr) {
-    usage(Command::kConvert, fmt::format("unknown --format {}: expected {}", options.format(),
-                                         format_names(options.drivers())));
+    usage(Command::kConvert,
+          fmt::format("unknown --format {}: expected {}", options.format(), format_names(options.drivers())));
     return ExitCode::kUsage;
   }
   const std::vector<Assignment> runs{Assignment{driver, "", {request.input}, {}}};
@@ -300,8 +311,7 @@ std::string formats_help(Registry drivers) {
   };
   std::string text = "The formats qjt reads, and the commands each takes (- when it does not):\n\n";
   text += row("", [](Command c) { return command_name(c); });
-  for (const Driver* d : drivers)
-    text += row(d->name(), [d](Command c) { return d->does(c).empty() ? "-" : "yes"; });
+  for (const Driver* d : drivers) text += row(d->name(), [d](Command c) { return d->does(c).empty() ? "-" : "yes"; });
   for (const Driver* d : drivers) {
     text += fmt::format("\n{}: {}\n", d->name(), d->title());
     for (Command c : kAllCommands)

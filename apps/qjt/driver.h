@@ -45,14 +45,14 @@ struct Claim {
 // What dump, verify and replay share, whatever the family.
 struct ReadRequest {
   Command command = Command::kDump;
-  std::vector<std::string> paths{};      // the PATHs this driver was given
-  std::string group{};                   // the claim group they share; empty when options chose the driver
-  std::string format = "auto";           // --format as given (a driver's own name or kind)
-  std::string queue{};                   // --queue
+  std::vector<std::string> paths{};  // the PATHs this driver was given
+  std::string group{};               // the claim group they share; empty when options chose the driver
+  std::string format = "auto";       // --format as given (a driver's own name or kind)
+  std::string queue{};               // --queue
   bool json = false;
   std::string data{};                    // --data; empty when not given
   std::optional<std::uint64_t> limit{};  // dump --limit
-  bool strict = false, quiet = false;  // verify
+  bool strict = false, quiet = false;    // verify
 };
 
 class Driver;
@@ -74,13 +74,13 @@ struct WriteRequest {
 
 // What convert shares, whatever the family.
 struct ConvertRequest {
-  std::string to{};                         // --to: a target of the driver's converts_to()
-  std::string input{};                      // INPUT; empty when not given
-  std::string output = "-";                 // -o
-  std::string data{};                       // --data, for --to jsonl
-  std::string format = "auto";              // --format as given
-  std::optional<std::int64_t> add_time{};   // --add-time
-  Registry drivers{};                       // the registry in use
+  std::string to{};                        // --to: a target of the driver's converts_to()
+  std::string input{};                     // INPUT; empty when not given
+  std::string output = "-";                // -o
+  std::string data{};                      // --data, for --to jsonl
+  std::string format = "auto";             // --format as given
+  std::optional<std::int64_t> add_time{};  // --add-time
+  Registry drivers{};                      // the registry in use
 };
 
 class Driver {

@@ -20,8 +20,7 @@ ExitCode guard(const ReplaceRequest& r, const WriteGuardOptions& options,
 }
 
 // Step 2: "" for no backup.
-bool place_backup(const ReplaceRequest& r, const WriteGuardOptions& options, std::string* place,
-                  std::string* error) {
+bool place_backup(const ReplaceRequest& r, const WriteGuardOptions& options, std::string* place, std::string* error) {
   place->clear();
   if (options.no_backup) return true;
   if (!r.backup.file.empty()) {
@@ -29,8 +28,7 @@ bool place_backup(const ReplaceRequest& r, const WriteGuardOptions& options, std
     return true;
   }
   if (r.backup.name.empty()) return true;
-  return choose_backup_dir(r.keep_out_of.empty() ? r.lock_dirs : r.keep_out_of, r.backup.name, options, place,
-                           error);
+  return choose_backup_dir(r.keep_out_of.empty() ? r.lock_dirs : r.keep_out_of, r.backup.name, options, place, error);
 }
 
 // Step 4: one file at `place`, or each file into the directory `place`.
@@ -51,9 +49,15 @@ bool back_up(const BackupRequest& b, const std::string& place, std::string* erro
 bool make_change(const FileChange& c, const std::string& backup, std::string* error) {
   bool done = false;
   switch (c.kind) {
-    case FileChange::Kind::kReplace: done = write_file_atomically(c.path, c.content, error); break;
-    case FileChange::Kind::kRemove: done = durable_remove(c.path, error); break;
-    case FileChange::Kind::kProtocol: done = c.protocol(backup, error); break;
+    case FileChange::Kind::kReplace:
+      done = write_file_atomically(c.path, c.content, error);
+      break;
+    case FileChange::Kind::kRemove:
+      done = durable_remove(c.path, error);
+      break;
+    case FileChange::Kind::kProtocol:
+      done = c.protocol(backup, error);
+      break;
   }
   if (done && c.failpoint) failpoint(c.failpoint);
   return done;

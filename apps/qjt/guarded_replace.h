@@ -55,9 +55,9 @@ using ReplaceProtocol = std::function<bool(const std::string& backup, std::strin
 struct FileChange {
   enum class Kind { kReplace, kRemove, kProtocol };
   Kind kind = Kind::kReplace;
-  std::string path;          // kReplace, kRemove
-  FileContent content;       // kReplace: written to a temp file renamed over `path`
-  ReplaceProtocol protocol;  // kProtocol
+  std::string path;                 // kReplace, kRemove
+  FileContent content;              // kReplace: written to a temp file renamed over `path`
+  ReplaceProtocol protocol;         // kProtocol
   const char* failpoint = nullptr;  // reached after the change is durable
 
   static FileChange replace(std::string path, FileContent content, const char* failpoint = nullptr);
@@ -66,10 +66,10 @@ struct FileChange {
 };
 
 struct BackupRequest {
-  std::string name;                // the directory <root>/<name>.<ms>
-  std::string file;                // instead of `name`: one copy at exactly this path
-  std::vector<std::string> files;  // copied before the first change, by file name
-  const char* failpoint = nullptr; // reached after each copy
+  std::string name;                 // the directory <root>/<name>.<ms>
+  std::string file;                 // instead of `name`: one copy at exactly this path
+  std::vector<std::string> files;   // copied before the first change, by file name
+  const char* failpoint = nullptr;  // reached after each copy
   // Instead of the flat copies: the family's own backup layout in the
   // directory placed (Flume: a subdirectory per channel directory and a
   // manifest), with its own failpoints.
@@ -77,11 +77,11 @@ struct BackupRequest {
 };
 
 struct ReplaceRequest {
-  std::vector<std::string> lock_dirs;    // step 1: qjt's lock on each
-  std::vector<std::string> owner_locks;  // step 1: the owner's lock files (Flume's in_use.lock)
-  std::string owner = "another process"; // what holding an owner lock means
-  std::vector<std::string> watched;      // step 1: no other process may have these open
-  std::vector<std::string> keep_out_of;  // step 2: the first names the default root
+  std::vector<std::string> lock_dirs;       // step 1: qjt's lock on each
+  std::vector<std::string> owner_locks;     // step 1: the owner's lock files (Flume's in_use.lock)
+  std::string owner = "another process";    // what holding an owner lock means
+  std::vector<std::string> watched;         // step 1: no other process may have these open
+  std::vector<std::string> keep_out_of;     // step 2: the first names the default root
   std::function<bool(std::string*)> check;  // step 3; none when empty
   BackupRequest backup;
   std::vector<FileChange> changes;

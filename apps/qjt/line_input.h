@@ -92,8 +92,8 @@ class LineInput {
   int fd_;
   bool owned_;
   std::string buffer_;
-  std::size_t start_ = 0;  // of the next line in buffer_
-  std::size_t scan_ = 0;   // where the search for '\n' resumes
+  std::size_t start_ = 0;            // of the next line in buffer_
+  std::size_t scan_ = 0;             // where the search for '\n' resumes
   std::uint64_t buffer_offset_ = 0;  // input offset of buffer_[0]
   bool eof_ = false;
   bool failed_ = false;
@@ -101,8 +101,6 @@ class LineInput {
 };
 
 // A line with nothing but spaces, tabs or a CR: skipped by the readers.
-inline bool blank(std::string_view line) {
-  return line.find_first_not_of(" \t\r") == std::string_view::npos;
-}
+inline bool blank(std::string_view line) { return line.find_first_not_of(" \t\r") == std::string_view::npos; }
 
 }  // namespace qjt::app

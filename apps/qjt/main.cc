@@ -1,6 +1,6 @@
 // qjt: inspect and repair the journals and checkpoints of message queues.
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <cstdio>

@@ -127,8 +127,8 @@ std::optional<ExitCode> refuse_foreign(std::string_view command, std::string_vie
     if (claim->driver->name() == family &&
         (claim->positive || (weak_files == WeakFiles::kAccepted && !is_directory(path))))
       continue;
-    const std::string what = claim->positive ? fmt::format("a {} input", claim->driver->name())
-                                             : std::string("of no known format");
+    const std::string what =
+        claim->positive ? fmt::format("a {} input", claim->driver->name()) : std::string("of no known format");
     fmt::print(stderr,
                "qjt {}: refused: {} is {} ({}), not a {} input; nothing was changed "
                "(qjt help formats says which commands take each format)\n",

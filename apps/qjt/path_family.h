@@ -19,9 +19,9 @@
 #include <vector>
 
 #include "byte_span.h"
+#include "driver.h"
 #include "exit_code.h"
 #include "finding.h"
-#include "driver.h"
 
 namespace qjt::app {
 
@@ -66,8 +66,8 @@ struct PathGroup {
 // were given, e.g. a meta.dat that repair --from-log creates), else to the
 // registry's last driver, whose selection reports it. A directory where no
 // family finds a file is an io_error finding in `unclaimed` and in no group.
-std::vector<PathGroup> group_by_family(const std::vector<std::string>& paths, Reporter* unclaimed,
-                                       Registry drivers, Driver* unopened_owner = nullptr);
+std::vector<PathGroup> group_by_family(const std::vector<std::string>& paths, Reporter* unclaimed, Registry drivers,
+                                       Driver* unopened_owner = nullptr);
 
 // The PATHs a group's family reads: a directory stands for its files of
 // the group's kind when the driver does not read directories as a whole

@@ -44,16 +44,16 @@ ExitCode guard_directories(const std::vector<std::string>& dirs, const std::vect
   }
   for (const std::string& lock_file : owner_locks) {
     if (const auto holder = find_lock_holder(lock_file)) {
-      *reason = fmt::format("pid {} ({}) holds {}: the files are in use by {}; stop it, or use --force",
-                            holder->pid, holder->command, lock_file, owner);
+      *reason = fmt::format("pid {} ({}) holds {}: the files are in use by {}; stop it, or use --force", holder->pid,
+                            holder->command, lock_file, owner);
       return ExitCode::kInUse;
     }
   }
   return refuse_if_open(files, reason);
 }
 
-bool choose_backup_dir(const std::vector<std::string>& dirs, const std::string& name,
-                       const WriteGuardOptions& options, std::string* backup, std::string* error) {
+bool choose_backup_dir(const std::vector<std::string>& dirs, const std::string& name, const WriteGuardOptions& options,
+                       std::string* backup, std::string* error) {
   backup->clear();
   if (options.no_backup) return true;
   // Absolute and resolved first: "." or a relative --backup-to must not
@@ -61,16 +61,16 @@ bool choose_backup_dir(const std::vector<std::string>& dirs, const std::string& 
   std::error_code ec;
   auto resolved = [&ec](const std::string& path) { return fs::weakly_canonical(fs::absolute(path), ec); };
   const fs::path first = resolved(dirs.front());
-  const fs::path base = options.backup_root.empty()
-                            ? first.parent_path() / (first.filename().string() + ".qjt-backup")
-                            : resolved(options.backup_root);
+  const fs::path base = options.backup_root.empty() ? first.parent_path() / (first.filename().string() + ".qjt-backup")
+                                                    : resolved(options.backup_root);
   for (const std::string& dir : dirs) {
     const fs::path dir_real = resolved(dir);
     const auto [dir_end, base_end] = std::mismatch(dir_real.begin(), dir_real.end(), base.begin(), base.end());
     if (dir_end != dir_real.end()) continue;
-    *error = fmt::format("the backup directory {} is inside {}, where the queue would read the "
-                         "copies as its own files; choose another --backup-to",
-                         base.string(), dir_real.string());
+    *error = fmt::format(
+        "the backup directory {} is inside {}, where the queue would read the "
+        "copies as its own files; choose another --backup-to",
+        base.string(), dir_real.string());
     return false;
   }
   const auto ms = now_ms();

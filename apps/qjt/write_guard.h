@@ -40,7 +40,7 @@ ExitCode guard_directories(const std::vector<std::string>& dirs, const std::vect
 // `dirs`. Never inside any of `dirs`, where the owning system would take the
 // copies for its own files or delete them: that is refused (false, *error).
 // --no-backup gives "".
-bool choose_backup_dir(const std::vector<std::string>& dirs, const std::string& name,
-                       const WriteGuardOptions& options, std::string* backup, std::string* error);
+bool choose_backup_dir(const std::vector<std::string>& dirs, const std::string& name, const WriteGuardOptions& options,
+                       std::string* backup, std::string* error);
 
 }  // namespace qjt::app

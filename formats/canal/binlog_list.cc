@@ -39,14 +39,15 @@ std::map<std::string, std::uint64_t> read_binlog_list(std::string_view text, con
     ++line_number;
     const auto c = cells(line);
     std::uint64_t size = 0;
-    const bool row = c.size() >= 2 &&
-                     std::from_chars(c[1].data(), c[1].data() + c[1].size(), size).ptr == c[1].data() + c[1].size();
+    const bool row =
+        c.size() >= 2 && std::from_chars(c[1].data(), c[1].data() + c[1].size(), size).ptr == c[1].data() + c[1].size();
     if (row) {
       out[std::string(c[0])] = size;
     } else if (!ignorable(c, line)) {
       reporter->report(Finding{Severity::kWarning, "canal_binlogs_line", file, start,
                                fmt::format("line {} is not a SHOW BINARY LOGS row (Log_name File_size ...); "
-                                           "skipped", line_number)});
+                                           "skipped",
+                                           line_number)});
     }
     start = end + 1;
   }
@@ -62,7 +63,8 @@ void check_against_binlogs(const MetaDat& meta, const std::map<std::string, std:
     if (found == binlogs.end()) {
       reporter->report(Finding{Severity::kError, "canal_journal_purged", file, c.offset,
                                fmt::format("client {}: journal {} is not among the server's binary logs: "
-                                           "Canal fails with errno 1236", c.client_id, journal)});
+                                           "Canal fails with errno 1236",
+                                           c.client_id, journal)});
     } else if (*c.cursor->position > 0 && static_cast<std::uint64_t>(*c.cursor->position) > found->second) {
       reporter->report(Finding{Severity::kError, "canal_position_beyond_end", file, c.offset,
                                fmt::format("client {}: position {} is past the end of {} ({} bytes)", c.client_id,

@@ -10,8 +10,8 @@
 #include <string>
 #include <string_view>
 
-#include "finding.h"
 #include "canal/meta_dat.h"
+#include "finding.h"
 
 namespace qjt::canal {
 

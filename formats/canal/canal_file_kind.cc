@@ -9,8 +9,7 @@ namespace qjt::canal {
 namespace {
 
 bool named_meta_log(const std::string& name) {
-  const bool rolled = name.rfind("meta-", 0) == 0 &&
-                      (name.ends_with(".log") || name.ends_with(".log.gz"));
+  const bool rolled = name.rfind("meta-", 0) == 0 && (name.ends_with(".log") || name.ends_with(".log.gz"));
   return name == "meta.log" || name == "meta.log.gz" || rolled;
 }
 

@@ -37,13 +37,21 @@ class Parser {
     if (at_end()) return fail("expected a value");
     v->offset = pos_;
     switch (peek()) {
-      case '{': return parse_object(v, depth);
-      case '[': return parse_array(v, depth);
-      case '"': v->kind = JsonValue::Kind::kString; return parse_string(&v->text);
-      case 't': return literal("true", JsonValue::Kind::kBool, v, true);
-      case 'f': return literal("false", JsonValue::Kind::kBool, v, false);
-      case 'n': return literal("null", JsonValue::Kind::kNull, v, false);
-      default: return parse_number(v);
+      case '{':
+        return parse_object(v, depth);
+      case '[':
+        return parse_array(v, depth);
+      case '"':
+        v->kind = JsonValue::Kind::kString;
+        return parse_string(&v->text);
+      case 't':
+        return literal("true", JsonValue::Kind::kBool, v, true);
+      case 'f':
+        return literal("false", JsonValue::Kind::kBool, v, false);
+      case 'n':
+        return literal("null", JsonValue::Kind::kNull, v, false);
+      default:
+        return parse_number(v);
     }
   }
 
@@ -92,10 +100,14 @@ class Parser {
       if (at_end()) return fail("expected four hex digits");
       const std::uint8_t c = peek();
       std::uint32_t d = 0;
-      if (c >= '0' && c <= '9') d = c - '0';
-      else if (c >= 'a' && c <= 'f') d = c - 'a' + 10u;
-      else if (c >= 'A' && c <= 'F') d = c - 'A' + 10u;
-      else return fail("expected four hex digits");
+      if (c >= '0' && c <= '9')
+        d = c - '0';
+      else if (c >= 'a' && c <= 'f')
+        d = c - 'a' + 10u;
+      else if (c >= 'A' && c <= 'F')
+        d = c - 'A' + 10u;
+      else
+        return fail("expected four hex digits");
       *out = *out * 16 + d;
     }
     return true;
@@ -142,14 +154,31 @@ class Parser {
     const std::uint8_t c = peek();
     ++pos_;
     switch (c) {
-      case '"': case '\\': case '/': out->push_back(static_cast<char>(c)); return true;
-      case 'b': out->push_back('\b'); return true;
-      case 'f': out->push_back('\f'); return true;
-      case 'n': out->push_back('\n'); return true;
-      case 'r': out->push_back('\r'); return true;
-      case 't': out->push_back('\t'); return true;
-      case 'u': return unicode_escape(out);
-      default: --pos_; return fail("an unknown escape in a string");
+      case '"':
+      case '\\':
+      case '/':
+        out->push_back(static_cast<char>(c));
+        return true;
+      case 'b':
+        out->push_back('\b');
+        return true;
+      case 'f':
+        out->push_back('\f');
+        return true;
+      case 'n':
+        out->push_back('\n');
+        return true;
+      case 'r':
+        out->push_back('\r');
+        return true;
+      case 't':
+        out->push_back('\t');
+        return true;
+      case 'u':
+        return unicode_escape(out);
+      default:
+        --pos_;
+        return fail("an unknown escape in a string");
     }
   }
 
@@ -240,18 +269,22 @@ std::optional<std::int64_t> JsonValue::as_int() const {
 
 const char* kind_name(JsonValue::Kind kind) {
   switch (kind) {
-    case JsonValue::Kind::kNull: return "null";
-    case JsonValue::Kind::kBool: return "a boolean";
-    case JsonValue::Kind::kNumber: return "a number";
-    case JsonValue::Kind::kString: return "a string";
-    case JsonValue::Kind::kArray: return "an array";
-    case JsonValue::Kind::kObject: return "an object";
+    case JsonValue::Kind::kNull:
+      return "null";
+    case JsonValue::Kind::kBool:
+      return "a boolean";
+    case JsonValue::Kind::kNumber:
+      return "a number";
+    case JsonValue::Kind::kString:
+      return "a string";
+    case JsonValue::Kind::kArray:
+      return "an array";
+    case JsonValue::Kind::kObject:
+      return "an object";
   }
   return "?";
 }
 
-bool parse_json(ByteSpan bytes, JsonValue* value, JsonError* error) {
-  return Parser(bytes, error).document(value);
-}
+bool parse_json(ByteSpan bytes, JsonValue* value, JsonError* error) { return Parser(bytes, error).document(value); }
 
 }  // namespace qjt::canal

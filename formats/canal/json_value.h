@@ -25,7 +25,7 @@ struct JsonValue {
   std::uint64_t offset = 0;  // byte offset of the value's first byte
   std::string text;          // a string's decoded UTF-8, or a number's literal
   bool boolean = false;
-  std::vector<JsonValue> items;                             // kArray
+  std::vector<JsonValue> items;                            // kArray
   std::vector<std::pair<std::string, JsonValue>> members;  // kObject, in file order
 
   // The first member named `key`, or null.

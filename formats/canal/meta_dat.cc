@@ -8,8 +8,8 @@
 
 #include <fmt/format.h>
 
-#include "json_writer.h"
 #include "canal/json_value.h"
+#include "json_writer.h"
 
 namespace qjt::canal {
 namespace {
@@ -76,16 +76,16 @@ class Fields {
     for (const auto& [key, value] : object_.members) {
       for (const char* k : known) {
         const std::string want = k;
-        const bool look_alike = (want == "postion" && key == "position") ||
-                                (key != want && key.size() == want.size() &&
-                                 std::equal(key.begin(), key.end(), want.begin(), [](char a, char b) {
-                                   return std::tolower(static_cast<unsigned char>(a)) ==
-                                          std::tolower(static_cast<unsigned char>(b));
-                                 }));
+        const bool look_alike =
+            (want == "postion" && key == "position") ||
+            (key != want && key.size() == want.size() &&
+             std::equal(key.begin(), key.end(), want.begin(), [](char a, char b) {
+               return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+             }));
         if (look_alike)
           report(value.offset, "canal_misspelled_key",
-                 fmt::format("{}: \"{}\" is not a key Canal reads (it reads \"{}\"), so its value is ignored",
-                             where_, key, want),
+                 fmt::format("{}: \"{}\" is not a key Canal reads (it reads \"{}\"), so its value is ignored", where_,
+                             key, want),
                  Severity::kWarning);
       }
     }
@@ -120,7 +120,9 @@ constexpr std::int64_t kYear2100Ms = 4102444800000;
 bool journal_name_ok(const std::string& name) {
   const auto dot = name.rfind('.');
   if (dot == std::string::npos || dot == 0 || name.size() - dot - 1 < 6) return false;
-  const auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-'; };
+  const auto word = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-';
+  };
   const auto digit = [](char c) { return c >= '0' && c <= '9'; };
   return std::all_of(name.begin(), name.begin() + static_cast<std::ptrdiff_t>(dot), word) &&
          std::all_of(name.begin() + static_cast<std::ptrdiff_t>(dot) + 1, name.end(), digit);
@@ -140,7 +142,8 @@ void check_cursor_values(const Cursor& c, std::uint64_t offset, Fields* f) {
   if (!search && *c.position < 4)
     f->report(offset, "canal_position_range",
               fmt::format("{}: position {} is below 4, where binlog data starts (only the empty-journal, "
-                          "position-0 cursor may have it)", f->where(), *c.position));
+                          "position-0 cursor may have it)",
+                          f->where(), *c.position));
   if (const std::string problem = timestamp_problem(*c.timestamp); !problem.empty())
     f->report(offset, "canal_timestamp_unit", f->where() + ": " + problem);
   if (!search && !journal_name_ok(*c.journal_name))
@@ -152,7 +155,8 @@ void check_cursor_values(const Cursor& c, std::uint64_t offset, Fields* f) {
   if (c.included)
     f->report(offset, "canal_included",
               fmt::format("{}: included is true, which Canal never writes: the store re-delivers the event at its "
-                          "get pointer", f->where()),
+                          "get pointer",
+                          f->where()),
               Severity::kWarning);
 }
 
@@ -167,8 +171,9 @@ void read_address(const JsonValue& identity, Fields* f, Cursor* out) {
     return;
   }
   if (address == nullptr || address->kind != Kind::kObject) {
-    f->report(address ? address->offset : identity.offset, "canal_source_address",
-              fmt::format("{} has no sourceAddress object: Canal's flush dereferences it and skips writing", f->where()));
+    f->report(
+        address ? address->offset : identity.offset, "canal_source_address",
+        fmt::format("{} has no sourceAddress object: Canal's flush dereferences it and skips writing", f->where()));
     out->valid = false;
     return;
   }
@@ -217,7 +222,8 @@ Cursor read_cursor(const JsonValue& cursor, Fields* parent) {
 std::optional<ClientData> read_client(const JsonValue& entry, std::size_t index, Fields* top) {
   const std::string where = fmt::format("clientDatas[{}]", index);
   if (entry.kind != Kind::kObject) {
-    top->report(entry.offset, "canal_field_type", fmt::format("{}: expected an object, found {}", where, kind_name(entry.kind)));
+    top->report(entry.offset, "canal_field_type",
+                fmt::format("{}: expected an object, found {}", where, kind_name(entry.kind)));
     return std::nullopt;
   }
   Fields e(entry, where, *top);
@@ -274,7 +280,8 @@ bool readable_json(ByteSpan bytes, const std::string& file, JsonValue* top, Repo
     reporter->report(Finding{Severity::kError, code, file, offset, std::move(message)});
   };
   if (bytes.empty()) {
-    report(0, "canal_empty_file", "meta.dat is empty: Canal's write is not atomic, so a crash or a full disk leaves this");
+    report(0, "canal_empty_file",
+           "meta.dat is empty: Canal's write is not atomic, so a crash or a full disk leaves this");
     return false;
   }
   if (const std::size_t good = valid_utf8_prefix(bytes.as_chars()); good < bytes.size()) {

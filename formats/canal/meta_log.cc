@@ -96,8 +96,8 @@ std::optional<std::int64_t> parse_log_time(std::string_view t) {
   if (t.size() != 23 || t[4] != '-' || t[7] != '-' || t[10] != ' ' || t[13] != ':' || t[16] != ':' || t[19] != '.')
     return std::nullopt;
   const auto field = [&t](std::size_t at, std::size_t n) { return number<int>(t.substr(at, n)); };
-  const auto year = field(0, 4), month = field(5, 2), day = field(8, 2), hour = field(11, 2),
-             minute = field(14, 2), second = field(17, 2), ms = field(20, 3);
+  const auto year = field(0, 4), month = field(5, 2), day = field(8, 2), hour = field(11, 2), minute = field(14, 2),
+             second = field(17, 2), ms = field(20, 3);
   if (!year || !month || !day || !hour || !minute || !second || !ms) return std::nullopt;
   if (*month < 1 || *month > 12 || *day < 1 || *day > 31 || *hour > 23 || *minute > 59 || *second > 60)
     return std::nullopt;
@@ -120,8 +120,7 @@ std::optional<std::int64_t> parse_at_time(std::string_view text) {
   return parse_log_time(text);
 }
 
-void read_meta_log(std::string_view text, const std::string& file, std::vector<LogEntry>* entries,
-                   Reporter* reporter) {
+void read_meta_log(std::string_view text, const std::string& file, std::vector<LogEntry>* entries, Reporter* reporter) {
   // Lines without an address use the client's last one: the source of a
   // cursor does not change between flushes unless the log says so.
   std::map<std::int64_t, std::pair<std::string, std::int64_t>> last_address;
@@ -160,11 +159,11 @@ void check_cursor_order(const std::vector<LogEntry>& entries, Reporter* reporter
   for (const LogEntry& e : entries) {
     const LogEntry*& previous = last[e.client_id];
     if (previous && cursor_before(e.cursor, previous->cursor))
-      reporter->report(Finding{Severity::kWarning, "canal_cursor_backwards", e.file, e.offset,
-                               fmt::format("line {}: client {} moved back from {}:{} to {}:{}", e.line, e.client_id,
-                                           previous->cursor.journal_name.value_or(""),
-                                           previous->cursor.position.value_or(0),
-                                           e.cursor.journal_name.value_or(""), e.cursor.position.value_or(0))});
+      reporter->report(
+          Finding{Severity::kWarning, "canal_cursor_backwards", e.file, e.offset,
+                  fmt::format("line {}: client {} moved back from {}:{} to {}:{}", e.line, e.client_id,
+                              previous->cursor.journal_name.value_or(""), previous->cursor.position.value_or(0),
+                              e.cursor.journal_name.value_or(""), e.cursor.position.value_or(0))});
     previous = &e;
   }
 }

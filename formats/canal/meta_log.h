@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "byte_span.h"
-#include "finding.h"
 #include "canal/meta_dat.h"
+#include "finding.h"
 
 namespace qjt::canal {
 
@@ -40,8 +40,7 @@ std::optional<std::int64_t> parse_log_time(std::string_view text);
 // The entries of one meta.log's text, appended to *entries. Lines that are
 // not cursor lines (a stack trace logged by the same logger) are
 // canal_log_line warnings.
-void read_meta_log(std::string_view text, const std::string& file, std::vector<LogEntry>* entries,
-                   Reporter* reporter);
+void read_meta_log(std::string_view text, const std::string& file, std::vector<LogEntry>* entries, Reporter* reporter);
 
 // Warns (canal_cursor_backwards) where a client's cursor moves before its
 // previous one, by Canal's own comparison (restart_cursor.h).

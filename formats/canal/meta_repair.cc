@@ -68,8 +68,8 @@ bool apply_edits(MetaDat* meta, const MetaEdits& edits, std::vector<std::string>
     if (c == nullptr) return false;
     const std::string before = describe(*c);
     *c = timestamp_cursor(*c, t.timestamp_ms);
-    actions->push_back(fmt::format("client {}: cursor {} -> search by timestamp {}", t.client_id, before,
-                                   t.timestamp_ms));
+    actions->push_back(
+        fmt::format("client {}: cursor {} -> search by timestamp {}", t.client_id, before, t.timestamp_ms));
   }
   for (const std::int64_t id : edits.drops) {
     if (meta->find(id) == nullptr) {

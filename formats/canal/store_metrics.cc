@@ -99,13 +99,15 @@ std::vector<StoreMetrics> read_store_metrics(std::string_view text, const std::s
     const std::size_t end = newline == std::string_view::npos ? text.size() : newline;
     const std::string_view line = text.substr(start, end - start);
     Sample s;
-    const bool comment = line.empty() || line.front() == '#' || line.find_first_not_of(" \t\r") == std::string_view::npos;
+    const bool comment =
+        line.empty() || line.front() == '#' || line.find_first_not_of(" \t\r") == std::string_view::npos;
     if (!comment && !parse_sample(line, &s)) {
       reporter->report(Finding{Severity::kWarning, "canal_metrics_line", file, start,
                                "not a Prometheus sample line (NAME{LABELS} VALUE); skipped"});
     } else if (!comment && is_store_metric(s.name) && s.labels.count("destination")) {
       const std::string& dest = s.labels["destination"];
-      auto it = std::find_if(stores.begin(), stores.end(), [&](const StoreMetrics& m) { return m.destination == dest; });
+      auto it =
+          std::find_if(stores.begin(), stores.end(), [&](const StoreMetrics& m) { return m.destination == dest; });
       if (it == stores.end()) {
         stores.push_back(StoreMetrics{dest, start, {}, {}, {}, {}, {}, {}});
         it = stores.end() - 1;
@@ -119,7 +121,8 @@ std::vector<StoreMetrics> read_store_metrics(std::string_view text, const std::s
 
 void check_store(const StoreMetrics& m, std::int64_t memunit, const std::string& file, Reporter* reporter) {
   auto report = [&](Severity severity, const char* code, std::string message) {
-    reporter->report(Finding{severity, code, file, m.offset, fmt::format("destination {}: {}", m.destination, message)});
+    reporter->report(
+        Finding{severity, code, file, m.offset, fmt::format("destination {}: {}", m.destination, message)});
   };
   const auto events = m.in_flight_events();
   if (!events || !m.buffer_size) {

@@ -20,7 +20,7 @@ namespace qjt::canal {
 
 struct StoreMetrics {
   std::string destination;
-  std::uint64_t offset = 0;  // first sample of this destination in the scrape
+  std::uint64_t offset = 0;               // first sample of this destination in the scrape
   std::optional<std::string> batch_mode;  // ITEMSIZE or MEMSIZE
   std::optional<std::int64_t> buffer_size;
   std::optional<std::int64_t> produce_seq, consume_seq, produce_mem, consume_mem;

@@ -11,10 +11,14 @@ namespace {
 
 const EVP_CIPHER* cipher_for_key_size(std::size_t size) {
   switch (size) {
-    case 16: return EVP_aes_128_ctr();
-    case 24: return EVP_aes_192_ctr();
-    case 32: return EVP_aes_256_ctr();
-    default: return nullptr;
+    case 16:
+      return EVP_aes_128_ctr();
+    case 24:
+      return EVP_aes_192_ctr();
+    case 32:
+      return EVP_aes_256_ctr();
+    default:
+      return nullptr;
   }
 }
 
@@ -22,8 +26,7 @@ const EVP_CIPHER* cipher_for_key_size(std::size_t size) {
 
 void AesCtr::ContextDeleter::operator()(evp_cipher_ctx_st* context) const { EVP_CIPHER_CTX_free(context); }
 
-AesCtr::AesCtr(std::unique_ptr<evp_cipher_ctx_st, ContextDeleter> context, ByteSpan iv)
-    : context_(std::move(context)) {
+AesCtr::AesCtr(std::unique_ptr<evp_cipher_ctx_st, ContextDeleter> context, ByteSpan iv) : context_(std::move(context)) {
   std::memcpy(iv_.data(), iv.data(), kIvSize);
 }
 

@@ -20,7 +20,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-
 struct Entry {
   std::string name;
   bool regular = false;
@@ -30,8 +29,7 @@ struct Entry {
 
 using Listing = std::map<std::string, Entry>;  // by name: sorted, and found by name
 
-void report(Reporter* reporter, Severity severity, std::string code, std::string file,
-            std::string message) {
+void report(Reporter* reporter, Severity severity, std::string code, std::string file, std::string message) {
   reporter->report(Finding{severity, std::move(code), std::move(file), std::nullopt, std::move(message)});
 }
 
@@ -39,9 +37,7 @@ bool ends_with(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
 
-std::string join(const std::string& dir, std::string_view name) {
-  return (fs::path(dir) / fs::path(name)).string();
-}
+std::string join(const std::string& dir, std::string_view name) { return (fs::path(dir) / fs::path(name)).string(); }
 
 // The directory's entries, or nullopt (reported) when it is not a directory.
 std::optional<Listing> list_dir(const std::string& dir, std::string_view role, Reporter* reporter) {
@@ -67,8 +63,7 @@ std::optional<Listing> list_dir(const std::string& dir, std::string_view role, R
   }
   if (ec) {
     report(reporter, Severity::kError, "missing_directory", dir,
-           fmt::format("expected a readable {} directory, found one that cannot be listed: {}", role,
-                       ec.message()));
+           fmt::format("expected a readable {} directory, found one that cannot be listed: {}", role, ec.message()));
     return std::nullopt;
   }
   return listing;
@@ -79,8 +74,7 @@ const Entry* regular_file(const Listing& listing, std::string_view name) {
   return it != listing.end() && it->second.regular ? &it->second : nullptr;
 }
 
-std::optional<std::string> path_if_present(const std::string& dir, const Listing& listing,
-                                           std::string_view name) {
+std::optional<std::string> path_if_present(const std::string& dir, const Listing& listing, std::string_view name) {
   if (regular_file(listing, name) == nullptr) return std::nullopt;
   return join(dir, name);
 }
@@ -155,12 +149,12 @@ void resolve_meta(const std::string& log_name, const MetaFiles& m, DataLog* log,
   }
   const auto leftover = [&](const std::string& path, bool used) {
     if (!used) log->meta_leftovers.push_back(path);
-    const std::string what = used ? fmt::format("renames it to {}.meta and uses it", log_name)
-                                  : fmt::format("uses {} and deletes this file",
-                                                fs::path(log->meta_path).filename().string());
+    const std::string what =
+        used ? fmt::format("renames it to {}.meta and uses it", log_name)
+             : fmt::format("uses {} and deletes this file", fs::path(log->meta_path).filename().string());
     report(reporter, Severity::kWarning, "meta_leftover", path,
-           fmt::format("expected only {}.meta, found {}: an interrupted meta rewrite; Flume's reader {}",
-                       log_name, fs::path(path).filename().string(), what));
+           fmt::format("expected only {}.meta, found {}: an interrupted meta rewrite; Flume's reader {}", log_name,
+                       fs::path(path).filename().string(), what));
   };
   if (m.tmp) leftover(tmp, log->meta_source == MetaSource::kTmp);
   if (m.old) leftover(old, log->meta_source == MetaSource::kOld);
@@ -196,8 +190,7 @@ void decide_version(const MetaFiles& m, DataLog* log, Reporter* reporter) {
                      fs::path(log->path).filename().string()));
 }
 
-void scan_data_dir(const std::string& dir, const Listing& listing, ChannelLayout* layout,
-                   Reporter* reporter) {
+void scan_data_dir(const std::string& dir, const Listing& listing, ChannelLayout* layout, Reporter* reporter) {
   std::map<std::string, MetaFiles> metas;  // by owning log name
   for (const auto& [name, e] : listing) {
     std::string_view suffix;
@@ -246,8 +239,7 @@ void scan_data_dir(const std::string& dir, const Listing& listing, ChannelLayout
                          name, name.substr(0, name.size() - 4)));
     } else {
       report(reporter, Severity::kWarning, "bad_log_name", path,
-             fmt::format("expected a data log named log-<digits>, found {}: Flume ignores this file",
-                         name));
+             fmt::format("expected a data log named log-<digits>, found {}: Flume ignores this file", name));
     }
   }
   for (const auto& [owner, m] : metas) {
@@ -312,8 +304,7 @@ void check_checkpoint_files(const CheckpointFiles& c, const Listing& listing, Re
   }
 }
 
-CheckpointFiles scan_checkpoint_dir(const std::string& dir, const Listing& listing,
-                                    Reporter* reporter) {
+CheckpointFiles scan_checkpoint_dir(const std::string& dir, const Listing& listing, Reporter* reporter) {
   CheckpointFiles c;
   c.dir = dir;
   c.exists = true;
@@ -342,8 +333,8 @@ BackupFiles scan_backup_dir(const std::string& dir, const Listing& listing, Repo
   b.inflight_puts = path_if_present(dir, listing, "inflightputs");
   b.inflight_takes = path_if_present(dir, listing, "inflighttakes");
   b.lock = path_if_present(dir, listing, kLockFileName);
-  const bool has_copies = b.checkpoint || b.checkpoint_snappy || b.checkpoint_meta ||
-                          b.inflight_puts || b.inflight_takes;
+  const bool has_copies =
+      b.checkpoint || b.checkpoint_snappy || b.checkpoint_meta || b.inflight_puts || b.inflight_takes;
   if (!b.complete && has_copies) {
     report(reporter, Severity::kWarning, "incomplete_backup", join(dir, "backupComplete"),
            "expected backupComplete beside the copied checkpoint files, found none: the backup "
@@ -377,19 +368,26 @@ void check_locks(const std::vector<std::string>& lock_files, Reporter* reporter)
 
 const char* meta_source_name(MetaSource source) {
   switch (source) {
-    case MetaSource::kNone: return "none";
-    case MetaSource::kMeta: return "meta";
-    case MetaSource::kTmp: return "tmp";
-    case MetaSource::kOld: return "old";
+    case MetaSource::kNone:
+      return "none";
+    case MetaSource::kMeta:
+      return "meta";
+    case MetaSource::kTmp:
+      return "tmp";
+    case MetaSource::kOld:
+      return "old";
   }
   return "none";
 }
 
 const char* log_version_name(LogVersion version) {
   switch (version) {
-    case LogVersion::kV2: return "v2";
-    case LogVersion::kV3: return "v3";
-    case LogVersion::kUnknown: return "unknown";
+    case LogVersion::kV2:
+      return "v2";
+    case LogVersion::kV3:
+      return "v3";
+    case LogVersion::kUnknown:
+      return "unknown";
   }
   return "unknown";
 }
@@ -398,8 +396,7 @@ bool is_log_name(std::string_view name, std::optional<std::int32_t>* file_id) {
   file_id->reset();
   if (name.size() <= 4 || name.substr(0, 4) != "log-") return false;
   const std::string_view digits = name.substr(4);
-  if (!std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
-    return false;
+  if (!std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })) return false;
   std::int32_t value = 0;
   const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
   if (ec == std::errc() && end == digits.data() + digits.size()) *file_id = value;
@@ -421,8 +418,7 @@ ChannelLayout discover_channel(const ChannelDirs& dirs, Reporter* reporter, bool
     if (!listing) continue;
     if (const auto earlier = data_identity.seen(dir)) {
       report(reporter, Severity::kError, "duplicate_directory", dir,
-             fmt::format("expected each data dir once, found this one also as {}: qjt reads it once",
-                         *earlier));
+             fmt::format("expected each data dir once, found this one also as {}: qjt reads it once", *earlier));
       continue;
     }
     layout.data_dirs.push_back(dir);

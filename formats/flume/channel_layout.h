@@ -73,8 +73,8 @@ struct CheckpointFiles {
   std::optional<std::string> inflight_puts;
   std::optional<std::string> inflight_takes;
   std::optional<std::string> queueset;
-  std::optional<std::string> lock;                // in_use.lock
-  std::vector<std::string> upgrade_backups;       // checkpoint-backup-<ms>, sorted by name
+  std::optional<std::string> lock;           // in_use.lock
+  std::vector<std::string> upgrade_backups;  // checkpoint-backup-<ms>, sorted by name
 };
 
 struct BackupFiles {

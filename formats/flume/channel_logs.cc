@@ -14,14 +14,22 @@ void report(Reporter* reporter, Severity severity, std::string code, const std::
 
 const char* pointer_target_name(PointerTarget target) {
   switch (target) {
-    case PointerTarget::kPut: return "put";
-    case PointerTarget::kNoop: return "noop";
-    case PointerTarget::kMissingLog: return "missing_log";
-    case PointerTarget::kUnreadable: return "unreadable_log";
-    case PointerTarget::kPastEnd: return "past_end";
-    case PointerTarget::kNotARecord: return "not_a_record";
-    case PointerTarget::kNotAPut: return "not_a_put";
-    case PointerTarget::kBroken: return "broken_record";
+    case PointerTarget::kPut:
+      return "put";
+    case PointerTarget::kNoop:
+      return "noop";
+    case PointerTarget::kMissingLog:
+      return "missing_log";
+    case PointerTarget::kUnreadable:
+      return "unreadable_log";
+    case PointerTarget::kPastEnd:
+      return "past_end";
+    case PointerTarget::kNotARecord:
+      return "not_a_record";
+    case PointerTarget::kNotAPut:
+      return "not_a_put";
+    case PointerTarget::kBroken:
+      return "broken_record";
   }
   return "unknown";
 }
@@ -80,8 +88,7 @@ void ChannelLogs::open(const DataLog& layout, const KeyRing& keys, Reporter* rep
           report(reporter, Severity::kError, "log_file_id_mismatch", layout.meta_path, std::nullopt,
                  fmt::format("expected logFileID {} (from the name {}), found {}; Flume files "
                              "this log's puts under {}",
-                             layout.file_id, layout.path, decoded.metadata.log_file_id,
-                             decoded.metadata.log_file_id));
+                             layout.file_id, layout.path, decoded.metadata.log_file_id, decoded.metadata.log_file_id));
           log.file_id_ = decoded.metadata.log_file_id;
         }
       } else {
@@ -136,8 +143,8 @@ PointerTarget ChannelLogs::read_pointer(EventPointer pointer, LogRecord* record,
   const auto offset = static_cast<std::uint64_t>(static_cast<std::uint32_t>(pointer.offset));
   const ByteSpan bytes = log->bytes();
   if (pointer.offset < 0 || offset < log->data_start() || offset >= bytes.size()) {
-    *why = fmt::format("expected an offset within the data of {} ({} to {}), found {}",
-                       log->layout().path, log->data_start(), bytes.size(), pointer.offset);
+    *why = fmt::format("expected an offset within the data of {} ({} to {}), found {}", log->layout().path,
+                       log->data_start(), bytes.size(), pointer.offset);
     return PointerTarget::kPastEnd;
   }
   const std::uint8_t op = bytes[static_cast<std::size_t>(offset)];
@@ -146,8 +153,7 @@ PointerTarget ChannelLogs::read_pointer(EventPointer pointer, LogRecord* record,
     return PointerTarget::kNoop;
   }
   if (op != kOpRecord) {
-    *why = fmt::format("expected an OP_RECORD byte 0x7f at {}:{}, found 0x{:02x}", log->layout().path,
-                       offset, op);
+    *why = fmt::format("expected an OP_RECORD byte 0x7f at {}:{}, found 0x{:02x}", log->layout().path, offset, op);
     return PointerTarget::kNotARecord;
   }
   // Kept until the next call: for an encrypted log the record's views
@@ -155,8 +161,7 @@ PointerTarget ChannelLogs::read_pointer(EventPointer pointer, LogRecord* record,
   reader_ = std::make_unique<LogReader>(log->reader(offset));
   reader_->next(record);
   if (record->type == LogRecordType::kBroken || !record->crc_ok) {
-    *why = record->type == LogRecordType::kBroken ? record->error
-                                                  : "the put's CRC32 does not match its body";
+    *why = record->type == LogRecordType::kBroken ? record->error : "the put's CRC32 does not match its body";
     return PointerTarget::kBroken;
   }
   if (record->type != LogRecordType::kPut) {

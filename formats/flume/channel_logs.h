@@ -19,14 +19,14 @@
 #include <string>
 #include <vector>
 
+#include "finding.h"
 #include "flume/aes_ctr.h"
 #include "flume/channel_layout.h"
 #include "flume/event_pointer.h"
-#include "finding.h"
-#include "input_file.h"
 #include "flume/log_metadata.h"
 #include "flume/log_reader.h"
 #include "flume/log_record.h"
+#include "input_file.h"
 
 namespace qjt::flume {
 
@@ -64,14 +64,14 @@ class ChannelLog {
 
 // What a pointer in the queue leads to.
 enum class PointerTarget {
-  kPut,          // a Put record: *record is filled
-  kNoop,         // a record NOOP'd by the integrity tool: take skips it
-  kMissingLog,   // no log with that file id
-  kUnreadable,   // the log exists but could not be read (I/O, missing key)
-  kPastEnd,      // the offset is outside the log's data
-  kNotARecord,   // the byte there is not an OP_RECORD
-  kNotAPut,      // a record of another type
-  kBroken,       // the record there cannot be decoded (or its CRC fails)
+  kPut,         // a Put record: *record is filled
+  kNoop,        // a record NOOP'd by the integrity tool: take skips it
+  kMissingLog,  // no log with that file id
+  kUnreadable,  // the log exists but could not be read (I/O, missing key)
+  kPastEnd,     // the offset is outside the log's data
+  kNotARecord,  // the byte there is not an OP_RECORD
+  kNotAPut,     // a record of another type
+  kBroken,      // the record there cannot be decoded (or its CRC fails)
 };
 const char* pointer_target_name(PointerTarget target);
 

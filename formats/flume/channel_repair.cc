@@ -6,9 +6,9 @@
 #include <filesystem>
 #include <fstream>
 
-#include "flume/channel_replay.h"
 #include "durable_file.h"
 #include "failpoint.h"
+#include "flume/channel_replay.h"
 #include "input_file.h"
 
 namespace qjt::flume {
@@ -81,9 +81,10 @@ void plan_integrity(ChannelLogs* logs, const ChannelRepairRequest& request, Chan
 void plan_mark(const ChannelLog& log, std::string mark, ChannelRepairPlan* plan) {
   const std::string why = "the rebuilder's checkpoint mark (markCheckpoint: write order id only, position kept)";
   if (log.version() == 3) {
-    const std::string path = log.layout().meta_source == MetaSource::kMeta
-                                 ? log.layout().meta_path
-                                 : (fs::path(log.layout().dir) / fmt::format("log-{}.meta", log.layout().file_id)).string();
+    const std::string path =
+        log.layout().meta_source == MetaSource::kMeta
+            ? log.layout().meta_path
+            : (fs::path(log.layout().dir) / fmt::format("log-{}.meta", log.layout().file_id)).string();
     plan->changes.push_back(write_change(path, std::move(mark), why));
     return;
   }
@@ -107,9 +108,10 @@ bool plan_rebuild(const ChannelLayout& layout, const ChannelLogs& logs, const Ch
   if (!plan->rebuilt) return false;
   RebuiltCheckpoint& r = *plan->rebuilt;
   const fs::path dir = layout.checkpoint.dir;
-  const std::string why = fmt::format("rebuilt from the logs as CheckpointRebuilder writes it ({} event(s), write "
-                                      "order id {})",
-                                      r.events, r.write_order_id);
+  const std::string why = fmt::format(
+      "rebuilt from the logs as CheckpointRebuilder writes it ({} event(s), write "
+      "order id {})",
+      r.events, r.write_order_id);
   plan->changes.push_back(write_change((dir / kCheckpointName).string(), std::move(r.checkpoint), why));
   plan->changes.push_back(write_change((dir / "inflightputs").string(), std::move(r.inflight_puts), why));
   plan->changes.push_back(write_change((dir / "inflighttakes").string(), std::move(r.inflight_takes), why));
@@ -251,18 +253,20 @@ bool ensure_directory(const fs::path& dir, std::string* error) {
 
 }  // namespace
 
-bool back_up_channel(const ChannelRepairPlan& plan, const std::string& backup_dir,
-                     std::vector<AppliedBackup>* backups, std::string* error) {
+bool back_up_channel(const ChannelRepairPlan& plan, const std::string& backup_dir, std::vector<AppliedBackup>* backups,
+                     std::string* error) {
   BackupNames names(backup_dir);
   std::string manifest;
   for (const FileChange& c : plan.changes) {
-    if (!c.size || std::any_of(backups->begin(), backups->end(), [&](const AppliedBackup& b) { return b.original == c.path; }))
+    if (!c.size ||
+        std::any_of(backups->begin(), backups->end(), [&](const AppliedBackup& b) { return b.original == c.path; }))
       continue;
     const std::string copy = names.copy_of(c.path);
     std::error_code ec;
     fs::create_directories(fs::path(copy).parent_path(), ec);
     if (ec) {
-      *error = fmt::format("cannot create backup directory {}: {}", fs::path(copy).parent_path().string(), ec.message());
+      *error =
+          fmt::format("cannot create backup directory {}: {}", fs::path(copy).parent_path().string(), ec.message());
       return false;
     }
     if (!durable_copy(c.path, copy, error)) return false;
@@ -293,18 +297,24 @@ bool apply_file_change(const FileChange& c, std::string* error) {
 
 const char* checkpoint_action_name(CheckpointAction action) {
   switch (action) {
-    case CheckpointAction::kKeep: return "keep";
-    case CheckpointAction::kRebuild: return "rebuild";
-    case CheckpointAction::kRestoreBackup: return "restore_backup";
+    case CheckpointAction::kKeep:
+      return "keep";
+    case CheckpointAction::kRebuild:
+      return "rebuild";
+    case CheckpointAction::kRestoreBackup:
+      return "restore_backup";
   }
   return "unknown";
 }
 
 const char* file_change_kind_name(FileChangeKind kind) {
   switch (kind) {
-    case FileChangeKind::kPatch: return "patch";
-    case FileChangeKind::kWrite: return "write";
-    case FileChangeKind::kRemove: return "remove";
+    case FileChangeKind::kPatch:
+      return "patch";
+    case FileChangeKind::kWrite:
+      return "write";
+    case FileChangeKind::kRemove:
+      return "remove";
   }
   return "unknown";
 }
@@ -314,9 +324,14 @@ ChannelRepairPlan plan_channel_repair(const ChannelLayout& layout, ChannelLogs* 
   ChannelRepairPlan plan;
   plan_integrity(logs, request, &plan, reporter);
   switch (request.checkpoint) {
-    case CheckpointAction::kKeep: break;
-    case CheckpointAction::kRebuild: plan.feasible = plan_rebuild(layout, *logs, request, &plan, reporter); break;
-    case CheckpointAction::kRestoreBackup: plan.feasible = plan_restore(layout, request, &plan, reporter); break;
+    case CheckpointAction::kKeep:
+      break;
+    case CheckpointAction::kRebuild:
+      plan.feasible = plan_rebuild(layout, *logs, request, &plan, reporter);
+      break;
+    case CheckpointAction::kRestoreBackup:
+      plan.feasible = plan_restore(layout, request, &plan, reporter);
+      break;
   }
   return plan;
 }

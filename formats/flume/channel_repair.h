@@ -47,10 +47,10 @@
 #include <vector>
 
 #include "byte_patch.h"
+#include "finding.h"
 #include "flume/channel_layout.h"
 #include "flume/channel_logs.h"
 #include "flume/checkpoint_rebuilder.h"
-#include "finding.h"
 #include "flume/integrity_repair.h"
 
 namespace qjt::flume {
@@ -61,8 +61,8 @@ const char* checkpoint_action_name(CheckpointAction action);  // "keep", "rebuil
 struct ChannelRepairRequest {
   std::map<std::int32_t, std::set<std::uint64_t>> drop_events;  // file id -> put offsets
   CheckpointAction checkpoint = CheckpointAction::kKeep;
-  RebuildOptions rebuild;                 // for kRebuild
-  std::optional<std::int64_t> capacity;   // the configured capacity, to check a restored backup
+  RebuildOptions rebuild;                // for kRebuild
+  std::optional<std::int64_t> capacity;  // the configured capacity, to check a restored backup
 };
 
 enum class FileChangeKind { kPatch, kWrite, kRemove };
@@ -71,12 +71,12 @@ const char* file_change_kind_name(FileChangeKind kind);  // "patch", "write", "r
 struct FileChange {
   std::string path;
   FileChangeKind kind = FileChangeKind::kWrite;
-  std::string reason;                  // one sentence: why this file changes
-  std::optional<std::uint64_t> size;   // now; nullopt for a file that does not exist yet
-  std::uint64_t size_after = 0;        // 0 for a removal
-  std::vector<BytePatch> patches;      // kPatch, ascending offsets
+  std::string reason;                      // one sentence: why this file changes
+  std::optional<std::uint64_t> size;       // now; nullopt for a file that does not exist yet
+  std::uint64_t size_after = 0;            // 0 for a removal
+  std::vector<BytePatch> patches;          // kPatch, ascending offsets
   std::vector<IntegrityChange> integrity;  // kPatch of a log: what each patched OP byte was
-  std::string content;                 // kWrite: the whole new file
+  std::string content;                     // kWrite: the whole new file
 };
 
 struct ChannelRepairPlan {
@@ -112,8 +112,8 @@ bool check_still_as_planned(const ChannelRepairPlan& plan, std::string* error);
 // subdirectory per channel directory, and writes there a manifest
 // `qjt-backup.txt` of "copy<TAB>original" lines; failpoint
 // "flume_repair.backed_up" when done. *backups lists what was copied.
-bool back_up_channel(const ChannelRepairPlan& plan, const std::string& backup_dir,
-                     std::vector<AppliedBackup>* backups, std::string* error);
+bool back_up_channel(const ChannelRepairPlan& plan, const std::string& backup_dir, std::vector<AppliedBackup>* backups,
+                     std::string* error);
 
 // Makes one change durably (a new inode for a file replaced).
 bool apply_file_change(const FileChange& change, std::string* error);

@@ -13,8 +13,8 @@
 
 #include "flume/checkpoint_file.h"
 #include "flume/checkpoint_state.h"
-#include "input_file.h"
 #include "flume/snappy_stream.h"
+#include "input_file.h"
 
 namespace qjt::flume {
 namespace {
@@ -66,8 +66,7 @@ CheckpointBytes files_of(const CheckpointFiles& c, CheckpointInputs* inputs, Rep
 }
 
 bool backup_usable(const ChannelLayout& layout) {
-  return layout.backup && layout.backup->complete &&
-         (layout.backup->checkpoint || layout.backup->checkpoint_snappy);
+  return layout.backup && layout.backup->complete && (layout.backup->checkpoint || layout.backup->checkpoint_snappy);
 }
 
 std::optional<std::string> decompressed_checkpoint(const std::string& path, CheckpointInputs* inputs,
@@ -104,7 +103,8 @@ std::optional<CheckpointState> choose_checkpoint(const ChannelLayout& layout, co
   if (backup_usable(layout)) {
     tell(reporter, Severity::kError, "checkpoint_unusable", path, std::nullopt,
          fmt::format("Flume refuses this checkpoint (BadCheckpointException) and restores the backup "
-                     "checkpoint in {}", layout.backup->dir));
+                     "checkpoint in {}",
+                     layout.backup->dir));
     state = load_backup(*layout.backup, options.capacity, reporter);
     if (state) {
       *source = ReplaySource::kBackup;
@@ -126,19 +126,22 @@ std::optional<CheckpointState> choose_checkpoint(const ChannelLayout& layout, co
 // they agree), else Flume's default.
 std::int64_t capacity_of(const CheckpointFiles& checkpoint) {
   std::error_code error;
-  const std::uint64_t size =
-      checkpoint.checkpoint ? std::filesystem::file_size(*checkpoint.checkpoint, error) : 0;
+  const std::uint64_t size = checkpoint.checkpoint ? std::filesystem::file_size(*checkpoint.checkpoint, error) : 0;
   if (error || size % 8 != 0 || size / 8 <= kCheckpointHeaderSlots) return kDefaultCapacity;
-  return static_cast<std::int64_t>(std::min<std::uint64_t>(size / 8 - kCheckpointHeaderSlots,
-                                                           EventQueue::kMaxCapacity));
+  return static_cast<std::int64_t>(
+      std::min<std::uint64_t>(size / 8 - kCheckpointHeaderSlots, EventQueue::kMaxCapacity));
 }
 
 int type_rank(LogRecordType type) {  // LogRecord.compareTo: Take < Put < Rollback < Commit
   switch (type) {
-    case LogRecordType::kTake: return 0;
-    case LogRecordType::kPut: return 1;
-    case LogRecordType::kRollback: return 2;
-    default: return 3;
+    case LogRecordType::kTake:
+      return 0;
+    case LogRecordType::kPut:
+      return 1;
+    case LogRecordType::kRollback:
+      return 2;
+    default:
+      return 3;
   }
 }
 
@@ -204,7 +207,8 @@ class Replayer {
       }
       inflight_takes_.erase(it);
     }
-    for (const auto& [pointer, count] : pending_takes_) result_.counts.pending_takes += static_cast<std::uint64_t>(count);
+    for (const auto& [pointer, count] : pending_takes_)
+      result_.counts.pending_takes += static_cast<std::uint64_t>(count);
     if (result_.counts.pending_takes > 0)
       tell(reporter_, Severity::kWarning, "pending_takes", where, std::nullopt,
            fmt::format("{} committed take(s) found no put to remove: Flume logs \"Pending takes exist after "
@@ -223,8 +227,11 @@ class Replayer {
     while (c->reader.next(&c->record)) {
       const LogRecord& r = c->record;
       switch (r.type) {
-        case LogRecordType::kNoop: ++result_.counts.noops; continue;
-        case LogRecordType::kEndOfData: return false;
+        case LogRecordType::kNoop:
+          ++result_.counts.noops;
+          continue;
+        case LogRecordType::kEndOfData:
+          return false;
         case LogRecordType::kBroken:
           refuse_record(*c->log, r, "broken_record", r.error);
           return false;
@@ -236,7 +243,8 @@ class Replayer {
             return false;
           }
           return true;
-        default: return true;
+        default:
+          return true;
       }
     }
     return false;
@@ -270,8 +278,11 @@ class Replayer {
         ++result_.counts.rollbacks;
         transactions_.erase(r.transaction_id);
         break;
-      case LogRecordType::kCommit: commit(log, r); break;
-      default: break;
+      case LogRecordType::kCommit:
+        commit(log, r);
+        break;
+      default:
+        break;
     }
   }
 
@@ -338,15 +349,16 @@ void report_anomalies(const EventQueue& queue, const std::string& where, Reporte
   if (a.dropped_tail_adds > 0)
     tell(reporter, Severity::kError, "queue_anomaly", where, std::nullopt,
          fmt::format("{} put(s) passed Flume's capacity check but found the ring full: Flume counts "
-                     "and drops them", a.dropped_tail_adds));
+                     "and drops them",
+                     a.dropped_tail_adds));
   if (a.missing_reference_counts > 0)
     tell(reporter, Severity::kError, "queue_anomaly", where, std::nullopt,
          fmt::format("{} removal(s) found no reference count for the event's log: Flume throws "
-                     "IllegalStateException (\"null counter\")", a.missing_reference_counts));
+                     "IllegalStateException (\"null counter\")",
+                     a.missing_reference_counts));
   if (a.empty_heads_removed > 0)
     tell(reporter, Severity::kError, "queue_anomaly", where, std::nullopt,
-         fmt::format("{} removal(s) took an empty slot: Flume throws IllegalStateException",
-                     a.empty_heads_removed));
+         fmt::format("{} removal(s) took an empty slot: Flume throws IllegalStateException", a.empty_heads_removed));
 }
 
 }  // namespace
@@ -354,8 +366,8 @@ void report_anomalies(const EventQueue& queue, const std::string& where, Reporte
 std::optional<CheckpointState> load_backup(const BackupFiles& b, std::optional<std::int64_t> capacity,
                                            Reporter* reporter) {
   CheckpointInputs inputs;
-  CheckpointFiles files{b.dir, true, b.checkpoint, b.checkpoint_meta, b.inflight_puts, b.inflight_takes,
-                        std::nullopt, std::nullopt, {}};
+  CheckpointFiles files{
+      b.dir, true, b.checkpoint, b.checkpoint_meta, b.inflight_puts, b.inflight_takes, std::nullopt, std::nullopt, {}};
   CheckpointBytes bytes = files_of(files, &inputs, reporter);
   if (!b.checkpoint && b.checkpoint_snappy) {
     bytes.checkpoint_path = *b.checkpoint_snappy;
@@ -380,15 +392,18 @@ std::optional<std::string> backup_checkpoint_bytes(const BackupFiles& b, Reporte
 
 const char* replay_source_name(ReplaySource source) {
   switch (source) {
-    case ReplaySource::kCheckpoint: return "checkpoint";
-    case ReplaySource::kBackup: return "backup";
-    case ReplaySource::kLogs: return "logs";
+    case ReplaySource::kCheckpoint:
+      return "checkpoint";
+    case ReplaySource::kBackup:
+      return "backup";
+    case ReplaySource::kLogs:
+      return "logs";
   }
   return "logs";
 }
 
-ChannelReplay replay_channel(const ChannelLayout& layout, const ChannelLogs& logs,
-                             const ChannelReplayOptions& options, Reporter* reporter) {
+ChannelReplay replay_channel(const ChannelLayout& layout, const ChannelLogs& logs, const ChannelReplayOptions& options,
+                             Reporter* reporter) {
   ChannelReplay result;
   std::optional<CheckpointState> state = choose_checkpoint(layout, options, &result.source, reporter);
   Replayer replayer(&result, reporter);

@@ -24,11 +24,11 @@
 #include <optional>
 #include <string>
 
+#include "finding.h"
 #include "flume/channel_layout.h"
 #include "flume/channel_logs.h"
 #include "flume/checkpoint_state.h"
 #include "flume/event_queue.h"
-#include "finding.h"
 
 namespace qjt::flume {
 
@@ -45,8 +45,8 @@ struct ChannelReplayOptions {
 struct ReplayCounts {
   std::uint64_t read = 0;  // records the merge returned
   std::uint64_t puts = 0, takes = 0, rollbacks = 0, commits = 0;
-  std::uint64_t skipped = 0;  // at or below the checkpoint's write order id
-  std::uint64_t noops = 0;    // NOOP records stepped over
+  std::uint64_t skipped = 0;            // at or below the checkpoint's write order id
+  std::uint64_t noops = 0;              // NOOP records stepped over
   std::uint64_t uncommitted_takes = 0;  // inflight takes put back at the head
   std::uint64_t pending_takes = 0;      // committed takes whose put never came
 };
@@ -61,8 +61,8 @@ struct ChannelReplay {
   std::int64_t max_write_order_id = 0;
 };
 
-ChannelReplay replay_channel(const ChannelLayout& layout, const ChannelLogs& logs,
-                             const ChannelReplayOptions& options, Reporter* reporter);
+ChannelReplay replay_channel(const ChannelLayout& layout, const ChannelLogs& logs, const ChannelReplayOptions& options,
+                             Reporter* reporter);
 
 // Reads every event of `queue`, head to tail, as Flume's take would: a
 // pointer to a NOOP'd record is skipped with a warning (pointer_to_noop),

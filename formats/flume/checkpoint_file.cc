@@ -19,8 +19,7 @@ void append_be64(std::string* out, std::int64_t value) {
 
 void store_be64(std::string* out, std::size_t slot, std::int64_t value) {
   const auto bits = static_cast<std::uint64_t>(value);
-  for (std::size_t i = 0; i < 8; ++i)
-    (*out)[slot * 8 + i] = static_cast<char>((bits >> (56 - 8 * i)) & 0xFF);
+  for (std::size_t i = 0; i < 8; ++i) (*out)[slot * 8 + i] = static_cast<char>((bits >> (56 - 8 * i)) & 0xFF);
 }
 
 // Length problems are phrased as the capacity they imply, since that is
@@ -29,8 +28,7 @@ bool check_length(std::size_t length, std::string_view file, Reporter* reporter)
   const std::size_t header_bytes = kCheckpointHeaderSlots * 8;
   if (length % 8 == 0 && length > header_bytes) return true;
   report(reporter, "checkpoint_length", file, std::uint64_t{0},
-         fmt::format("expected a length of (capacity + 1029) * 8 bytes with capacity >= 1, found {} bytes{}",
-                     length,
+         fmt::format("expected a length of (capacity + 1029) * 8 bytes with capacity >= 1, found {} bytes{}", length,
                      length % 8 != 0 ? " (not a multiple of 8)"
                                      : (length <= header_bytes ? " (no room for a ring slot)" : "")));
   return false;

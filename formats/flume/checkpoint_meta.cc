@@ -100,7 +100,7 @@ CheckpointMetaDecode decode_checkpoint_meta(ByteSpan bytes, std::string_view fil
   out.valid = decode_fields(message, *context, &out);
   if (out.version_offset && out.meta.version != kCheckpointMetaVersion)
     context->report("meta_version", *out.version_offset,
-                   fmt::format("expected version {}, found {}", kCheckpointMetaVersion, out.meta.version));
+                    fmt::format("expected version {}, found {}", kCheckpointMetaVersion, out.meta.version));
   return out;
 }
 

@@ -18,8 +18,8 @@
 #include <vector>
 
 #include "byte_span.h"
-#include "flume/checkpoint_file.h"
 #include "finding.h"
+#include "flume/checkpoint_file.h"
 
 namespace qjt::flume {
 

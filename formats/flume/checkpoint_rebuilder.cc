@@ -105,7 +105,7 @@ struct RebuildState {
   std::map<std::int64_t, PointerSet> uncommitted_puts;
   std::map<std::int64_t, PointerSet> uncommitted_takes;
   std::unordered_map<std::int64_t, std::int64_t> committed_puts;  // pointer -> its put's write order id
-  JavaHashSetOrder committed_order;  // committedPuts' iteration order
+  JavaHashSetOrder committed_order;                               // committedPuts' iteration order
   std::unordered_set<std::int64_t> pending_takes;
   std::int64_t max_write_order_id = 0;  // Flume's seed starts at 0
 
@@ -159,8 +159,7 @@ bool log_usable(const ChannelLog& log, Reporter* reporter) {
   const std::string& path = log.layout().path;
   if (log.metadata() && log.metadata()->encryption) {
     report(reporter, Severity::kError, "rebuild_encrypted_log", path, std::nullopt,
-           "expected an unencrypted log, found one encrypted with key alias '" +
-               log.metadata()->encryption->key_alias +
+           "expected an unencrypted log, found one encrypted with key alias '" + log.metadata()->encryption->key_alias +
                "': Flume's CheckpointRebuilder opens logs without a key provider and fails "
                "(\"Data file is encrypted but no provider was specified\")");
     return false;
@@ -169,7 +168,8 @@ bool log_usable(const ChannelLog& log, Reporter* reporter) {
   if (!log.readable() || !has_mark) {
     report(reporter, Severity::kError, "rebuild_unreadable_log", path, std::nullopt,
            "expected a log the rebuilder can read and mark, found one that cannot be read or has no "
-           "usable " + std::string(log.version() == 2 ? "V2 header" : "log-N.meta"));
+           "usable " +
+               std::string(log.version() == 2 ? "V2 header" : "log-N.meta"));
     return false;
   }
   if (log.file_id() != log.layout().file_id) {
@@ -219,7 +219,8 @@ bool read_log(const ChannelLog& log, RebuildState* state, Reporter* reporter) {
       if (r.taken.offset < 0) {
         report(reporter, Severity::kError, "broken_record", log.layout().path, r.offset,
                fmt::format("expected a Take of an offset >= 0, found {}: FlumeEventPointer throws and the "
-                           "rebuild fails", r.taken.offset));
+                           "rebuild fails",
+                           r.taken.offset));
         return false;
       }
       state->uncommitted_takes[r.transaction_id].add(PutEntry{r.taken.to_long(), r.write_order_id});
@@ -245,9 +246,8 @@ std::vector<EventPointer> sorted_puts(const RebuildState& state, bool* ties) {
   for (std::int64_t pointer : state.committed_order.in_order())
     puts.emplace_back(state.committed_puts.at(pointer), pointer);
   std::stable_sort(puts.begin(), puts.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  *ties = std::adjacent_find(puts.begin(), puts.end(), [](const auto& a, const auto& b) {
-            return a.first == b.first;
-          }) != puts.end();
+  *ties = std::adjacent_find(puts.begin(), puts.end(),
+                             [](const auto& a, const auto& b) { return a.first == b.first; }) != puts.end();
   std::vector<EventPointer> out;
   out.reserve(puts.size());
   for (const auto& p : puts) out.push_back(EventPointer::from_long(p.second));
@@ -305,8 +305,7 @@ bool fill_queue(const std::vector<EventPointer>& puts, const RebuildOptions& opt
   }
   out->events = out->queue.size();
   if (out->dropped_events == 0) return true;
-  report(reporter, options.keep_what_fits ? Severity::kWarning : Severity::kError, "queue_full", "",
-         std::nullopt,
+  report(reporter, options.keep_what_fits ? Severity::kWarning : Severity::kError, "queue_full", "", std::nullopt,
          fmt::format("expected a capacity of at least {} for the committed events, found {}: Flume's rebuilder "
                      "ignores addTail's refusal and silently loses the last {} (capacity too small)",
                      puts.size(), options.capacity, out->dropped_events));
@@ -325,8 +324,7 @@ std::vector<std::int32_t> java_hash_map_order(const std::vector<std::int32_t>& k
   inserted.reserve(keys.size());
   for (std::int32_t key : keys) {
     const std::size_t b = bucket(key);
-    const auto in_bin = std::count_if(inserted.begin(), inserted.end(),
-                                      [&](std::int32_t k) { return bucket(k) == b; });
+    const auto in_bin = std::count_if(inserted.begin(), inserted.end(), [&](std::int32_t k) { return bucket(k) == b; });
     inserted.push_back(key);
     if (in_bin >= 8 && table < 64) table *= 2;  // treeifyBin resizes a small table instead
     if (inserted.size() > table / 4 * 3) table *= 2;

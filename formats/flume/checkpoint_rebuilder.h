@@ -70,8 +70,8 @@
 #include <utility>
 #include <vector>
 
-#include "flume/channel_logs.h"
 #include "finding.h"
+#include "flume/channel_logs.h"
 
 namespace qjt::flume {
 

@@ -42,14 +42,13 @@ void check_stored_counts(const std::vector<std::pair<std::int32_t, std::int64_t>
   for (const auto& [id, n] : stored) both[id].second += n;
   for (const auto& [id, counts] : both) {
     if (counts.first == counts.second) continue;
-    reporter->report(Finding{counts.second < counts.first ? Severity::kError : Severity::kWarning,
-                             "active_log_count", file, std::nullopt,
-                             fmt::format("log-{}: expected the stored reference count to equal the {} queue "
-                                         "element(s) that point into it, found {}{}",
-                                         id, counts.first, counts.second,
-                                         counts.second < counts.first
-                                             ? "; Flume may delete the log while the queue still needs it"
-                                             : "; Flume keeps the log longer than needed")});
+    reporter->report(Finding{
+        counts.second < counts.first ? Severity::kError : Severity::kWarning, "active_log_count", file, std::nullopt,
+        fmt::format("log-{}: expected the stored reference count to equal the {} queue "
+                    "element(s) that point into it, found {}{}",
+                    id, counts.first, counts.second,
+                    counts.second < counts.first ? "; Flume may delete the log while the queue still needs it"
+                                                 : "; Flume keeps the log longer than needed")});
   }
 }
 
@@ -110,8 +109,7 @@ std::optional<CheckpointState> load_checkpoint(const CheckpointBytes& bytes, con
   std::int64_t inflight_takes = 0;
   for (const auto& t : *takes) inflight_takes += static_cast<std::int64_t>(t.pointers.size());
   queue->set_inflight_takes(inflight_takes);
-  return CheckpointState{version, checkpoint->write_order_id(), std::move(*queue), std::move(*puts),
-                         std::move(*takes)};
+  return CheckpointState{version, checkpoint->write_order_id(), std::move(*queue), std::move(*puts), std::move(*takes)};
 }
 
 }  // namespace qjt::flume

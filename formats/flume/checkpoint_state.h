@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "byte_span.h"
-#include "flume/event_queue.h"
 #include "finding.h"
+#include "flume/event_queue.h"
 #include "flume/inflight_file.h"
 
 namespace qjt::flume {
@@ -48,7 +48,7 @@ struct CheckpointLoadOptions {
 
 // nullopt when Flume would refuse the checkpoint. `bytes.checkpoint` must be
 // present (a missing checkpoint is a fresh start, decided by the caller).
-std::optional<CheckpointState> load_checkpoint(const CheckpointBytes& bytes,
-                                               const CheckpointLoadOptions& options, Reporter* reporter);
+std::optional<CheckpointState> load_checkpoint(const CheckpointBytes& bytes, const CheckpointLoadOptions& options,
+                                               Reporter* reporter);
 
 }  // namespace qjt::flume

@@ -9,9 +9,9 @@
 
 #include <fmt/format.h>
 
-#include "flume/checkpoint_rebuilder.h"
 #include "durable_file.h"
 #include "failpoint.h"
+#include "flume/checkpoint_rebuilder.h"
 #include "input_file.h"
 
 namespace qjt::flume {
@@ -35,14 +35,16 @@ std::unique_ptr<InputFile> open_or_report(const std::string& path, Reporter* rep
 // Whether Flume opens `checkpoint` as a V2 (or V3) store at all.
 bool openable(const CheckpointFile& checkpoint, const std::string& path, Reporter* reporter) {
   if (!checkpoint.length_ok() || !checkpoint.version_ok()) {
-    refuse(reporter, path, "expected a checkpoint Flume opens (a length of (capacity + 1029) * 8, version 2 or 3), "
-                           "found none: nothing to upgrade; see the findings above");
+    refuse(reporter, path,
+           "expected a checkpoint Flume opens (a length of (capacity + 1029) * 8, version 2 or 3), "
+           "found none: nothing to upgrade; see the findings above");
     return false;
   }
   if (checkpoint.version() == 2 && checkpoint.marker() != kCheckpointComplete) {
-    refuse(reporter, path, fmt::format("expected a complete V2 checkpoint (marker 0), found marker {}: Flume refuses "
-                                       "it before upgrading and replays every log instead",
-                                       checkpoint.marker()));
+    refuse(reporter, path,
+           fmt::format("expected a complete V2 checkpoint (marker 0), found marker {}: Flume refuses "
+                       "it before upgrading and replays every log instead",
+                       checkpoint.marker()));
     return false;
   }
   return true;
@@ -64,9 +66,10 @@ UpgradeState v2_with_meta(const UpgradePlan& plan, Reporter* reporter) {
   const auto input = open_or_report(plan.meta_path, reporter);
   if (!input) return UpgradeState::kRefused;
   if (input->bytes().as_chars() == encode_checkpoint_meta(plan.meta)) return UpgradeState::kHalfDone;
-  refuse(reporter, plan.meta_path, "expected no checkpoint.meta beside a V2 checkpoint, or the one its header gives "
-                                   "(an interrupted upgrade), found another: Flume refuses this checkpoint; not "
-                                   "changed");
+  refuse(reporter, plan.meta_path,
+         "expected no checkpoint.meta beside a V2 checkpoint, or the one its header gives "
+         "(an interrupted upgrade), found another: Flume refuses this checkpoint; not "
+         "changed");
   return UpgradeState::kRefused;
 }
 
@@ -123,10 +126,14 @@ CheckpointMeta meta_from_v2_header(const CheckpointFile& checkpoint) {
 
 const char* upgrade_state_name(UpgradeState state) {
   switch (state) {
-    case UpgradeState::kV2: return "v2";
-    case UpgradeState::kHalfDone: return "half_done";
-    case UpgradeState::kV3: return "v3";
-    case UpgradeState::kRefused: return "refused";
+    case UpgradeState::kV2:
+      return "v2";
+    case UpgradeState::kHalfDone:
+      return "half_done";
+    case UpgradeState::kV3:
+      return "v3";
+    case UpgradeState::kRefused:
+      return "refused";
   }
   return "refused";
 }
@@ -148,8 +155,9 @@ UpgradePlan plan_checkpoint_upgrade(const CheckpointFiles& files, Reporter* repo
     if (files.checkpoint_meta) {
       plan.state = UpgradeState::kV3;
     } else {
-      refuse(reporter, plan.checkpoint_path, "expected checkpoint.meta beside a V3 checkpoint, found none: not a "
-                                             "state an upgrade leaves; Flume refuses it");
+      refuse(reporter, plan.checkpoint_path,
+             "expected checkpoint.meta beside a V3 checkpoint, found none: not a "
+             "state an upgrade leaves; Flume refuses it");
     }
     return plan;
   }

@@ -30,10 +30,10 @@
 #include <optional>
 #include <string>
 
+#include "finding.h"
 #include "flume/channel_layout.h"
 #include "flume/checkpoint_file.h"
 #include "flume/checkpoint_meta.h"
-#include "finding.h"
 
 namespace qjt::flume {
 

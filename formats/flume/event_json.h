@@ -6,8 +6,8 @@
 //   (lib/payload.h: data / data_b64 / data_hex, or nothing for --data none).
 #pragma once
 
-#include "json_line.h"
 #include "flume/log_record.h"
+#include "json_line.h"
 #include "payload.h"
 
 namespace qjt::flume {

@@ -191,8 +191,8 @@ std::optional<EventQueue> EventQueue::create(std::int64_t capacity, std::string*
   return EventQueue(std::vector<std::int64_t>(static_cast<std::size_t>(capacity), kEmpty), 0, 0);
 }
 
-std::optional<EventQueue> EventQueue::from_slots(std::vector<std::int64_t> slots, std::int64_t head,
-                                                 std::int64_t size, std::string* error) {
+std::optional<EventQueue> EventQueue::from_slots(std::vector<std::int64_t> slots, std::int64_t head, std::int64_t size,
+                                                 std::string* error) {
   const auto capacity = static_cast<std::int64_t>(slots.size());
   if (capacity < 1 || capacity > kMaxCapacity) {
     *error = fmt::format("expected a capacity from 1 to {}, found {}", kMaxCapacity, capacity);
@@ -209,16 +209,14 @@ std::optional<EventQueue> EventQueue::from_slots(std::vector<std::int64_t> slots
   return EventQueue(std::move(slots), static_cast<std::size_t>(head), static_cast<std::size_t>(size));
 }
 
-std::optional<EventQueue> EventQueue::from_slot_bytes(ByteSpan elements, std::int64_t head,
-                                                      std::int64_t size, std::string* error) {
+std::optional<EventQueue> EventQueue::from_slot_bytes(ByteSpan elements, std::int64_t head, std::int64_t size,
+                                                      std::string* error) {
   if (elements.size() % 8 != 0) {
-    *error = fmt::format("expected element bytes in whole 8-byte slots, found {} bytes",
-                         elements.size());
+    *error = fmt::format("expected element bytes in whole 8-byte slots, found {} bytes", elements.size());
     return std::nullopt;
   }
   if (elements.size() / 8 > static_cast<std::uint64_t>(kMaxCapacity)) {
-    *error = fmt::format("expected at most {} element slots, found {}", kMaxCapacity,
-                         elements.size() / 8);
+    *error = fmt::format("expected at most {} element slots, found {}", kMaxCapacity, elements.size() / 8);
     return std::nullopt;
   }
   std::vector<std::int64_t> slots(elements.size() / 8);
@@ -275,8 +273,7 @@ void EventQueue::decrement_file(std::int64_t value) {
 
 bool EventQueue::add_tail(EventPointer pointer) {
   const std::int64_t value = pointer.to_long();
-  if (static_cast<std::int64_t>(size_) + inflight_takes_ == static_cast<std::int64_t>(slots_.size()))
-    return false;
+  if (static_cast<std::int64_t>(size_) + inflight_takes_ == static_cast<std::int64_t>(slots_.size())) return false;
   if (value == kEmpty) return false;
   counts_->increment(pointer.file_id);
   if (size_ == slots_.size()) {
@@ -337,16 +334,11 @@ bool EventQueue::remove(EventPointer pointer) {
   return true;
 }
 
-std::int64_t EventQueue::reference_count(std::int32_t file_id) const {
-  return counts_->count(file_id);
-}
+std::int64_t EventQueue::reference_count(std::int32_t file_id) const { return counts_->count(file_id); }
 
-std::vector<std::pair<std::int32_t, std::int64_t>> EventQueue::reference_counts() const {
-  return counts_->sorted();
-}
+std::vector<std::pair<std::int32_t, std::int64_t>> EventQueue::reference_counts() const { return counts_->sorted(); }
 
-void EventQueue::set_reference_counts(
-    const std::vector<std::pair<std::int32_t, std::int64_t>>& counts) {
+void EventQueue::set_reference_counts(const std::vector<std::pair<std::int32_t, std::int64_t>>& counts) {
   counts_->assign(counts);
 }
 

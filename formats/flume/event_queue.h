@@ -50,9 +50,7 @@ struct QueueAnomalies {
   // ("Empty value"). Possible only with a corrupt checkpoint.
   std::uint64_t empty_heads_removed = 0;
 
-  bool any() const {
-    return dropped_tail_adds != 0 || missing_reference_counts != 0 || empty_heads_removed != 0;
-  }
+  bool any() const { return dropped_tail_adds != 0 || missing_reference_counts != 0 || empty_heads_removed != 0; }
 };
 
 class EventQueue {
@@ -71,12 +69,12 @@ class EventQueue {
   // set_reference_counts, as Flume trusts the stored ones. nullopt (and
   // *error) unless 1 <= capacity <= kMaxCapacity, 0 <= head < capacity and
   // 0 <= size <= capacity.
-  static std::optional<EventQueue> from_slots(std::vector<std::int64_t> slots, std::int64_t head,
-                                              std::int64_t size, std::string* error);
+  static std::optional<EventQueue> from_slots(std::vector<std::int64_t> slots, std::int64_t head, std::int64_t size,
+                                              std::string* error);
   // The same from the big-endian element bytes of a checkpoint file (its
   // length must be a multiple of 8).
-  static std::optional<EventQueue> from_slot_bytes(ByteSpan elements, std::int64_t head,
-                                                   std::int64_t size, std::string* error);
+  static std::optional<EventQueue> from_slot_bytes(ByteSpan elements, std::int64_t head, std::int64_t size,
+                                                   std::string* error);
 
   EventQueue(EventQueue&&) noexcept;
   EventQueue& operator=(EventQueue&&) noexcept;
@@ -146,9 +144,7 @@ class EventQueue {
       ++i_;
       return before;
     }
-    friend bool operator==(const const_iterator& a, const const_iterator& b) {
-      return a.i_ == b.i_;
-    }
+    friend bool operator==(const const_iterator& a, const const_iterator& b) { return a.i_ == b.i_; }
 
    private:
     const EventQueue* queue_;

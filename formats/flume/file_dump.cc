@@ -15,14 +15,14 @@
 #include "flume/checkpoint_meta.h"
 #include "flume/event_json.h"
 #include "flume/inflight_file.h"
-#include "input_file.h"
-#include "json_line.h"
 #include "flume/log_json.h"
 #include "flume/log_metadata.h"
 #include "flume/log_reader.h"
 #include "flume/log_record.h"
-#include "record_format.h"
 #include "flume/snappy_stream.h"
+#include "input_file.h"
+#include "json_line.h"
+#include "record_format.h"
 
 namespace qjt::flume {
 namespace {
@@ -39,8 +39,8 @@ constexpr std::size_t kMaxCheckpointBytes = (std::size_t{2147483647} + kCheckpoi
 // findings go.
 class Dump {
  public:
-  Dump(const std::string& path, const FileDumpOptions& options, std::string* out,
-       const std::function<void()>& sink, Reporter* reporter)
+  Dump(const std::string& path, const FileDumpOptions& options, std::string* out, const std::function<void()>& sink,
+       Reporter* reporter)
       : path_(path), options_(options), out_(out), sink_(sink), reporter_(reporter) {}
 
   const std::string& path() const { return path_; }
@@ -110,9 +110,7 @@ void write_pointer_json(JsonWriter* out, EventPointer pointer) {
   out->begin_object().num("file_id", pointer.file_id).num("offset", pointer.offset).end_object();
 }
 
-std::string pointer_text(EventPointer pointer) {
-  return fmt::format("log-{} @ {}", pointer.file_id, pointer.offset);
-}
+std::string pointer_text(EventPointer pointer) { return fmt::format("log-{} @ {}", pointer.file_id, pointer.offset); }
 
 // ---------------------------------------------------------------- checkpoint
 
@@ -351,7 +349,8 @@ std::string none_or_num(std::optional<std::int64_t> value) {
 
 void append_log_meta_text(const Dump& dump, const LogMetadata& m) {
   auto it = std::back_inserter(*dump.out());
-  fmt::format_to(it, "log_meta v{} log_file_id={} checkpoint_position={} checkpoint_woid={} backup_position={} "
+  fmt::format_to(it,
+                 "log_meta v{} log_file_id={} checkpoint_position={} checkpoint_woid={} backup_position={} "
                  "backup_woid={} encryption=",
                  m.version, m.log_file_id, m.checkpoint_position, m.checkpoint_write_order_id,
                  none_or_num(m.backup_checkpoint_position), none_or_num(m.backup_checkpoint_write_order_id));
@@ -426,7 +425,9 @@ void append_record_json(const Dump& dump, const LogRecord& record, int version, 
       }
       line.boolean("crc_ok", record.crc_ok);
       break;
-    case LogRecordType::kTake: write_pointer_json(&line.key("taken"), record.taken); break;
+    case LogRecordType::kTake:
+      write_pointer_json(&line.key("taken"), record.taken);
+      break;
     case LogRecordType::kCommit:
       if (const char* name = commit_type_name(record.commit_type)) {
         line.str("commit_type", name);
@@ -434,10 +435,15 @@ void append_record_json(const Dump& dump, const LogRecord& record, int version, 
         line.num("commit_type", record.commit_type);
       }
       break;
-    case LogRecordType::kNoop: line.unsigned_num("size", record.size); break;
-    case LogRecordType::kBroken: line.str("error", record.error); break;
+    case LogRecordType::kNoop:
+      line.unsigned_num("size", record.size);
+      break;
+    case LogRecordType::kBroken:
+      line.str("error", record.error);
+      break;
     case LogRecordType::kRollback:
-    case LogRecordType::kEndOfData: break;
+    case LogRecordType::kEndOfData:
+      break;
   }
   if (version == 3) add_exact_fields(&line, record, file, cipher, dump.options().mode);
   line.finish();
@@ -458,7 +464,9 @@ void append_record_text(const Dump& dump, const LogRecord& record) {
       fmt::format_to(it, " size={} crc={}", record.body.size(), crc_text(record));
       if (!record.headers.empty()) fmt::format_to(it, " headers={}", headers_json(record));
       break;
-    case LogRecordType::kTake: fmt::format_to(it, " -> {}", pointer_text(record.taken)); break;
+    case LogRecordType::kTake:
+      fmt::format_to(it, " -> {}", pointer_text(record.taken));
+      break;
     case LogRecordType::kCommit:
       if (const char* name = commit_type_name(record.commit_type)) {
         fmt::format_to(it, " type={}", name);
@@ -466,10 +474,15 @@ void append_record_text(const Dump& dump, const LogRecord& record) {
         fmt::format_to(it, " type={}", record.commit_type);
       }
       break;
-    case LogRecordType::kNoop: fmt::format_to(it, " size={}", record.size); break;
-    case LogRecordType::kBroken: fmt::format_to(it, "  {}", record.error); break;
+    case LogRecordType::kNoop:
+      fmt::format_to(it, " size={}", record.size);
+      break;
+    case LogRecordType::kBroken:
+      fmt::format_to(it, "  {}", record.error);
+      break;
     case LogRecordType::kRollback:
-    case LogRecordType::kEndOfData: break;
+    case LogRecordType::kEndOfData:
+      break;
   }
   dump.out()->push_back('\n');
   if (record.type == LogRecordType::kPut) append_payload_text(dump.out(), record.body, dump.options().mode);
@@ -480,8 +493,7 @@ void report_record(const Dump& dump, const LogRecord& record) {
   if (record.type == LogRecordType::kBroken) {
     dump.report(Severity::kError, "broken_record", dump.path(), record.offset, record.error);
   } else if (record.type == LogRecordType::kPut && !record.crc_ok && record.stored_crc) {
-    dump.report(Severity::kError, "crc_mismatch", dump.path(), record.offset,
-                crc_mismatch_message(record));
+    dump.report(Severity::kError, "crc_mismatch", dump.path(), record.offset, crc_mismatch_message(record));
   }
 }
 
@@ -558,17 +570,16 @@ std::unique_ptr<AesCtr> make_cipher(const Dump& dump, const LogFileEncryption& e
   const std::string iv = encryption.parameters.value_or("");
   auto cipher = AesCtr::create(ByteSpan(key->second), ByteSpan(iv), &error);
   if (!cipher) {
-    dump.report(Severity::kError, "bad_key", dump.path(), std::nullopt,
-                fmt::format("key alias \"{}\": {}; none of the log's records can be read", encryption.key_alias,
-                            error));
+    dump.report(
+        Severity::kError, "bad_key", dump.path(), std::nullopt,
+        fmt::format("key alias \"{}\": {}; none of the log's records can be read", encryption.key_alias, error));
     return nullptr;
   }
   return std::make_unique<AesCtr>(std::move(*cipher));
 }
 
 void dump_v3_log(Dump* dump, ByteSpan bytes) {
-  const std::optional<LogMetadata> meta =
-      dump->path() == "-" ? std::nullopt : read_log_meta(*dump, bytes);
+  const std::optional<LogMetadata> meta = dump->path() == "-" ? std::nullopt : read_log_meta(*dump, bytes);
   std::unique_ptr<AesCtr> cipher;
   if (meta && meta->encryption) {
     cipher = make_cipher(*dump, *meta->encryption);
@@ -605,15 +616,33 @@ std::uint64_t dump_file(const std::string& path, ByteSpan bytes, FileKind kind, 
                         std::string* out, const std::function<void()>& sink, Reporter* reporter) {
   Dump dump(path, options, out, sink, reporter);
   switch (kind) {
-    case FileKind::kCheckpoint: dump_checkpoint(&dump, bytes); break;
-    case FileKind::kCheckpointMeta: dump_checkpoint_meta(&dump, bytes); break;
-    case FileKind::kInflight: dump_inflight(&dump, bytes); break;
-    case FileKind::kLogV2: dump_v2_log(&dump, bytes); break;
-    case FileKind::kLogV3: dump_v3_log(&dump, bytes); break;
-    case FileKind::kLogMeta: dump_log_meta(&dump, bytes); break;
-    case FileKind::kSnappyCheckpoint: dump_snappy_checkpoint(&dump, bytes); break;
-    case FileKind::kBackupComplete: report_not_dumpable(dump); break;
-    case FileKind::kUnknown: report_unknown(dump, bytes); break;
+    case FileKind::kCheckpoint:
+      dump_checkpoint(&dump, bytes);
+      break;
+    case FileKind::kCheckpointMeta:
+      dump_checkpoint_meta(&dump, bytes);
+      break;
+    case FileKind::kInflight:
+      dump_inflight(&dump, bytes);
+      break;
+    case FileKind::kLogV2:
+      dump_v2_log(&dump, bytes);
+      break;
+    case FileKind::kLogV3:
+      dump_v3_log(&dump, bytes);
+      break;
+    case FileKind::kLogMeta:
+      dump_log_meta(&dump, bytes);
+      break;
+    case FileKind::kSnappyCheckpoint:
+      dump_snappy_checkpoint(&dump, bytes);
+      break;
+    case FileKind::kBackupComplete:
+      report_not_dumpable(dump);
+      break;
+    case FileKind::kUnknown:
+      report_unknown(dump, bytes);
+      break;
   }
   return dump.lines();
 }

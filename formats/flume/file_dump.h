@@ -94,10 +94,10 @@
 #include <vector>
 
 #include "byte_span.h"
+#include "finding.h"
 #include "flume/channel_logs.h"
 #include "flume/checkpoint_file.h"
 #include "flume/file_kind.h"
-#include "finding.h"
 #include "json_writer.h"
 #include "payload.h"
 

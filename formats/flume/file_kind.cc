@@ -22,9 +22,7 @@ std::string_view base_name(std::string_view path) {
   return slash == std::string_view::npos ? path : path.substr(slash + 1);
 }
 
-bool starts_with(std::string_view s, std::string_view prefix) {
-  return s.substr(0, prefix.size()) == prefix;
-}
+bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
 
 bool ends_with(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
@@ -42,8 +40,7 @@ bool has_snappy_magic(ByteSpan bytes) {
 
 // Whole 8-byte longs, at least one element slot, long[0] a version.
 std::optional<std::string> checkpoint_mismatch(ByteSpan bytes) {
-  if (bytes.size() % 8 != 0)
-    return fmt::format("length {} is not a multiple of 8", bytes.size());
+  if (bytes.size() % 8 != 0) return fmt::format("length {} is not a multiple of 8", bytes.size());
   if (bytes.size() <= kHeaderLongs * 8)
     return fmt::format("length {} leaves no element slot after the 1029-long header", bytes.size());
   std::int64_t version = 0;
@@ -90,8 +87,7 @@ bool md5_matches(ByteSpan bytes) {
   if (bytes.size() < 32) return false;
   unsigned char digest[EVP_MAX_MD_SIZE];
   unsigned int length = 0;
-  if (EVP_Digest(bytes.data() + 16, bytes.size() - 16, digest, &length, EVP_md5(), nullptr) != 1 ||
-      length != 16)
+  if (EVP_Digest(bytes.data() + 16, bytes.size() - 16, digest, &length, EVP_md5(), nullptr) != 1 || length != 16)
     return false;
   return std::memcmp(digest, bytes.data(), 16) == 0;
 }
@@ -124,8 +120,7 @@ MetaShape meta_shape(ByteSpan bytes, std::string* error) {
 
 std::optional<DetectedKind> by_meta_name(std::string_view name, ByteSpan bytes) {
   const bool log_meta_name = starts_with(name, "log-");
-  if (!ends_with(name, ".meta") && !ends_with(name, ".meta.tmp") && !ends_with(name, ".meta.old"))
-    return std::nullopt;
+  if (!ends_with(name, ".meta") && !ends_with(name, ".meta.tmp") && !ends_with(name, ".meta.old")) return std::nullopt;
   const FileKind named = log_meta_name ? FileKind::kLogMeta : FileKind::kCheckpointMeta;
   std::string error;
   switch (meta_shape(bytes, &error)) {
@@ -133,7 +128,8 @@ std::optional<DetectedKind> by_meta_name(std::string_view name, ByteSpan bytes) 
       return kind(FileKind::kCheckpointMeta, true, "a .meta name and a delimited Checkpoint message");
     case MetaShape::kLog:
       return kind(FileKind::kLogMeta, true, "a .meta name and a delimited LogFileMetaData message");
-    case MetaShape::kNone: break;
+    case MetaShape::kNone:
+      break;
   }
   return kind(named, false, fmt::format("a .meta name, but the content does not decode: {}", error));
 }
@@ -151,8 +147,7 @@ std::optional<DetectedKind> by_log_name(std::string_view name, ByteSpan bytes) {
   if (first == kOpRecord || first == kOpEof || first == kOpNoop)
     return kind(FileKind::kLogV3, true, fmt::format("a log-N name and a V3 OP byte 0x{:02X} first", first));
   return kind(FileKind::kLogV3, false,
-              fmt::format("a log-N name, but neither a V2 header nor a V3 OP byte: first byte 0x{:02X}",
-                          first));
+              fmt::format("a log-N name, but neither a V2 header nor a V3 OP byte: first byte 0x{:02X}", first));
 }
 
 std::optional<DetectedKind> by_name(std::string_view name, ByteSpan bytes) {
@@ -181,15 +176,24 @@ std::optional<DetectedKind> by_name(std::string_view name, ByteSpan bytes) {
 
 const char* file_kind_name(FileKind kind) {
   switch (kind) {
-    case FileKind::kCheckpoint: return "checkpoint";
-    case FileKind::kCheckpointMeta: return "checkpoint_meta";
-    case FileKind::kInflight: return "inflight";
-    case FileKind::kLogV2: return "log_v2";
-    case FileKind::kLogV3: return "log_v3";
-    case FileKind::kLogMeta: return "log_meta";
-    case FileKind::kSnappyCheckpoint: return "snappy_checkpoint";
-    case FileKind::kBackupComplete: return "backup_complete";
-    case FileKind::kUnknown: return "unknown";
+    case FileKind::kCheckpoint:
+      return "checkpoint";
+    case FileKind::kCheckpointMeta:
+      return "checkpoint_meta";
+    case FileKind::kInflight:
+      return "inflight";
+    case FileKind::kLogV2:
+      return "log_v2";
+    case FileKind::kLogV3:
+      return "log_v3";
+    case FileKind::kLogMeta:
+      return "log_meta";
+    case FileKind::kSnappyCheckpoint:
+      return "snappy_checkpoint";
+    case FileKind::kBackupComplete:
+      return "backup_complete";
+    case FileKind::kUnknown:
+      return "unknown";
   }
   return "unknown";
 }
@@ -201,9 +205,9 @@ DetectedKind detect_file_kind(std::string_view path, ByteSpan bytes) {
   if (has_snappy_magic(bytes))
     return kind(FileKind::kSnappyCheckpoint, true, "snappy-java stream magic 82 53 4E 41 50 50 59 00");
   if (!checkpoint_mismatch(bytes) && !has_log_name(name) && name != "backupComplete")
-    return kind(FileKind::kCheckpoint, true,
-                fmt::format("whole longs, version {}, {} element slots", int32_at(bytes, 4),
-                            bytes.size() / 8 - kHeaderLongs));
+    return kind(
+        FileKind::kCheckpoint, true,
+        fmt::format("whole longs, version {}, {} element slots", int32_at(bytes, 4), bytes.size() / 8 - kHeaderLongs));
   if (auto named = by_name(name, bytes)) return *named;
   if (has_inflight_shape(bytes) && md5_matches(bytes))
     return kind(FileKind::kInflight, true, "bytes 0..15 are the MD5 of the rest (an inflight file)");

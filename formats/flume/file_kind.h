@@ -18,14 +18,14 @@
 namespace qjt::flume {
 
 enum class FileKind {
-  kCheckpoint,         // checkpoint, checkpoint-backup-<ms> (spec §1)
-  kCheckpointMeta,     // checkpoint.meta (§2)
-  kInflight,           // inflightputs, inflighttakes (§3)
-  kLogV2,              // log-N with the 24-byte V2 header (§5.2)
-  kLogV3,              // log-N without a header (§5.3)
-  kLogMeta,            // log-N.meta, .meta.tmp, .meta.old (§5.4)
-  kSnappyCheckpoint,   // checkpoint.snappy in a backup dir (§4)
-  kBackupComplete,     // the empty backupComplete marker (§4)
+  kCheckpoint,        // checkpoint, checkpoint-backup-<ms> (spec §1)
+  kCheckpointMeta,    // checkpoint.meta (§2)
+  kInflight,          // inflightputs, inflighttakes (§3)
+  kLogV2,             // log-N with the 24-byte V2 header (§5.2)
+  kLogV3,             // log-N without a header (§5.3)
+  kLogMeta,           // log-N.meta, .meta.tmp, .meta.old (§5.4)
+  kSnappyCheckpoint,  // checkpoint.snappy in a backup dir (§4)
+  kBackupComplete,    // the empty backupComplete marker (§4)
   kUnknown,
 };
 

@@ -74,10 +74,10 @@ bool read_transaction(ByteReader& reader, std::string_view file, Reporter* repor
   for (std::int64_t value = 0; out->pointers.size() < n && reader.read_i64_be(&value);)
     out->pointers.push_back(EventPointer::from_long(value));
   if (out->pointers.size() == n) return true;
-  report_short_tail(reader, reader.position(),
-                    fmt::format("{} more event pointers of transaction {}", n - out->pointers.size(),
-                                out->transaction_id),
-                    file, reporter);
+  report_short_tail(
+      reader, reader.position(),
+      fmt::format("{} more event pointers of transaction {}", n - out->pointers.size(), out->transaction_id), file,
+      reporter);
   return false;
 }
 

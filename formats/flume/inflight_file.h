@@ -20,8 +20,8 @@
 #include <vector>
 
 #include "byte_span.h"
-#include "flume/event_pointer.h"
 #include "finding.h"
+#include "flume/event_pointer.h"
 
 namespace qjt::flume {
 

@@ -51,8 +51,8 @@ class Planner {
   }
 
   void change(const LogRecord& r, std::uint8_t new_byte, IntegrityChangeKind kind, std::string reason) {
-    plan_->changes.push_back(IntegrityChange{r.offset, file_[static_cast<std::size_t>(r.offset)], new_byte, kind,
-                                             std::move(reason)});
+    plan_->changes.push_back(
+        IntegrityChange{r.offset, file_[static_cast<std::size_t>(r.offset)], new_byte, kind, std::move(reason)});
   }
 
   bool wants_drop(std::uint64_t offset) {
@@ -69,13 +69,22 @@ class Planner {
     std::optional<std::uint64_t> resume;
     while (reader.next(&r)) {
       switch (r.type) {
-        case LogRecordType::kPut: on_put(r); break;
+        case LogRecordType::kPut:
+          on_put(r);
+          break;
         case LogRecordType::kTake:
         case LogRecordType::kRollback:
-        case LogRecordType::kCommit: on_other(r); break;
-        case LogRecordType::kNoop: on_noop(r); break;
-        case LogRecordType::kEndOfData: break;
-        case LogRecordType::kBroken: resume = on_broken(r); break;
+        case LogRecordType::kCommit:
+          on_other(r);
+          break;
+        case LogRecordType::kNoop:
+          on_noop(r);
+          break;
+        case LogRecordType::kEndOfData:
+          break;
+        case LogRecordType::kBroken:
+          resume = on_broken(r);
+          break;
       }
     }
     return resume;
@@ -169,10 +178,14 @@ bool reads_cleanly(const ChannelLog& log) {
 
 const char* integrity_change_kind_name(IntegrityChangeKind kind) {
   switch (kind) {
-    case IntegrityChangeKind::kCorrupt: return "corrupt";
-    case IntegrityChangeKind::kCrcMismatch: return "crc_mismatch";
-    case IntegrityChangeKind::kDropped: return "dropped";
-    case IntegrityChangeKind::kTornRecord: return "torn_record";
+    case IntegrityChangeKind::kCorrupt:
+      return "corrupt";
+    case IntegrityChangeKind::kCrcMismatch:
+      return "crc_mismatch";
+    case IntegrityChangeKind::kDropped:
+      return "dropped";
+    case IntegrityChangeKind::kTornRecord:
+      return "torn_record";
   }
   return "unknown";
 }

@@ -70,8 +70,8 @@
 
 #include "byte_patch.h"
 #include "byte_span.h"
-#include "flume/channel_logs.h"
 #include "finding.h"
+#include "flume/channel_logs.h"
 
 namespace qjt::flume {
 
@@ -95,8 +95,8 @@ struct IntegrityChange {
 struct IntegrityPlan {
   std::string log_path;
   std::int32_t file_id = 0;
-  std::uint64_t file_size = 0;  // of the file planned; apply refuses another size
-  bool checked = false;         // false: the log was not walked (unsupported, unreadable)
+  std::uint64_t file_size = 0;           // of the file planned; apply refuses another size
+  bool checked = false;                  // false: the log was not walked (unsupported, unreadable)
   std::vector<IntegrityChange> changes;  // ascending offsets, at most one per offset
   // What the walk met (the tool's summary counts, in qjt's terms).
   std::uint64_t records = 0;  // records decoded (puts included)

@@ -48,10 +48,14 @@ bool encode_fields(const RecordFields& f, V3RecordWriter* writer, std::string* o
     case LogRecordType::kPut:
       return writer->put(out, f.transaction_id, f.write_order_id, f.headers, f.body,
                          f.checksum ? PutChecksum::kPresent : PutChecksum::kAbsent);
-    case LogRecordType::kTake: return writer->take(out, f.transaction_id, f.write_order_id, f.taken);
-    case LogRecordType::kRollback: return writer->rollback(out, f.transaction_id, f.write_order_id);
-    case LogRecordType::kCommit: return writer->commit(out, f.transaction_id, f.write_order_id, f.commit_type);
-    default: return false;
+    case LogRecordType::kTake:
+      return writer->take(out, f.transaction_id, f.write_order_id, f.taken);
+    case LogRecordType::kRollback:
+      return writer->rollback(out, f.transaction_id, f.write_order_id);
+    case LogRecordType::kCommit:
+      return writer->commit(out, f.transaction_id, f.write_order_id, f.commit_type);
+    default:
+      return false;
   }
 }
 
@@ -103,7 +107,8 @@ class LineParser {
         return v;
       }
     }
-    fail(fmt::format("expected \"{}\" as an integer from {} to {}, found {}", key, min, max, show_field(*object_, key)));
+    fail(
+        fmt::format("expected \"{}\" as an integer from {} to {}, found {}", key, min, max, show_field(*object_, key)));
     return std::nullopt;
   }
   std::optional<std::int64_t> int64(std::string_view key) {
@@ -208,9 +213,10 @@ class LineParser {
     if (*type == "noop" || *type == "broken") {
       line->type = *type == "noop" ? LogRecordType::kNoop : LogRecordType::kBroken;
       if (line->raw) return true;
-      return fail(fmt::format("expected the {} record's bytes in \"raw_b64\" or \"raw_hex\" (dump --json of a V3 "
-                              "log writes them), found neither",
-                              *type));
+      return fail(
+          fmt::format("expected the {} record's bytes in \"raw_b64\" or \"raw_hex\" (dump --json of a V3 "
+                      "log writes them), found neither",
+                      *type));
     }
     if (!transaction(line)) return false;
     if (*type == "put") return put(line);
@@ -239,14 +245,16 @@ class LineParser {
     if (headers == object_->end() || !headers->is_object())
       return fail(fmt::format("expected \"headers\" as an object, found {}", show_field(*object_, "headers")));
     for (const auto& [key, value] : headers->items()) {
-      if (!value.is_string()) return fail(fmt::format("expected header \"{}\" as a string, found {}", key, show(value)));
+      if (!value.is_string())
+        return fail(fmt::format("expected header \"{}\" as a string, found {}", key, show(value)));
       line->headers.emplace_back(key, value.get<std::string>());
     }
     bool found = false;
     if (!bytes_field("data", true, &line->body, &found)) return false;
     if (!found && !line->raw)
-      return fail("expected the body in \"data\", \"data_b64\" or \"data_hex\", found none (a dump made with "
-                  "--data=none cannot be converted back)");
+      return fail(
+          "expected the body in \"data\", \"data_b64\" or \"data_hex\", found none (a dump made with "
+          "--data=none cannot be converted back)");
     if (line->body.size() > 0x7FFFFF00)
       return fail(fmt::format("expected a body that fits a record (below 2 GiB), found {} bytes", line->body.size()));
     const auto crc = object_->find("crc");
@@ -258,7 +266,8 @@ class LineParser {
     line->type = LogRecordType::kTake;
     const auto taken = object_->find("taken");
     if (taken == object_->end() || !taken->is_object())
-      return fail(fmt::format("expected \"taken\" as {{\"file_id\",\"offset\"}}, found {}", show_field(*object_, "taken")));
+      return fail(
+          fmt::format("expected \"taken\" as {{\"file_id\",\"offset\"}}, found {}", show_field(*object_, "taken")));
     LineParser inner(&*taken, error_);
     const auto file_id = inner.int32("file_id");
     const auto offset = file_id ? inner.int32("offset") : std::nullopt;
@@ -277,8 +286,8 @@ class LineParser {
         return true;
       }
     }
-    const auto type = integer("commit_type", std::numeric_limits<std::int16_t>::min(),
-                              std::numeric_limits<std::int16_t>::max());
+    const auto type =
+        integer("commit_type", std::numeric_limits<std::int16_t>::min(), std::numeric_limits<std::int16_t>::max());
     if (!type) return fail(*error_ + " (or \"put\" or \"take\")");
     line->commit_type = static_cast<std::int16_t>(*type);
     return true;
@@ -321,8 +330,12 @@ void add_exact_fields(JsonWriter* line, const LogRecord& record, ByteSpan file, 
       if (end < file.size()) raw("after_fill", file.subspan(end));
       return;
     }
-    case LogRecordType::kBroken: raw("raw", file.subspan(offset)); return;
-    case LogRecordType::kNoop: raw("raw", file.subspan(offset, record.size)); return;
+    case LogRecordType::kBroken:
+      raw("raw", file.subspan(offset));
+      return;
+    case LogRecordType::kNoop:
+      raw("raw", file.subspan(offset, record.size));
+      return;
     default: {
       const ByteSpan bytes = file.subspan(offset, record.size);
       if (!fields_reproduce(record, bytes, cipher)) raw("raw", bytes);

@@ -31,13 +31,13 @@
 #include <utility>
 #include <vector>
 
-#include "flume/aes_ctr.h"
 #include "byte_span.h"
+#include "flume/aes_ctr.h"
 #include "flume/channel_logs.h"
-#include "json_line.h"
 #include "flume/log_metadata.h"
 #include "flume/log_record.h"
 #include "flume/log_writer.h"
+#include "json_line.h"
 #include "payload.h"
 
 namespace qjt::flume {

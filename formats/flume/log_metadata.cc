@@ -88,8 +88,7 @@ bool apply_fixed(const WireField& field, const MetaContext& context, LogMetadata
   }
 }
 
-bool apply_field(ByteSpan message, const WireField& field, const MetaContext& context, LogMetadata* out,
-                 Seen* seen) {
+bool apply_field(ByteSpan message, const WireField& field, const MetaContext& context, LogMetadata* out, Seen* seen) {
   if (field.number != 5) return apply_fixed(field, context, out, seen);
   if (!has_type(field, WireType::kLengthDelimited, "encryption", context)) return false;
   out->encryption = decode_encryption(field.bytes, context.nested(message, field));
@@ -128,7 +127,7 @@ LogMetadataDecode decode_log_metadata(ByteSpan bytes, std::string_view file, Rep
   out.valid = decode_fields(message, *context, &out.metadata, &seen);
   if (seen.version_offset && out.metadata.version != kLogMetadataVersion)
     context->report("meta_version", *seen.version_offset,
-                   fmt::format("expected version {}, found {}", kLogMetadataVersion, out.metadata.version));
+                    fmt::format("expected version {}, found {}", kLogMetadataVersion, out.metadata.version));
   return out;
 }
 
@@ -156,10 +155,14 @@ std::string encode_log_metadata(const LogMetadata& metadata) {
 
 std::string log_meta_file_name(std::string_view log_name, LogMetaFile which) {
   switch (which) {
-    case LogMetaFile::kNone: return "";
-    case LogMetaFile::kMeta: return std::string(log_name) + ".meta";
-    case LogMetaFile::kTmp: return std::string(log_name) + ".meta.tmp";
-    case LogMetaFile::kOld: return std::string(log_name) + ".meta.old";
+    case LogMetaFile::kNone:
+      return "";
+    case LogMetaFile::kMeta:
+      return std::string(log_name) + ".meta";
+    case LogMetaFile::kTmp:
+      return std::string(log_name) + ".meta.tmp";
+    case LogMetaFile::kOld:
+      return std::string(log_name) + ".meta.old";
   }
   return "";
 }

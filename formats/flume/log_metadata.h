@@ -65,8 +65,8 @@ std::string log_meta_file_name(std::string_view log_name, LogMetaFile which);
 
 struct LogMetaChoice {
   LogMetaFile read = LogMetaFile::kNone;  // kNone: no meta, Flume reads log-N as V2
-  bool renamed_to_meta = false;          // Flume renames `read` to .meta first
-  bool tmp_is_leftover = false;          // Flume deletes these once a meta is found
+  bool renamed_to_meta = false;           // Flume renames `read` to .meta first
+  bool tmp_is_leftover = false;           // Flume deletes these once a meta is found
   bool old_is_leftover = false;
 };
 

@@ -69,8 +69,8 @@ class V3PayloadDecoder {
     return fail(fmt::format("{}: {}{}", what, reader.error(), at_byte(where(message, reader.error_offset()))));
   }
   bool missing(const char* what, int number, const char* name, ByteSpan message) {
-    return fail(fmt::format("{}: expected required field {} ({}), found none{}", what, number, name,
-                            at_byte(where(message))));
+    return fail(
+        fmt::format("{}: expected required field {} ({}), found none{}", what, number, name, at_byte(where(message))));
   }
 
   // The next length-delimited message of the payload.
@@ -99,14 +99,23 @@ class V3PayloadDecoder {
     }
     // Flume casts the sfixed32 to a short before dispatching on it.
     switch (static_cast<std::int16_t>(type)) {
-      case 1: record_->type = LogRecordType::kPut; return true;
-      case 2: record_->type = LogRecordType::kTake; return true;
-      case 3: record_->type = LogRecordType::kRollback; return true;
-      case 4: record_->type = LogRecordType::kCommit; return true;
+      case 1:
+        record_->type = LogRecordType::kPut;
+        return true;
+      case 2:
+        record_->type = LogRecordType::kTake;
+        return true;
+      case 3:
+        record_->type = LogRecordType::kRollback;
+        return true;
+      case 4:
+        record_->type = LogRecordType::kCommit;
+        return true;
       default:
-        return fail(fmt::format("transaction header: expected record type 1 (put), 2 (take), 3 (rollback) or 4 "
-                                "(commit), found {}{}",
-                                type, at_byte(where(m))));
+        return fail(
+            fmt::format("transaction header: expected record type 1 (put), 2 (take), 3 (rollback) or 4 "
+                        "(commit), found {}{}",
+                        type, at_byte(where(m))));
     }
   }
 
@@ -273,10 +282,17 @@ class V2RecordDecoder {
     if (!prefix()) return false;
     bool ok = true;
     switch (record_->type) {
-      case LogRecordType::kPut: ok = put(); break;
-      case LogRecordType::kTake: ok = take(); break;
-      case LogRecordType::kCommit: ok = read_i16(&record_->commit_type, "a commit type (int16)"); break;
-      default: break;
+      case LogRecordType::kPut:
+        ok = put();
+        break;
+      case LogRecordType::kTake:
+        ok = take();
+        break;
+      case LogRecordType::kCommit:
+        ok = read_i16(&record_->commit_type, "a commit type (int16)");
+        break;
+      default:
+        break;
     }
     *size = in_.position() - op_offset_;
     return ok;
@@ -299,12 +315,8 @@ class V2RecordDecoder {
     *out = static_cast<std::int16_t>(static_cast<std::uint16_t>(two[0] << 8 | two[1]));
     return true;
   }
-  bool read_i32(std::int32_t* out, const char* what) {
-    return in_.read_i32_be(out) || truncated(what, 4);
-  }
-  bool read_i64(std::int64_t* out, const char* what) {
-    return in_.read_i64_be(out) || truncated(what, 8);
-  }
+  bool read_i32(std::int32_t* out, const char* what) { return in_.read_i32_be(out) || truncated(what, 4); }
+  bool read_i64(std::int64_t* out, const char* what) { return in_.read_i64_be(out) || truncated(what, 8); }
 
   bool prefix() {
     std::uint32_t magic = 0;
@@ -314,13 +326,21 @@ class V2RecordDecoder {
     std::int16_t type = 0;
     if (!read_i16(&type, "a record type (int16)")) return false;
     switch (type) {
-      case 1: record_->type = LogRecordType::kPut; break;
-      case 2: record_->type = LogRecordType::kTake; break;
-      case 3: record_->type = LogRecordType::kRollback; break;
-      case 4: record_->type = LogRecordType::kCommit; break;
+      case 1:
+        record_->type = LogRecordType::kPut;
+        break;
+      case 2:
+        record_->type = LogRecordType::kTake;
+        break;
+      case 3:
+        record_->type = LogRecordType::kRollback;
+        break;
+      case 4:
+        record_->type = LogRecordType::kCommit;
+        break;
       default:
-        return fail_at(5, fmt::format(
-            "expected record type 1 (put), 2 (take), 3 (rollback) or 4 (commit), found {}", type));
+        return fail_at(
+            5, fmt::format("expected record type 1 (put), 2 (take), 3 (rollback) or 4 (commit), found {}", type));
     }
     return read_i64(&record_->transaction_id, "a transaction id (int64)") &&
            read_i64(&record_->write_order_id, "a write order id (int64)");
@@ -358,7 +378,7 @@ class V2RecordDecoder {
     // count the rest of the file cannot hold is refused before any work.
     if (count > 0 && static_cast<std::size_t>(count) > in_.remaining() / 4)
       return fail_at(at, fmt::format("expected {} headers (at least {} bytes), found {} bytes", count,
-                              std::uint64_t{4} * static_cast<std::uint32_t>(count), in_.remaining()));
+                                     std::uint64_t{4} * static_cast<std::uint32_t>(count), in_.remaining()));
     for (std::int32_t i = 0; i < count; ++i) {
       EventHeader header;
       if (!text(&header.key, "key") || !text(&header.value, "value")) return false;
@@ -448,8 +468,7 @@ std::optional<std::size_t> find_first_non_fill(ByteSpan file, std::size_t from) 
 }
 
 std::optional<V2LogHeader> read_v2_log_header(ByteSpan file, const std::string& path,
-                                              std::optional<std::int32_t> expected_file_id,
-                                              Reporter* reporter) {
+                                              std::optional<std::int32_t> expected_file_id, Reporter* reporter) {
   auto report = [&](const char* code, std::uint64_t offset, std::string message) {
     reporter->report(Finding{Severity::kError, code, path, offset, std::move(message)});
   };
@@ -457,8 +476,7 @@ std::optional<V2LogHeader> read_v2_log_header(ByteSpan file, const std::string& 
   V2LogHeader header;
   if (!in.read_i32_be(&header.version) || !in.read_i32_be(&header.file_id) ||
       !in.read_i64_be(&header.checkpoint_position) || !in.read_i64_be(&header.checkpoint_write_order_id)) {
-    report("log_header_truncated", 0,
-           fmt::format("expected a 24-byte V2 log header, found {} bytes", file.size()));
+    report("log_header_truncated", 0, fmt::format("expected a 24-byte V2 log header, found {} bytes", file.size()));
     return std::nullopt;
   }
   if (header.version != 2) {
@@ -469,11 +487,11 @@ std::optional<V2LogHeader> read_v2_log_header(ByteSpan file, const std::string& 
     report("log_file_id_mismatch", 4,
            fmt::format("expected file id {} (from the file name), found {}", *expected_file_id, header.file_id));
   const std::int64_t position = header.checkpoint_position;
-  if (position != 0 && (position < static_cast<std::int64_t>(kV2LogHeaderSize) ||
-                        static_cast<std::uint64_t>(position) > file.size()))
-    report("log_checkpoint_position", 8,
-           fmt::format("expected a checkpoint position of 0 or within records 24..{}, found {}", file.size(),
-                       position));
+  if (position != 0 &&
+      (position < static_cast<std::int64_t>(kV2LogHeaderSize) || static_cast<std::uint64_t>(position) > file.size()))
+    report(
+        "log_checkpoint_position", 8,
+        fmt::format("expected a checkpoint position of 0 or within records 24..{}, found {}", file.size(), position));
   return header;
 }
 
@@ -508,16 +526,18 @@ bool LogReader::next(LogRecord* record) {
     if (version_ != 2 && version_ != 3)
       return broken(record, fmt::format("expected log format version 2 or 3, found {}", version_));
     if (start_ > file_.size())
-      return broken(record, fmt::format("expected a start offset within the file's {} bytes, found {}",
-                                        file_.size(), start_));
+      return broken(record,
+                    fmt::format("expected a start offset within the file's {} bytes, found {}", file_.size(), start_));
   }
   if (position_ >= file_.size()) return end_of_data(record);  // the physical end
   switch (file_[position_]) {
-    case kOpRecord: return version_ == 3 ? read_v3(record) : read_v2(record);
+    case kOpRecord:
+      return version_ == 3 ? read_v3(record) : read_v2(record);
     case kOpEof:
       fill_start_ = position_;
       return end_of_data(record);
-    case kOpNoop: return skip_noop(record);
+    case kOpNoop:
+      return skip_noop(record);
     default:
       return broken(record, fmt::format("expected an OP byte 0x7F, 0x80 or 0x00, found 0x{:02X}", file_[position_]));
   }

@@ -34,9 +34,9 @@
 #include <string>
 #include <vector>
 
-#include "flume/aes_ctr.h"
 #include "byte_span.h"
 #include "finding.h"
+#include "flume/aes_ctr.h"
 #include "flume/log_record.h"
 
 namespace qjt::flume {
@@ -63,8 +63,7 @@ inline constexpr std::size_t kV2LogHeaderSize = 24;
 //  - error "log_checkpoint_position": a nonzero checkpoint position inside
 //    the header or past the end of the file.
 std::optional<V2LogHeader> read_v2_log_header(ByteSpan file, const std::string& path,
-                                              std::optional<std::int32_t> expected_file_id,
-                                              Reporter* reporter);
+                                              std::optional<std::int32_t> expected_file_id, Reporter* reporter);
 
 // Hadoop's WritableUtils.readVInt (zero-compressed, big-endian magnitude):
 // false, cursor unchanged, when truncated or outside int32.

@@ -87,8 +87,7 @@ bool V3RecordWriter::put(std::string* out, std::int64_t transaction_id, std::int
   // Sizes first, so the nested messages are written straight into *out.
   std::size_t event_size = delimited_field_size(body.size());
   for (const HeaderToWrite& header : headers) event_size += delimited_field_size(event_header_size(header));
-  const std::size_t put_size =
-      delimited_field_size(event_size) + (checksum == PutChecksum::kPresent ? 9 : 0);
+  const std::size_t put_size = delimited_field_size(event_size) + (checksum == PutChecksum::kPresent ? 9 : 0);
 
   const std::size_t start = begin(out, transaction_id, write_order_id, 1);
   WireWriter wire(out);
@@ -159,8 +158,7 @@ void append_v2_put(std::string* out, std::int64_t transaction_id, std::int64_t w
   out->append(*body);
 }
 
-void append_v2_take(std::string* out, std::int64_t transaction_id, std::int64_t write_order_id,
-                    EventPointer taken) {
+void append_v2_take(std::string* out, std::int64_t transaction_id, std::int64_t write_order_id, EventPointer taken) {
   append_v2_prefix(out, 2, transaction_id, write_order_id);
   append_be(out, static_cast<std::uint32_t>(taken.offset), 4);  // Take.write: offset, then fileID
   append_be(out, static_cast<std::uint32_t>(taken.file_id), 4);

@@ -42,13 +42,11 @@ class V3RecordWriter {
 
   // False only when encryption fails (OpenSSL); *out is then as before.
   bool put(std::string* out, std::int64_t transaction_id, std::int64_t write_order_id,
-           std::span<const HeaderToWrite> headers, std::string_view body,
-           PutChecksum checksum = PutChecksum::kPresent);
+           std::span<const HeaderToWrite> headers, std::string_view body, PutChecksum checksum = PutChecksum::kPresent);
   bool take(std::string* out, std::int64_t transaction_id, std::int64_t write_order_id, EventPointer taken);
   bool rollback(std::string* out, std::int64_t transaction_id, std::int64_t write_order_id);
   // commit_type: 1 = a put transaction, 2 = a take transaction.
-  bool commit(std::string* out, std::int64_t transaction_id, std::int64_t write_order_id,
-              std::int16_t commit_type);
+  bool commit(std::string* out, std::int64_t transaction_id, std::int64_t write_order_id, std::int16_t commit_type);
 
  private:
   std::size_t begin(std::string* out, std::int64_t transaction_id, std::int64_t write_order_id, std::int32_t type);
@@ -65,8 +63,7 @@ void append_v2_log_header(std::string* out, const V2LogHeader& header);
 // is Flume's null body (length -1).
 void append_v2_put(std::string* out, std::int64_t transaction_id, std::int64_t write_order_id,
                    std::span<const HeaderToWrite> headers, std::optional<std::string_view> body);
-void append_v2_take(std::string* out, std::int64_t transaction_id, std::int64_t write_order_id,
-                    EventPointer taken);
+void append_v2_take(std::string* out, std::int64_t transaction_id, std::int64_t write_order_id, EventPointer taken);
 void append_v2_rollback(std::string* out, std::int64_t transaction_id, std::int64_t write_order_id);
 void append_v2_commit(std::string* out, std::int64_t transaction_id, std::int64_t write_order_id,
                       std::int16_t commit_type);

@@ -34,10 +34,14 @@ std::optional<MetaContext> open_meta_message(ByteSpan bytes, std::string_view fi
 
 const char* wire_type_name(WireType type) {
   switch (type) {
-    case WireType::kVarint: return "varint";
-    case WireType::kFixed64: return "fixed64";
-    case WireType::kLengthDelimited: return "length-delimited";
-    case WireType::kFixed32: return "fixed32";
+    case WireType::kVarint:
+      return "varint";
+    case WireType::kFixed64:
+      return "fixed64";
+    case WireType::kLengthDelimited:
+      return "length-delimited";
+    case WireType::kFixed32:
+      return "fixed32";
   }
   return "unknown";
 }

@@ -49,8 +49,8 @@ bool WireReader::next(WireField* field) {
     case 5: {
       const std::size_t width = wire_type == 1 ? 8 : 4;
       if (rest.size() < width)
-        return fail(start, fmt::format("field {}: expected {} bytes of fixed{}, found {}", number,
-                                       width, width * 8, rest.size()));
+        return fail(start, fmt::format("field {}: expected {} bytes of fixed{}, found {}", number, width, width * 8,
+                                       rest.size()));
       field->value = 0;
       for (std::size_t i = 0; i < width; ++i) field->value |= static_cast<std::uint64_t>(rest[i]) << (8 * i);
       at += width;
@@ -59,10 +59,10 @@ bool WireReader::next(WireField* field) {
     case 2: {
       std::uint64_t length = 0;
       const std::size_t n = read_varint(rest, &length);
-      if (n == 0) return fail(start, fmt::format("field {}: expected a length (varint), found a truncated one", number));
+      if (n == 0)
+        return fail(start, fmt::format("field {}: expected a length (varint), found a truncated one", number));
       if (length > rest.size() - n)
-        return fail(start, fmt::format("field {}: expected {} bytes, found {}", number, length,
-                                       rest.size() - n));
+        return fail(start, fmt::format("field {}: expected {} bytes, found {}", number, length, rest.size() - n));
       field->bytes = rest.subspan(n, static_cast<std::size_t>(length));
       field->value = length;
       at += n + static_cast<std::size_t>(length);
@@ -85,8 +85,7 @@ bool read_delimited(ByteSpan data, ByteSpan* message, std::size_t* consumed, std
     return false;
   }
   if (length > data.size() - n) {
-    *error = fmt::format("expected a message of {} bytes after the length prefix, found {}", length,
-                         data.size() - n);
+    *error = fmt::format("expected a message of {} bytes after the length prefix, found {}", length, data.size() - n);
     return false;
   }
   *message = data.subspan(n, static_cast<std::size_t>(length));

@@ -48,9 +48,9 @@ bool read_header(ByteReader& reader, const StreamContext& context) {
     return context.fail("snappy_header", start + sizeof kMagic,
                         "expected an int32 version and an int32 minimum compatible version, found the end of the file");
   if (version < kStreamVersion || compatible > kStreamVersion)
-    return context.fail("snappy_header", start + sizeof kMagic,
-                        fmt::format("expected version >= 1 and minimum compatible version <= 1, found {} and {}",
-                                    version, compatible));
+    return context.fail(
+        "snappy_header", start + sizeof kMagic,
+        fmt::format("expected version >= 1 and minimum compatible version <= 1, found {} and {}", version, compatible));
   return true;
 }
 

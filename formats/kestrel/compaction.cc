@@ -6,13 +6,11 @@
 namespace qjt::kestrel {
 
 JournalSize compacted_size(const ReplayState& state) {
-  return JournalSize{2 * state.open_transactions().size() + state.queue().size(),
-                     state.live_bytes()};
+  return JournalSize{2 * state.open_transactions().size() + state.queue().size(), state.live_bytes()};
 }
 
 bool write_compacted(const ReplayState& state, const std::vector<const InputFile*>& files,
-                     const std::vector<std::int64_t>& legacy_add_time_ms, FileWriter* out,
-                     std::string* error) {
+                     const std::vector<std::int64_t>& legacy_add_time_ms, FileWriter* out, std::string* error) {
   std::vector<JournalReader> readers;
   readers.reserve(files.size());
   for (const InputFile* file : files) readers.emplace_back(*file);

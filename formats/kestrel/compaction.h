@@ -34,7 +34,6 @@ JournalSize compacted_size(const ReplayState& state);
 // legacy_add_time_ms[i] (callers pass the file's modification time, as
 // `qjt convert --to kestrel2` does).
 bool write_compacted(const ReplayState& state, const std::vector<const InputFile*>& files,
-                     const std::vector<std::int64_t>& legacy_add_time_ms, FileWriter* out,
-                     std::string* error);
+                     const std::vector<std::int64_t>& legacy_add_time_ms, FileWriter* out, std::string* error);
 
 }  // namespace qjt::kestrel

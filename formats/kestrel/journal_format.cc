@@ -47,8 +47,10 @@ bool carries_xid(RecordType type) {
     case RecordType::kConfirmRemove:
     case RecordType::kAddXid:
     case RecordType::kContinue:
-    case RecordType::kRemoveTentativeXid: return true;
-    default: return false;
+    case RecordType::kRemoveTentativeXid:
+      return true;
+    default:
+      return false;
   }
 }
 

@@ -15,7 +15,7 @@ namespace qjt::kestrel {
 // One value per opcode byte, plus the two records the reader synthesises at
 // the end of every file.
 enum class RecordType : std::uint8_t {
-  kAdd = 0x00,                 // legacy starling ADD: i32 size, i32 expiry (s), data
+  kAdd = 0x00,  // legacy starling ADD: i32 size, i32 expiry (s), data
   kRemove = 0x01,
   kAddX = 0x02,                // i32 size, i64 add time (ms), i64 expiry (ms), data
   kRemoveTentative = 0x03,     // legacy: no xid
@@ -37,9 +37,7 @@ inline constexpr std::int32_t kItemBlockHeader = 16;
 inline constexpr std::int32_t kLegacyBlockHeader = 4;
 
 // Encoded size of an ADDX record carrying `payload_size` bytes.
-inline constexpr std::uint64_t addx_record_size(std::uint64_t payload_size) {
-  return 1 + 4 + 16 + payload_size;
-}
+inline constexpr std::uint64_t addx_record_size(std::uint64_t payload_size) { return 1 + 4 + 16 + payload_size; }
 inline constexpr std::uint64_t kXidRecordSize = 5;
 
 // "ADD", "REMOVE", ..., "END_OF_FILE", "BROKEN".

@@ -61,8 +61,7 @@ class Rng {
 class PayloadMaker {
  public:
   PayloadMaker(std::uint64_t seed, bool binary) : binary_(binary) {
-    static constexpr char kAlphabet[] =
-        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
     Rng rng(seed ^ 0x5061796C6F616473ULL);
     pattern_.resize(kPatternSize);
     for (auto& c : pattern_) {
@@ -228,8 +227,7 @@ class Sink {
     return ok;
   }
 
-  bool patch(const File& f, std::uint64_t offset, std::optional<std::uint8_t> flip_mask,
-             std::string* error) {
+  bool patch(const File& f, std::uint64_t offset, std::optional<std::uint8_t> flip_mask, std::string* error) {
     const int fd = ::open(f.temp.c_str(), O_RDWR | O_CLOEXEC);
     if (fd < 0) {
       *error = errno_sentence("open", f.temp);
@@ -260,8 +258,7 @@ class Sink {
     const std::uint64_t cut = last_long_.offset + last_long_.length / 2;
     if (!patch(f, cut, std::nullopt, error)) return false;
     *damage = CorruptionReport{Corruption::kTruncate, f.final_path, last_long_.offset,
-                               fmt::format("cut at byte {}, inside the {}-byte {} record at {}",
-                                           cut, last_long_.length,
+                               fmt::format("cut at byte {}, inside the {}-byte {} record at {}", cut, last_long_.length,
                                            record_type_name(last_long_.type), last_long_.offset)};
     f.bytes = cut;
     return true;
@@ -279,9 +276,8 @@ class Sink {
     const std::uint64_t at = flip_.offset + (size ? 4 : 0);
     if (!patch(f, at, std::uint8_t{0x80}, error)) return false;
     *damage = CorruptionReport{Corruption::kFlip, f.final_path, flip_.offset,
-                               fmt::format("top bit of byte {} flipped: the {} of the {} record at {}",
-                                           at, size ? "size" : "opcode",
-                                           record_type_name(flip_.type), flip_.offset)};
+                               fmt::format("top bit of byte {} flipped: the {} of the {} record at {}", at,
+                                           size ? "size" : "opcode", record_type_name(flip_.type), flip_.offset)};
     return true;
   }
 
@@ -299,8 +295,7 @@ class Sink {
 // The record stream (see the header), written to a Sink.
 class Generator {
  public:
-  Generator(const GeneratorOptions& o, Sink* sink)
-      : o_(o), sink_(sink), rng_(o.seed), payloads_(o.seed, o.binary) {}
+  Generator(const GeneratorOptions& o, Sink* sink) : o_(o), sink_(sink), rng_(o.seed), payloads_(o.seed, o.binary) {}
 
   bool run(GeneratorReport* report, std::string* error) {
     if (!sink_->open_next(clock(), error)) return false;
@@ -352,8 +347,7 @@ class Generator {
   bool remove_due() const {
     if (queued_ == 0) return false;
     if (o_.live) return queued_ > *o_.live;
-    return static_cast<double>(removed_) <
-           std::floor(o_.remove_share * static_cast<double>(added_));
+    return static_cast<double>(removed_) < std::floor(o_.remove_share * static_cast<double>(added_));
   }
 
   std::int32_t next_xid() {
@@ -393,8 +387,7 @@ class Generator {
 
   bool remove(std::string* error) {
     enum { kPlain, kConfirmed, kAborted } kind = kPlain;
-    if (static_cast<double>(transactional_) <
-        std::floor(o_.transactional * static_cast<double>(removed_ + 1))) {
+    if (static_cast<double>(transactional_) < std::floor(o_.transactional * static_cast<double>(removed_ + 1))) {
       kind = rng_.below(8) == 0 ? kAborted : kConfirmed;
     }
     if (kind == kAborted && !fits(4, 4 * kXidRecordSize)) kind = kConfirmed;
@@ -442,8 +435,7 @@ bool valid_queue_name(const std::string& name) {
 }
 
 // The files of queue `queue` already in `dir`.
-std::vector<std::string> queue_files(const std::string& dir, const std::string& queue,
-                                     std::string* error, bool* ok) {
+std::vector<std::string> queue_files(const std::string& dir, const std::string& queue, std::string* error, bool* ok) {
   std::vector<std::string> found;
   std::error_code ec;
   *ok = true;
@@ -470,10 +462,14 @@ std::string parent_dir(const std::string& path) {
 
 const char* corruption_name(Corruption mode) {
   switch (mode) {
-    case Corruption::kNone: return "none";
-    case Corruption::kTruncate: return "truncate";
-    case Corruption::kFlip: return "flip";
-    case Corruption::kGarbage: return "garbage";
+    case Corruption::kNone:
+      return "none";
+    case Corruption::kTruncate:
+      return "truncate";
+    case Corruption::kFlip:
+      return "flip";
+    case Corruption::kGarbage:
+      return "garbage";
   }
   return "none";
 }
@@ -503,19 +499,22 @@ std::optional<std::string> check_generator_options(const GeneratorOptions& o) {
   const std::uint64_t open_records = 2 * std::uint64_t{o.open};
   const std::uint64_t open_bytes = o.open * (addx_record_size(o.payload_max) + kXidRecordSize);
   if (o.size == 0 && o.records < open_records + 1) {
-    return fmt::format("--records {}: {} open transaction(s) take {} records, and at least one more "
-                       "is needed", o.records, o.open, open_records);
+    return fmt::format(
+        "--records {}: {} open transaction(s) take {} records, and at least one more "
+        "is needed",
+        o.records, o.open, open_records);
   }
   if (o.size > 0 && o.size < open_bytes + addx_record_size(o.payload_max) + 1) {
-    return fmt::format("--size {}: expected at least {} bytes, room for the open transactions and "
-                       "one item of the largest payload size",
-                       o.size, open_bytes + addx_record_size(o.payload_max) + 1);
+    return fmt::format(
+        "--size {}: expected at least {} bytes, room for the open transactions and "
+        "one item of the largest payload size",
+        o.size, open_bytes + addx_record_size(o.payload_max) + 1);
   }
   return std::nullopt;
 }
 
-GenerateStatus generate_kestrel_journal(const std::string& path, const GeneratorOptions& o,
-                                        GeneratorReport* report, std::string* error) {
+GenerateStatus generate_kestrel_journal(const std::string& path, const GeneratorOptions& o, GeneratorReport* report,
+                                        std::string* error) {
   if (auto problem = check_generator_options(o)) {
     *error = *problem;
     return GenerateStatus::kUsage;
@@ -542,9 +541,10 @@ GenerateStatus generate_kestrel_journal(const std::string& path, const Generator
     stale = queue_files(path, o.queue, error, &ok);
     if (!ok) return GenerateStatus::kIoError;
     if (!stale.empty() && !o.force) {
-      *error = fmt::format("cannot write queue {} in {}: it already has {} file(s), such as {} "
-                           "(--force replaces them)",
-                           o.queue, path, stale.size(), fs::path(stale[0]).filename().string());
+      *error = fmt::format(
+          "cannot write queue {} in {}: it already has {} file(s), such as {} "
+          "(--force replaces them)",
+          o.queue, path, stale.size(), fs::path(stale[0]).filename().string());
       return GenerateStatus::kIoError;
     }
   } else {

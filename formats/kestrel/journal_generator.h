@@ -59,7 +59,7 @@ struct GeneratorOptions {
   std::uint32_t open = 0;
   std::uint64_t seed = 1;
   std::int64_t add_time_ms = 1700000000000;  // of the first item; +1 ms per item
-  bool binary = false;  // payload bytes 0-255 instead of printable ASCII
+  bool binary = false;                       // payload bytes 0-255 instead of printable ASCII
   // 0: `path` is one journal file. N >= 1: `path` is a queue directory that
   // receives queue `queue` as N-1 archived segments `queue.<ts>` and the
   // live `queue`.

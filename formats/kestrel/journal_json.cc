@@ -10,8 +10,8 @@ namespace {
 
 // add_time_ms (null for the legacy ADD, which stores none), expiry_ms, size
 // and the payload: the fields every item carries.
-void add_item_fields(JsonWriter* line, bool has_add_time, std::int64_t add_time_ms,
-                     std::int64_t expiry_ms, ByteSpan payload, DataMode mode) {
+void add_item_fields(JsonWriter* line, bool has_add_time, std::int64_t add_time_ms, std::int64_t expiry_ms,
+                     ByteSpan payload, DataMode mode) {
   if (has_add_time) {
     line->num("add_time_ms", add_time_ms);
   } else {
@@ -23,15 +23,13 @@ void add_item_fields(JsonWriter* line, bool has_add_time, std::int64_t add_time_
 
 }  // namespace
 
-void append_record_json(std::string* out, std::string_view file, const JournalRecord& record,
-                        DataMode mode) {
+void append_record_json(std::string* out, std::string_view file, const JournalRecord& record, DataMode mode) {
   JsonLine line(out);
   line.envelope(record_format::kKestrel, file).unsigned_num("offset", record.offset);
   line.str("op", record_type_name(record.type));
   if (carries_xid(record.type)) line.num("xid", record.xid);
   if (carries_item(record.type)) {
-    add_item_fields(&line, record.has_add_time, record.add_time_ms, record.expiry_ms,
-                    record.payload, mode);
+    add_item_fields(&line, record.has_add_time, record.add_time_ms, record.expiry_ms, record.payload, mode);
   }
   if (record.type == RecordType::kBroken) {
     // The raw bytes from the record's offset to the end of the file, so the
@@ -55,13 +53,12 @@ void append_record_text(std::string* out, const JournalRecord& record, DataMode 
   if (carries_item(record.type)) append_payload_text(out, record.payload, mode);
 }
 
-void write_item_json(JsonWriter* out, std::string_view file, const JournalRecord& added_by,
-                     DataMode mode, std::optional<std::int32_t> xid) {
+void write_item_json(JsonWriter* out, std::string_view file, const JournalRecord& added_by, DataMode mode,
+                     std::optional<std::int32_t> xid) {
   out->begin_object();
   if (xid) out->num("xid", *xid);
   out->str("file", file).unsigned_num("offset", added_by.offset);
-  add_item_fields(out, added_by.has_add_time, added_by.add_time_ms, added_by.expiry_ms,
-                  added_by.payload, mode);
+  add_item_fields(out, added_by.has_add_time, added_by.add_time_ms, added_by.expiry_ms, added_by.payload, mode);
   out->end_object();
 }
 

@@ -16,8 +16,7 @@ namespace qjt::kestrel {
 
 // {"format":"kestrel","file":..,"offset":..,"op":..,[xid],[add_time_ms,expiry_ms,size,data],
 //  [tail_bytes,data,error]}; a BROKEN record's data is its raw tail bytes.
-void append_record_json(std::string* out, std::string_view file, const JournalRecord& record,
-                        DataMode mode);
+void append_record_json(std::string* out, std::string_view file, const JournalRecord& record, DataMode mode);
 
 // "%08x  OP [size] [xid=N] [add=MS] [exp=MS]", then the payload on its own
 // indented line unless `mode` is none.
@@ -27,7 +26,7 @@ void append_record_text(std::string* out, const JournalRecord& record, DataMode 
 // with "xid" first when the item is held by an open transaction. `added_by`
 // is the record that added the item (ReplayState::item_record); `file`
 // names the file holding it.
-void write_item_json(JsonWriter* out, std::string_view file, const JournalRecord& added_by,
-                     DataMode mode, std::optional<std::int32_t> xid = std::nullopt);
+void write_item_json(JsonWriter* out, std::string_view file, const JournalRecord& added_by, DataMode mode,
+                     std::optional<std::int32_t> xid = std::nullopt);
 
 }  // namespace qjt::kestrel

@@ -33,9 +33,8 @@ std::string show_found(const json& object, std::string_view key) {
 
 // The integer value of object[key] when it is present, an integer and in
 // [min, max]; otherwise nullopt with *error set.
-std::optional<std::int64_t> integer_field(const json& object, std::string_view op,
-                                          std::string_view key, std::int64_t min,
-                                          std::int64_t max, std::string_view what,
+std::optional<std::int64_t> integer_field(const json& object, std::string_view op, std::string_view key,
+                                          std::int64_t min, std::int64_t max, std::string_view what,
                                           std::string* error) {
   const auto it = object.find(key);
   if (it != object.end() && it->is_number_integer()) {
@@ -51,8 +50,8 @@ std::optional<std::int64_t> integer_field(const json& object, std::string_view o
     }
     if (in_range) return value;
   }
-  *error = fmt::format("{} needs \"{}\" as {} from {} to {}: found {}", op, key, what, min, max,
-                       show_found(object, key));
+  *error =
+      fmt::format("{} needs \"{}\" as {} from {} to {}: found {}", op, key, what, min, max, show_found(object, key));
   return std::nullopt;
 }
 
@@ -65,18 +64,20 @@ bool read_payload(json* object, std::string_view op, std::string* storage, std::
     const auto it = object->find(key);
     if (it == object->end()) continue;
     if (found != nullptr) {
-      *error = fmt::format("{} needs its payload in exactly one of \"data\", \"data_b64\" and "
-                           "\"data_hex\": found both \"{}\" and \"{}\"",
-                           op, found_key, key);
+      *error = fmt::format(
+          "{} needs its payload in exactly one of \"data\", \"data_b64\" and "
+          "\"data_hex\": found both \"{}\" and \"{}\"",
+          op, found_key, key);
       return false;
     }
     found = &*it;
     found_key = key;
   }
   if (found == nullptr) {
-    *error = fmt::format("{} needs its payload in one of \"data\", \"data_b64\" and \"data_hex\": "
-                         "found none (a dump made with --data=none cannot be converted back)",
-                         op);
+    *error = fmt::format(
+        "{} needs its payload in one of \"data\", \"data_b64\" and \"data_hex\": "
+        "found none (a dump made with --data=none cannot be converted back)",
+        op);
     return false;
   }
   if (!found->is_string()) {
@@ -89,62 +90,59 @@ bool read_payload(json* object, std::string_view op, std::string* storage, std::
     *storage = std::move(text);
     return true;
   }
-  const bool ok = found_key == "data_b64" ? base64_decode(text, storage, &decode_error)
-                                          : hex_decode(text, storage, &decode_error);
+  const bool ok =
+      found_key == "data_b64" ? base64_decode(text, storage, &decode_error) : hex_decode(text, storage, &decode_error);
   if (!ok) *error = fmt::format("{} needs \"{}\" as {}", op, found_key, decode_error);
   return ok;
 }
 
 // The largest payload an i32 size field can announce after `header` bytes.
-bool check_payload_size(std::string_view op, std::size_t size, std::int32_t header,
-                        std::string* error) {
+bool check_payload_size(std::string_view op, std::size_t size, std::int32_t header, std::string* error) {
   const auto limit = static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max() - header);
   if (size <= limit) return true;
-  *error = fmt::format("{} payload of {} bytes: expected at most {} bytes, the most its i32 size "
-                       "field can hold",
-                       op, size, limit);
+  *error = fmt::format(
+      "{} payload of {} bytes: expected at most {} bytes, the most its i32 size "
+      "field can hold",
+      op, size, limit);
   return false;
 }
 
-bool read_item(json* object, std::string_view op, JournalRecord* record, std::string* storage,
-               std::string* error) {
+bool read_item(json* object, std::string_view op, JournalRecord* record, std::string* storage, std::string* error) {
   constexpr std::int64_t kMin64 = std::numeric_limits<std::int64_t>::min();
   constexpr std::int64_t kMax64 = std::numeric_limits<std::int64_t>::max();
   if (record->type == RecordType::kAdd) {
     const auto add_time = object->find("add_time_ms");
     if (add_time != object->end() && !add_time->is_null()) {
-      *error = fmt::format("ADD (the legacy opcode 0x00) stores no add time: expected "
-                           "\"add_time_ms\" null or absent, found {} (use ADDX to keep one)",
-                           show(*add_time));
+      *error = fmt::format(
+          "ADD (the legacy opcode 0x00) stores no add time: expected "
+          "\"add_time_ms\" null or absent, found {} (use ADDX to keep one)",
+          show(*add_time));
       return false;
     }
     constexpr std::int64_t kSecondsMin = std::numeric_limits<std::int32_t>::min();
     constexpr std::int64_t kSecondsMax = std::numeric_limits<std::int32_t>::max();
-    const auto expiry = integer_field(*object, op, "expiry_ms", kMin64, kMax64,
-                                      "an integer (milliseconds)", error);
+    const auto expiry = integer_field(*object, op, "expiry_ms", kMin64, kMax64, "an integer (milliseconds)", error);
     if (!expiry) return false;
     if (*expiry % 1000 != 0 || *expiry / 1000 < kSecondsMin || *expiry / 1000 > kSecondsMax) {
-      *error = fmt::format("ADD (the legacy opcode 0x00) stores its expiry in i32 seconds: "
-                           "expected \"expiry_ms\" a multiple of 1000 from {} to {}, found {}",
-                           kSecondsMin * 1000, kSecondsMax * 1000, *expiry);
+      *error = fmt::format(
+          "ADD (the legacy opcode 0x00) stores its expiry in i32 seconds: "
+          "expected \"expiry_ms\" a multiple of 1000 from {} to {}, found {}",
+          kSecondsMin * 1000, kSecondsMax * 1000, *expiry);
       return false;
     }
     record->expiry_ms = *expiry;
     record->has_add_time = false;
   } else {
-    const auto add_time = integer_field(*object, op, "add_time_ms", kMin64, kMax64,
-                                        "an integer (milliseconds)", error);
+    const auto add_time = integer_field(*object, op, "add_time_ms", kMin64, kMax64, "an integer (milliseconds)", error);
     if (!add_time) return false;
-    const auto expiry = integer_field(*object, op, "expiry_ms", kMin64, kMax64,
-                                      "an integer (milliseconds)", error);
+    const auto expiry = integer_field(*object, op, "expiry_ms", kMin64, kMax64, "an integer (milliseconds)", error);
     if (!expiry) return false;
     record->add_time_ms = *add_time;
     record->has_add_time = true;
     record->expiry_ms = *expiry;
   }
   if (!read_payload(object, op, storage, error)) return false;
-  const std::int32_t header =
-      record->type == RecordType::kAdd ? kLegacyBlockHeader : kItemBlockHeader;
+  const std::int32_t header = record->type == RecordType::kAdd ? kLegacyBlockHeader : kItemBlockHeader;
   return check_payload_size(op, storage->size(), header, error);
 }
 
@@ -154,8 +152,7 @@ constexpr std::string_view kOpNames =
 
 }  // namespace
 
-bool parse_record_json(std::string_view line, JournalRecord* record, std::string* payload_storage,
-                       std::string* error) {
+bool parse_record_json(std::string_view line, JournalRecord* record, std::string* payload_storage, std::string* error) {
   *record = JournalRecord{};
   payload_storage->clear();
   json object;
@@ -165,9 +162,10 @@ bool parse_record_json(std::string_view line, JournalRecord* record, std::string
     std::string_view what = e.what();
     const auto bracket = what.find("] ");
     if (bracket != std::string_view::npos) what.remove_prefix(bracket + 2);
-    *error = fmt::format("expected one JSON object per line (jq -c writes that), found invalid "
-                         "JSON: {}",
-                         what);
+    *error = fmt::format(
+        "expected one JSON object per line (jq -c writes that), found invalid "
+        "JSON: {}",
+        what);
     return false;
   }
   if (!object.is_object()) {
@@ -177,8 +175,8 @@ bool parse_record_json(std::string_view line, JournalRecord* record, std::string
   if (!record_format::check(object, record_format::kKestrel, error)) return false;
   const auto op_field = object.find("op");
   if (op_field == object.end() || !op_field->is_string()) {
-    *error = fmt::format("expected \"op\" as a string naming the record ({}), found {}", kOpNames,
-                         show_found(object, "op"));
+    *error =
+        fmt::format("expected \"op\" as a string naming the record ({}), found {}", kOpNames, show_found(object, "op"));
     return false;
   }
   const std::string& op = op_field->get_ref<const std::string&>();

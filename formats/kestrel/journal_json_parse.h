@@ -30,8 +30,7 @@ namespace qjt::kestrel {
 // *payload_storage (so the storage must outlive the record's use), and
 // returns true. On failure returns false and sets *error to a sentence
 // saying what was expected and what was found (without a line number).
-bool parse_record_json(std::string_view line, JournalRecord* record, std::string* payload_storage,
-                       std::string* error);
+bool parse_record_json(std::string_view line, JournalRecord* record, std::string* payload_storage, std::string* error);
 
 // The strict payload decoders (lib/payload.h), under their old names here.
 using qjt::base64_decode;

@@ -8,8 +8,7 @@ namespace qjt::kestrel {
 namespace {
 
 std::uint32_t load_u32(const std::uint8_t* p) {
-  return std::uint32_t{p[0]} | std::uint32_t{p[1]} << 8 | std::uint32_t{p[2]} << 16 |
-         std::uint32_t{p[3]} << 24;
+  return std::uint32_t{p[0]} | std::uint32_t{p[1]} << 8 | std::uint32_t{p[2]} << 16 | std::uint32_t{p[3]} << 24;
 }
 std::uint64_t load_u64(const std::uint8_t* p) {
   return std::uint64_t{load_u32(p)} | std::uint64_t{load_u32(p + 4)} << 32;
@@ -56,7 +55,8 @@ bool JournalReader::decode_common(ByteSpan header, JournalRecord* record) {
       record->type = RecordType::kRemove;
       record->length = 1;
       return true;
-    default: return false;
+    default:
+      return false;
   }
 }
 
@@ -107,10 +107,13 @@ bool JournalReader::decode(ByteReader* in, JournalRecord* record) {
   }
   record->type = static_cast<RecordType>(opcode);
   switch (record->type) {
-    case RecordType::kAdd: return read_legacy_block(in, record);
-    case RecordType::kAddX: return read_item_block(in, record);
+    case RecordType::kAdd:
+      return read_legacy_block(in, record);
+    case RecordType::kAddX:
+      return read_item_block(in, record);
     case RecordType::kAddXid:
-    case RecordType::kContinue: return read_xid(in, record) && read_item_block(in, record);
+    case RecordType::kContinue:
+      return read_xid(in, record) && read_item_block(in, record);
     case RecordType::kSaveXid:
     case RecordType::kUnremove:
     case RecordType::kConfirmRemove:
@@ -128,12 +131,10 @@ bool JournalReader::read_xid(ByteReader* in, JournalRecord* record) {
   if (in->read_i32_le(&record->xid)) return true;
   return broken(record, fmt::format("truncated {} record: expected a 4-byte xid at offset {}, "
                                     "found {} byte(s) before end of file",
-                                    record_type_name(record->type), offset_of(*in),
-                                    left_after(*in)));
+                                    record_type_name(record->type), offset_of(*in), left_after(*in)));
 }
 
-bool JournalReader::read_block_size(ByteReader* in, std::int32_t minimum, std::int32_t* size,
-                                    JournalRecord* record) {
+bool JournalReader::read_block_size(ByteReader* in, std::int32_t minimum, std::int32_t* size, JournalRecord* record) {
   const auto name = record_type_name(record->type);
   const std::size_t at = offset_of(*in);
   if (!in->read_i32_le(size)) {

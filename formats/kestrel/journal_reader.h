@@ -30,8 +30,7 @@ class JournalReader {
   // Starts at `position` (see seek()).
   JournalReader(ByteSpan journal, std::size_t position) : window_(journal) { seek(position); }
   // `window_capacity` is for tests, which shrink it to cross its edges.
-  explicit JournalReader(const InputFile& file,
-                         std::size_t window_capacity = ReadWindow::kDefaultCapacity)
+  explicit JournalReader(const InputFile& file, std::size_t window_capacity = ReadWindow::kDefaultCapacity)
       : window_(file, window_capacity) {}
 
   // Fills *record with the next record. Returns false once the terminal
@@ -49,8 +48,7 @@ class JournalReader {
   template <typename F>
   bool for_each_payload_piece(const JournalRecord& record, F&& f) {
     // Every record that has a payload ends with it (a BROKEN one is all payload).
-    return window_.for_each_piece(record.offset + record.length - record.payload.size(),
-                                  record.payload.size(), f);
+    return window_.for_each_piece(record.offset + record.length - record.payload.size(), record.payload.size(), f);
   }
 
   // Continues from `position`, which must be a record boundary (an offset a
@@ -68,8 +66,7 @@ class JournalReader {
   bool read_xid(ByteReader* in, JournalRecord* record);
   bool read_item_block(ByteReader* in, JournalRecord* record);
   bool read_legacy_block(ByteReader* in, JournalRecord* record);
-  bool read_block_size(ByteReader* in, std::int32_t minimum, std::int32_t* size,
-                       JournalRecord* record);
+  bool read_block_size(ByteReader* in, std::int32_t minimum, std::int32_t* size, JournalRecord* record);
   bool read_payload(ByteReader* in, std::size_t size, JournalRecord* record);
   bool broken(JournalRecord* record, std::string message);
   // File offset, and bytes left in the file, at a header cursor.

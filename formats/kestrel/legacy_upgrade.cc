@@ -13,7 +13,8 @@ LegacyUpgrade::~LegacyUpgrade() = default;
 
 void LegacyUpgrade::convert(const JournalRecord& record, std::string* out) {
   switch (record.type) {
-    case RecordType::kEndOfFile: return;
+    case RecordType::kEndOfFile:
+      return;
     case RecordType::kBroken:
       // Nothing after it is decoded; the replay state is not told, so the
       // reporter stays silent about it (the caller reports it).
@@ -28,8 +29,11 @@ void LegacyUpgrade::convert(const JournalRecord& record, std::string* out) {
       ++counts_.add_xids;
       append_record(out, addx_record(record.payload, record.add_time_ms, record.expiry_ms));
       break;
-    case RecordType::kSaveXid: ++counts_.save_xids; break;
-    case RecordType::kRemoveTentative: break;  // written below, once its xid is known
+    case RecordType::kSaveXid:
+      ++counts_.save_xids;
+      break;
+    case RecordType::kRemoveTentative:
+      break;  // written below, once its xid is known
     default:
       ++counts_.copied;
       append_record(out, record);

@@ -29,12 +29,12 @@
 namespace qjt::kestrel {
 
 struct UpgradeCounts {
-  std::uint64_t legacy_adds = 0;           // ADD rewritten as ADDX
-  std::uint64_t legacy_removes = 0;        // REMOVE_TENTATIVE given its xid
-  std::uint64_t add_xids = 0;              // ADD_XID rewritten as ADDX
-  std::uint64_t save_xids = 0;             // SAVE_XID dropped
-  std::uint64_t copied = 0;                // records copied unchanged
-  std::uint64_t broken_bytes = 0;          // raw bytes of a BROKEN tail copied
+  std::uint64_t legacy_adds = 0;     // ADD rewritten as ADDX
+  std::uint64_t legacy_removes = 0;  // REMOVE_TENTATIVE given its xid
+  std::uint64_t add_xids = 0;        // ADD_XID rewritten as ADDX
+  std::uint64_t save_xids = 0;       // SAVE_XID dropped
+  std::uint64_t copied = 0;          // records copied unchanged
+  std::uint64_t broken_bytes = 0;    // raw bytes of a BROKEN tail copied
 };
 
 class LegacyUpgrade {

@@ -3,12 +3,11 @@
 #include <algorithm>
 #include <charconv>
 #include <filesystem>
-#include <set>
 #include <optional>
+#include <set>
 #include <system_error>
 
 #include <fmt/format.h>
-
 
 namespace qjt::kestrel {
 namespace {
@@ -45,11 +44,9 @@ void warn(Reporter* reporter, const std::string& path, std::string code, std::st
 
 // Applies startup's pack clean-up (spec 2.1 step 3) to the sorted segments,
 // lowest pack first, as Kestrel's tail-recursive loop does.
-void apply_packs(std::vector<Segment>* segments,
-                 std::vector<std::string>* superseded, Reporter* reporter) {
+void apply_packs(std::vector<Segment>* segments, std::vector<std::string>* superseded, Reporter* reporter) {
   for (;;) {
-    auto pack = std::find_if(segments->begin(), segments->end(),
-                             [](const Segment& s) { return s.pack; });
+    auto pack = std::find_if(segments->begin(), segments->end(), [](const Segment& s) { return s.pack; });
     if (pack == segments->end()) return;
     const Segment installed = *pack;
     const std::size_t superseded_before = superseded->size();
@@ -76,8 +73,7 @@ void apply_packs(std::vector<Segment>* segments,
   }
 }
 
-QueueJournal build_queue(const std::string& queue, const std::vector<NamedFile>& entries,
-                         Reporter* reporter) {
+QueueJournal build_queue(const std::string& queue, const std::vector<NamedFile>& entries, Reporter* reporter) {
   QueueJournal journal{queue, {}, {}};
   std::vector<Segment> segments;
   std::optional<NamedFile> live;
@@ -108,13 +104,11 @@ QueueJournal build_queue(const std::string& queue, const std::vector<NamedFile>&
   apply_packs(&segments, &journal.leftovers, reporter);
   for (const Segment& s : segments) {
     journal.files.push_back(JournalFile{s.entry.path, s.entry.name,
-                                        ends_with(s.entry.name, ".pack") ? FileRole::kPack
-                                                                         : FileRole::kArchived,
+                                        ends_with(s.entry.name, ".pack") ? FileRole::kPack : FileRole::kArchived,
                                         s.entry.size});
   }
   if (live) {
-    journal.files.push_back(
-        JournalFile{live->path, live->name, FileRole::kLive, live->size});
+    journal.files.push_back(JournalFile{live->path, live->name, FileRole::kLive, live->size});
   }
   return journal;
 }
@@ -123,10 +117,14 @@ QueueJournal build_queue(const std::string& queue, const std::vector<NamedFile>&
 
 const char* file_role_name(FileRole role) {
   switch (role) {
-    case FileRole::kArchived: return "archived";
-    case FileRole::kPack: return "pack";
-    case FileRole::kLive: return "live";
-    case FileRole::kGiven: return "given";
+    case FileRole::kArchived:
+      return "archived";
+    case FileRole::kPack:
+      return "pack";
+    case FileRole::kLive:
+      return "live";
+    case FileRole::kGiven:
+      return "given";
   }
   return "given";
 }
@@ -140,8 +138,7 @@ std::optional<std::string> queue_of_name(std::string_view name) {
 }
 
 std::vector<QueueJournal> group_queues(std::vector<NamedFile> files, Reporter* reporter) {
-  std::sort(files.begin(), files.end(),
-            [](const NamedFile& a, const NamedFile& b) { return a.name < b.name; });
+  std::sort(files.begin(), files.end(), [](const NamedFile& a, const NamedFile& b) { return a.name < b.name; });
   std::set<std::string> names;
   for (const NamedFile& e : files) {
     if (e.name.find("~~") != std::string::npos) {
@@ -163,8 +160,8 @@ std::vector<QueueJournal> group_queues(std::vector<NamedFile> files, Reporter* r
   return queues;
 }
 
-bool discover_queues(const std::string& dir, Reporter* reporter, std::vector<QueueJournal>* queues,
-                     std::string* error, const ForeignFile& foreign) {
+bool discover_queues(const std::string& dir, Reporter* reporter, std::vector<QueueJournal>* queues, std::string* error,
+                     const ForeignFile& foreign) {
   std::error_code ec;
   std::vector<NamedFile> files;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {

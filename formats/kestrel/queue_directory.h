@@ -8,8 +8,8 @@
 #pragma once
 
 #include <cstdint>
-#include <optional>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -69,7 +69,7 @@ using ForeignFile = std::function<bool(const std::string& path)>;
 // those `foreign` does not claim). Temp files, segments a pack supersedes,
 // leftover packs and names Kestrel cannot parse are reported to `reporter`.
 // Returns false and sets *error when `dir` cannot be listed.
-bool discover_queues(const std::string& dir, Reporter* reporter, std::vector<QueueJournal>* queues,
-                     std::string* error, const ForeignFile& foreign = {});
+bool discover_queues(const std::string& dir, Reporter* reporter, std::vector<QueueJournal>* queues, std::string* error,
+                     const ForeignFile& foreign = {});
 
 }  // namespace qjt::kestrel

@@ -82,8 +82,7 @@ std::int64_t highest_segment_stamp(const std::string& queue, const std::vector<s
     if (name.rfind(queue + ".", 0) != 0) continue;
     const std::string rest = name.substr(queue.size() + 1);
     const std::string digits = rest.substr(0, rest.find('.'));
-    if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos || digits.size() > 18)
-      continue;
+    if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos || digits.size() > 18) continue;
     highest = std::max<std::int64_t>(highest, std::stoll(digits));
   }
   return highest;

@@ -39,8 +39,7 @@ using JournalContent = std::function<bool(FileWriter*, std::string*)>;
 
 // Runs steps 1 to 6, writing the new journal with `content`. On failure
 // sets *error and leaves the directory in one of the safe states above.
-bool rewrite_queue(const RewriteRequest& request, const JournalContent& content,
-                   std::string* error);
+bool rewrite_queue(const RewriteRequest& request, const JournalContent& content, std::string* error);
 
 // The highest <ts> among `paths` named <queue>.<ts>[.pack], or 0.
 std::int64_t highest_segment_stamp(const std::string& queue, const std::vector<std::string>& paths);

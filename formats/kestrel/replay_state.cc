@@ -6,8 +6,7 @@
 
 namespace qjt::kestrel {
 
-void ReplayState::begin_file(std::uint32_t file_index, std::string file_name, ByteSpan bytes,
-                             bool live) {
+void ReplayState::begin_file(std::uint32_t file_index, std::string file_name, ByteSpan bytes, bool live) {
   if (file_names_.size() <= file_index) {
     file_names_.resize(file_index + 1);
     file_bytes_.resize(file_index + 1);
@@ -36,24 +35,31 @@ void ReplayState::apply(const JournalRecord& record) {
   switch (record.type) {
     case RecordType::kAdd:
     case RecordType::kAddX:
-    case RecordType::kAddXid: return add(record);
-    case RecordType::kRemove: return remove(record);
+    case RecordType::kAddXid:
+      return add(record);
+    case RecordType::kRemove:
+      return remove(record);
     case RecordType::kRemoveTentative:
       return remove_tentative(record, options_.legacy_xids ? next_legacy_xid() : 0);
-    case RecordType::kRemoveTentativeXid: return remove_tentative(record, record.xid);
-    case RecordType::kSaveXid: xid_counter_ = record.xid; return;
-    case RecordType::kUnremove: return close_transaction(record, true);
-    case RecordType::kConfirmRemove: return close_transaction(record, false);
+    case RecordType::kRemoveTentativeXid:
+      return remove_tentative(record, record.xid);
+    case RecordType::kSaveXid:
+      xid_counter_ = record.xid;
+      return;
+    case RecordType::kUnremove:
+      return close_transaction(record, true);
+    case RecordType::kConfirmRemove:
+      return close_transaction(record, false);
     case RecordType::kContinue:
       close_transaction(record, false);
       return add(record);
-    default: return;
+    default:
+      return;
   }
 }
 
 void ReplayState::add(const JournalRecord& record) {
-  queue_.push_back(
-      QueuedItem{record.offset, file_index_, static_cast<std::uint32_t>(record.payload.size())});
+  queue_.push_back(QueuedItem{record.offset, file_index_, static_cast<std::uint32_t>(record.payload.size())});
 }
 
 void ReplayState::remove(const JournalRecord& record) {
@@ -81,9 +87,10 @@ void ReplayState::remove_tentative(const JournalRecord& record, std::int32_t xid
       warn(record, legacy_2x ? "legacy_xid_collision" : "xid_reopened",
            fmt::format("{} opens xid {} while it is already open: expected a free xid; Kestrel "
                        "{}replaces the open item, and {} is lost",
-                       record_type_name(record.type), xid, legacy_2x ? "2.x files every legacy tentative remove under 0, "
-                                              "so it "
-                                            : "",
+                       record_type_name(record.type), xid,
+                       legacy_2x ? "2.x files every legacy tentative remove under 0, "
+                                   "so it "
+                                 : "",
                        describe(previous->second)));
     } else if (legacy_2x) {
       warn(record, "legacy_remove_tentative",
@@ -122,16 +129,19 @@ void ReplayState::broken(const JournalRecord& record) {
   const std::string& file = file_names_[file_index_];
   std::string consequence;
   if (record.kestrel_cannot_start) {
-    consequence = "Kestrel 2.x cannot start on this journal (an uncaught "
-                  "NegativeArraySizeException) and truncates nothing";
+    consequence =
+        "Kestrel 2.x cannot start on this journal (an uncaught "
+        "NegativeArraySizeException) and truncates nothing";
   } else if (file_is_live_) {
-    consequence = fmt::format("Kestrel stops replaying this file and truncates it to {} bytes, "
-                              "dropping {} byte(s)",
-                              record.offset, record.length);
+    consequence = fmt::format(
+        "Kestrel stops replaying this file and truncates it to {} bytes, "
+        "dropping {} byte(s)",
+        record.offset, record.length);
   } else {
-    consequence = fmt::format("Kestrel stops replaying this file and then truncates the live "
-                              "journal, not this file, to {} bytes (a Kestrel 2.x bug)",
-                              record.offset);
+    consequence = fmt::format(
+        "Kestrel stops replaying this file and then truncates the live "
+        "journal, not this file, to {} bytes (a Kestrel 2.x bug)",
+        record.offset);
   }
   reporter_->report(Finding{Severity::kError, "broken_record", file, record.offset,
                             fmt::format("{}; {}", record.error, consequence)});
@@ -154,13 +164,12 @@ JournalRecord ReplayState::item_record(const QueuedItem& item) const {
 
 std::string ReplayState::describe(const QueuedItem& item) const {
   return fmt::format("the {}-byte item added by {} at {}:{}", item.payload_size,
-                     record_type_name(item_record(item).type), file_names_[item.file_index],
-                     item.record_offset);
+                     record_type_name(item_record(item).type), file_names_[item.file_index], item.record_offset);
 }
 
 void ReplayState::warn(const JournalRecord& record, std::string code, std::string message) {
-  reporter_->report(Finding{Severity::kWarning, std::move(code), file_names_[file_index_],
-                            record.offset, std::move(message)});
+  reporter_->report(
+      Finding{Severity::kWarning, std::move(code), file_names_[file_index_], record.offset, std::move(message)});
 }
 
 std::vector<QueuedItem> ReplayState::after_restart() const {

@@ -22,7 +22,7 @@
 
 namespace qjt::kestrel {
 
-struct QueuedItem {  // replay holds one per live item: keep it small
+struct QueuedItem {                 // replay holds one per live item: keep it small
   std::uint64_t record_offset = 0;  // of the record that added the item
   std::uint32_t file_index = 0;     // into the files given to begin_file
   std::uint32_t payload_size = 0;

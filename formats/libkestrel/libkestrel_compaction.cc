@@ -20,8 +20,7 @@ std::vector<std::string> passed_segments(const QueueReplay& replay) {
 
 }  // namespace
 
-CompactionPlan plan_compaction(const QueueReplay& replay, bool rewrite,
-                               const std::map<std::string, ByteSpan>& current,
+CompactionPlan plan_compaction(const QueueReplay& replay, bool rewrite, const std::map<std::string, ByteSpan>& current,
                                const std::vector<std::string>& temp_files) {
   CompactionPlan plan{passed_segments(replay), {}, temp_files};
   if (!rewrite) return plan;

@@ -31,7 +31,7 @@ struct BookmarkRewrite {
 struct CompactionPlan {
   std::vector<std::string> delete_segments;  // oldest first
   std::vector<BookmarkRewrite> rewrite_bookmarks;
-  std::vector<std::string> temp_files;       // Q~~*: deleted, as libkestrel's startup does
+  std::vector<std::string> temp_files;  // Q~~*: deleted, as libkestrel's startup does
   bool empty() const { return delete_segments.empty() && rewrite_bookmarks.empty() && temp_files.empty(); }
 };
 
@@ -39,8 +39,7 @@ struct CompactionPlan {
 // first id is at most minHead goes, except the last of them, which may
 // still hold unread items. With `rewrite`, the bookmarks whose bytes
 // (`current`, by path) differ from the canonical form are rewritten.
-CompactionPlan plan_compaction(const QueueReplay& replay, bool rewrite,
-                               const std::map<std::string, ByteSpan>& current,
+CompactionPlan plan_compaction(const QueueReplay& replay, bool rewrite, const std::map<std::string, ByteSpan>& current,
                                const std::vector<std::string>& temp_files);
 
 }  // namespace qjt::libkestrel

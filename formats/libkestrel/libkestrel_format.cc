@@ -23,12 +23,18 @@ FileKind file_kind_of(const std::string& path) {
 
 std::string_view op_name(Op op) {
   switch (op) {
-    case Op::kPut: return "PUT";
-    case Op::kReadHead: return "READ_HEAD";
-    case Op::kReadDone: return "READ_DONE";
-    case Op::kUnknown: return "UNKNOWN";
-    case Op::kEndOfFile: return "END_OF_FILE";
-    case Op::kBroken: return "BROKEN";
+    case Op::kPut:
+      return "PUT";
+    case Op::kReadHead:
+      return "READ_HEAD";
+    case Op::kReadDone:
+      return "READ_DONE";
+    case Op::kUnknown:
+      return "UNKNOWN";
+    case Op::kEndOfFile:
+      return "END_OF_FILE";
+    case Op::kBroken:
+      return "BROKEN";
   }
   return "BROKEN";
 }

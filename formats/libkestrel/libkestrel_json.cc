@@ -19,15 +19,22 @@ JsonWriter& add_fields(JsonWriter& line, const Record& record, DataMode mode) {
       line.unsigned_num("size", record.data.size());
       add_payload(&line, record.data, mode);
       break;
-    case Op::kReadHead: line.num("id", record.id); break;
+    case Op::kReadHead:
+      line.num("id", record.id);
+      break;
     case Op::kReadDone:
       line.begin_array("ids");
       for (std::size_t i = 0; i < record.done_count(); ++i) line.number(record.done_id(i));
       line.end_array();
       break;
-    case Op::kUnknown: line.num("command", record.command).unsigned_num("size", record.data.size()); break;
-    case Op::kBroken: line.str("error", record.error); break;
-    case Op::kEndOfFile: break;
+    case Op::kUnknown:
+      line.num("command", record.command).unsigned_num("size", record.data.size());
+      break;
+    case Op::kBroken:
+      line.str("error", record.error);
+      break;
+    case Op::kEndOfFile:
+      break;
   }
   return line;
 }
@@ -52,7 +59,9 @@ void append_record_text(std::string* out, const Record& record, DataMode mode) {
       if (record.expiry_ms) fmt::format_to(it, " exp={}", *record.expiry_ms);
       if (record.error_count != 0) fmt::format_to(it, " errors={}", record.error_count);
       break;
-    case Op::kReadHead: fmt::format_to(it, " {}", record.id); break;
+    case Op::kReadHead:
+      fmt::format_to(it, " {}", record.id);
+      break;
     case Op::kReadDone: {
       std::string ids;
       for (std::size_t i = 0; i < record.done_count(); ++i)
@@ -60,9 +69,14 @@ void append_record_text(std::string* out, const Record& record, DataMode mode) {
       fmt::format_to(it, " ({})", ids);
       break;
     }
-    case Op::kUnknown: fmt::format_to(it, " command={} size={}", record.command, record.data.size()); break;
-    case Op::kBroken: fmt::format_to(it, "  {}", record.error); break;
-    case Op::kEndOfFile: break;
+    case Op::kUnknown:
+      fmt::format_to(it, " command={} size={}", record.command, record.data.size());
+      break;
+    case Op::kBroken:
+      fmt::format_to(it, "  {}", record.error);
+      break;
+    case Op::kEndOfFile:
+      break;
   }
   out->push_back('\n');
   if (record.op == Op::kPut) append_payload_text(out, record.data, mode);

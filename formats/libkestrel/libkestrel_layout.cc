@@ -36,9 +36,7 @@ bool list(const std::string& dir, std::vector<Entry>* entries, std::string* erro
   return true;
 }
 
-std::string queue_of(const std::string& name) {
-  return name.substr(0, std::min(name.find('.'), name.find("~~")));
-}
+std::string queue_of(const std::string& name) { return name.substr(0, std::min(name.find('.'), name.find("~~"))); }
 
 // The <n> of a writer file name Q.<n>: all digits (libkestrel's test), and
 // small enough for the Long it parses.
@@ -93,8 +91,7 @@ bool holds_libkestrel(const std::string& dir) {
   });
 }
 
-bool discover_queues(const std::string& dir, Reporter* reporter, std::vector<QueueLayout>* queues,
-                     std::string* error) {
+bool discover_queues(const std::string& dir, Reporter* reporter, std::vector<QueueLayout>* queues, std::string* error) {
   std::vector<Entry> entries;
   if (!list(dir, &entries, error)) return false;
   std::map<std::string, QueueLayout> found;

@@ -38,7 +38,6 @@ bool holds_libkestrel(const std::string& dir);
 // (unexpected_name), and files of a libkestrel queue named like a segment
 // or a bookmark but without its magic (not_libkestrel_file). False with
 // *error when `dir` cannot be listed.
-bool discover_queues(const std::string& dir, Reporter* reporter, std::vector<QueueLayout>* queues,
-                     std::string* error);
+bool discover_queues(const std::string& dir, Reporter* reporter, std::vector<QueueLayout>* queues, std::string* error);
 
 }  // namespace qjt::libkestrel

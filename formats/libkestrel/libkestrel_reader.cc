@@ -6,8 +6,8 @@ namespace qjt::libkestrel {
 namespace {
 
 std::string magic_text(std::uint32_t magic) {
-  return fmt::format("{:02x} {:02x} {:02x} {:02x}", magic >> 24, (magic >> 16) & 0xff,
-                     (magic >> 8) & 0xff, magic & 0xff);
+  return fmt::format("{:02x} {:02x} {:02x} {:02x}", magic >> 24, (magic >> 16) & 0xff, (magic >> 8) & 0xff,
+                     magic & 0xff);
 }
 
 }  // namespace
@@ -27,12 +27,11 @@ bool Reader::check_magic(Record* record) {
   ByteReader in(file_);
   std::uint32_t magic = 0;
   if (!in.read_u32_be(&magic)) {
-    return broken(record, fmt::format("no header: expected the 4-byte {} magic {}, found a {}-byte file",
-                                      what, magic_text(want), file_.size()));
+    return broken(record, fmt::format("no header: expected the 4-byte {} magic {}, found a {}-byte file", what,
+                                      magic_text(want), file_.size()));
   }
   if (magic != want) {
-    return broken(record, fmt::format("expected the {} magic {}, found {}", what, magic_text(want),
-                                      magic_text(magic)));
+    return broken(record, fmt::format("expected the {} magic {}, found {}", what, magic_text(want), magic_text(magic)));
   }
   position_ = 4;
   return false;
@@ -85,13 +84,12 @@ bool Reader::decode(ByteReader* in, std::uint8_t command_byte, Record* record) {
   if (command >= kFirstDataCommand) {
     std::int32_t size = 0;
     if (!ByteReader(header).read_i32_le(&size)) {
-      broken(record, fmt::format("command byte {:#04x}: command {} carries data but has no size word",
-                                 command_byte, command));
+      broken(record,
+             fmt::format("command byte {:#04x}: command {} carries data but has no size word", command_byte, command));
       return false;
     }
     if (size > kLargestData) {
-      broken(record, fmt::format("item too large: {} data bytes, over libkestrel's limit of {}", size,
-                                 kLargestData));
+      broken(record, fmt::format("item too large: {} data bytes, over libkestrel's limit of {}", size, kLargestData));
       return false;
     }
     if (size < 0) {
@@ -99,16 +97,14 @@ bool Reader::decode(ByteReader* in, std::uint8_t command_byte, Record* record) {
       return false;
     }
     if (!in->read_span(static_cast<std::size_t>(size), &data)) {
-      broken(record, fmt::format("truncated entry: {} data byte(s) announced, {} remain", size,
-                                 in->remaining()));
+      broken(record, fmt::format("truncated entry: {} data byte(s) announced, {} remain", size, in->remaining()));
       return false;
     }
   }
   return decode_fields(command, words, header, data, record);
 }
 
-bool Reader::decode_fields(std::uint8_t command, std::uint8_t words, ByteSpan header,
-                           ByteSpan data, Record* record) {
+bool Reader::decode_fields(std::uint8_t command, std::uint8_t words, ByteSpan header, ByteSpan data, Record* record) {
   ByteReader fields(header);
   switch (command) {
     case kCmdReadHead:
@@ -142,8 +138,8 @@ bool Reader::decode_fields(std::uint8_t command, std::uint8_t words, ByteSpan he
     }
     case kCmdReadDone:
       if (data.size() % 8 != 0) {
-        broken(record, fmt::format("corrupted READ_DONE: {} data bytes, not a multiple of 8 (one i64 per id)",
-                                   data.size()));
+        broken(record,
+               fmt::format("corrupted READ_DONE: {} data bytes, not a multiple of 8 (one i64 per id)", data.size()));
         return false;
       }
       record->op = Op::kReadDone;

@@ -42,8 +42,7 @@ class Reader {
  private:
   bool check_magic(Record* record);
   bool decode(ByteReader* in, std::uint8_t command_byte, Record* record);
-  bool decode_fields(std::uint8_t command, std::uint8_t words, ByteSpan header,
-                     ByteSpan data, Record* record);
+  bool decode_fields(std::uint8_t command, std::uint8_t words, ByteSpan header, ByteSpan data, Record* record);
   bool end_at_zero(Record* record);
   bool broken(Record* record, std::string message);
 

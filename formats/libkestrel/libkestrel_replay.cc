@@ -163,11 +163,9 @@ void QueueReplay::finish() {
   if (readers_.empty()) readers_.push_back(ReaderState{"", "", tail_id(), {}});
 }
 
-void QueueReplay::for_each_pending(const ReaderState& reader,
-                                   const std::function<void(const ItemRef&)>& visit) const {
+void QueueReplay::for_each_pending(const ReaderState& reader, const std::function<void(const ItemRef&)>& visit) const {
   for (const ItemRef& item : items_) {
-    if (item.id > reader.head && !std::binary_search(reader.done.begin(), reader.done.end(), item.id))
-      visit(item);
+    if (item.id > reader.head && !std::binary_search(reader.done.begin(), reader.done.end(), item.id)) visit(item);
   }
 }
 

@@ -25,7 +25,7 @@
 
 namespace qjt::libkestrel {
 
-struct ItemRef {  // one per item on disk: keep it small
+struct ItemRef {              // one per item on disk: keep it small
   std::uint32_t segment = 0;  // index in add_segment order
   std::uint64_t offset = 0;   // of its PUT record
   std::int64_t id = 0;
@@ -39,8 +39,8 @@ struct SegmentSummary {
 };
 
 struct ReaderState {
-  std::string name;  // empty: the default reader
-  std::string path;  // its bookmark; empty when libkestrel would create it
+  std::string name;                // empty: the default reader
+  std::string path;                // its bookmark; empty when libkestrel would create it
   std::int64_t head = 0;           // as clamped on load
   std::vector<std::int64_t> done;  // ascending, inside (head, tail]
 };
@@ -77,8 +77,8 @@ class QueueReplay {
     std::uint64_t done_offset = 0;
   };
   void check_id(const std::string& path, const Record& put, bool first_in_segment);
-  void report(Severity severity, const char* code, const std::string& path,
-              std::optional<std::uint64_t> offset, std::string message);
+  void report(Severity severity, const char* code, const std::string& path, std::optional<std::uint64_t> offset,
+              std::string message);
   void report_record(const std::string& path, const Record& record, bool segment);
   void check_end(const std::string& path, ByteSpan bytes, const Record& end, std::optional<std::uint64_t> garbage);
   ReaderState load(const Bookmark& bookmark);

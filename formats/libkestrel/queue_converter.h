@@ -13,8 +13,8 @@
 #include <string>
 
 #include "durable_file.h"
-#include "libkestrel/libkestrel_replay.h"
 #include "kestrel/replay_state.h"
+#include "libkestrel/libkestrel_replay.h"
 
 namespace qjt::libkestrel {
 

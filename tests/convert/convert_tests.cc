@@ -140,8 +140,8 @@ struct Result {
 // standard output into a file and standard error captured.
 Result run_qjt(const TempDir& dir, const std::string& args, const std::string& stdin_file = "/dev/null") {
   const fs::path out = dir / "stdout", err = dir / "stderr";
-  const std::string command = std::string(quote(QJT_BINARY)) + " " + args + " <" + quote(stdin_file) +
-                              " >" + quote(out.string()) + " 2>" + quote(err.string());
+  const std::string command = std::string(quote(QJT_BINARY)) + " " + args + " <" + quote(stdin_file) + " >" +
+                              quote(out.string()) + " 2>" + quote(err.string());
   const int raw = std::system(command.c_str());
   Result r;
   r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
@@ -168,8 +168,8 @@ void check_round_trip(const TempDir& dir, const fs::path& journal, int expected_
     CAPTURE(mode);
     const fs::path jsonl = dir / "rt.jsonl", back = dir / "rt.back";
     fs::remove(back);
-    const Result to = run_qjt(dir, std::string("convert --to jsonl --data ") + mode + " " + j + " -o " +
-                                   quote(jsonl.string()));
+    const Result to =
+        run_qjt(dir, std::string("convert --to jsonl --data ") + mode + " " + j + " -o " + quote(jsonl.string()));
     CHECK(to.status == expected_status);
     CHECK(to.out.empty());
     const Result from = run_qjt(dir, "convert --to kestrel " + quote(jsonl.string()) + " -o " + quote(back.string()));
@@ -178,8 +178,8 @@ void check_round_trip(const TempDir& dir, const fs::path& journal, int expected_
     CHECK(read_file(back) == read_file(journal));
     if (!pipes) continue;
     // The same through standard input and output.
-    const int piped = shell(quote(QJT_BINARY) + " convert --to jsonl --data " + mode + " " + j +
-                            " 2>/dev/null | " + quote(QJT_BINARY) + " convert --to kestrel - 2>/dev/null | cmp -s - " + j);
+    const int piped = shell(quote(QJT_BINARY) + " convert --to jsonl --data " + mode + " " + j + " 2>/dev/null | " +
+                            quote(QJT_BINARY) + " convert --to kestrel - 2>/dev/null | cmp -s - " + j);
     CHECK(piped == 0);
   }
   // In the default mode the JSON Lines are exactly what dump --json prints.
@@ -214,7 +214,7 @@ TEST_CASE("base64 and hex decoding is strict") {
   CHECK(out == "AB");
   CHECK(qjt::kestrel::base64_decode("QUJD/+8A", &out, &error));
   CHECK(out == std::string("ABC\xff\xef\x00", 6));
-  for (const char* bad : {"QQ=", "Q===", "QQ=A", "QQ==QQ==", "Q!==", "QUJD\n", "QQ =" }) {
+  for (const char* bad : {"QQ=", "Q===", "QQ=A", "QQ==QQ==", "Q!==", "QUJD\n", "QQ ="}) {
     CAPTURE(bad);
     CHECK_FALSE(qjt::kestrel::base64_decode(bad, &out, &error));
     CHECK(error.find("base64") != std::string::npos);
@@ -238,15 +238,16 @@ TEST_CASE("a parsed line encodes like the record it describes") {
   CHECK(record.add_time_ms == 5);
   CHECK(record.expiry_ms == 6);
   CHECK(record.payload.as_chars() == "hi");
-  REQUIRE(qjt::kestrel::parse_record_json(R"({"op":"ADD","add_time_ms":null,"expiry_ms":-2000,"data":"x"})",
-                                          &record, &storage, &error));
+  REQUIRE(qjt::kestrel::parse_record_json(R"({"op":"ADD","add_time_ms":null,"expiry_ms":-2000,"data":"x"})", &record,
+                                          &storage, &error));
   CHECK(record.type == qjt::kestrel::RecordType::kAdd);
   CHECK_FALSE(record.has_add_time);
   CHECK(record.expiry_ms == -2000);
-  CHECK_FALSE(qjt::kestrel::parse_record_json(R"({"op":"ADDX","add_time_ms":1.5,"expiry_ms":0,"data":""})",
-                                              &record, &storage, &error));
-  CHECK(error == "ADDX needs \"add_time_ms\" as an integer (milliseconds) from -9223372036854775808 "
-                 "to 9223372036854775807: found 1.5");
+  CHECK_FALSE(qjt::kestrel::parse_record_json(R"({"op":"ADDX","add_time_ms":1.5,"expiry_ms":0,"data":""})", &record,
+                                              &storage, &error));
+  CHECK(error ==
+        "ADDX needs \"add_time_ms\" as an integer (milliseconds) from -9223372036854775808 "
+        "to 9223372036854775807: found 1.5");
 }
 
 TEST_CASE("a parsed line may carry the envelope, of its own family only") {
@@ -257,16 +258,16 @@ TEST_CASE("a parsed line may carry the envelope, of its own family only") {
   CHECK(record.type == qjt::kestrel::RecordType::kRemove);
   CHECK_FALSE(qjt::kestrel::parse_record_json(R"({"format":"libkestrel","file":"q.1","offset":4,"op":"REMOVE"})",
                                               &record, &storage, &error));
-  CHECK(error == "expected \"format\" \"kestrel\" or no \"format\", found \"libkestrel\": the line is not a "
-                 "kestrel record (give each family's lines to its own conversion)");
+  CHECK(error ==
+        "expected \"format\" \"kestrel\" or no \"format\", found \"libkestrel\": the line is not a "
+        "kestrel record (give each family's lines to its own conversion)");
   CHECK_FALSE(qjt::kestrel::parse_record_json(R"({"format":7,"op":"REMOVE"})", &record, &storage, &error));
 }
 
-
 TEST_CASE("LegacyUpgrade assigns the xids Kestrel 1.x would") {
   qjt::kestrel::LegacyUpgrade upgrade(77);
-  const std::string input = Journal().add(1, "a").add(0, "b").remove_tentative().save_xid(0).remove_tentative()
-                                .remove_tentative().bytes();
+  const std::string input =
+      Journal().add(1, "a").add(0, "b").remove_tentative().save_xid(0).remove_tentative().remove_tentative().bytes();
   qjt::kestrel::JournalReader reader{qjt::ByteSpan(std::string_view(input))};
   qjt::kestrel::JournalRecord record;
   std::string out;
@@ -362,13 +363,8 @@ TEST_CASE("dump --json gives a BROKEN record its raw bytes in each data mode") {
 TEST_CASE("surgery: records deleted and edited in the JSON Lines convert back") {
   TempDir dir;
   const fs::path journal = dir / "orders";
-  write_file(journal, Journal()
-                          .addx(100, 0, "first")
-                          .addx(200, 0, "poison")
-                          .rtx(1)
-                          .addx(300, 9000, "third")
-                          .confirm(1)
-                          .bytes());
+  write_file(journal,
+             Journal().addx(100, 0, "first").addx(200, 0, "poison").rtx(1).addx(300, 9000, "third").confirm(1).bytes());
   const fs::path jsonl = dir / "orders.jsonl";
   REQUIRE(run_qjt(dir, "convert --to jsonl " + quote(journal.string()) + " -o " + quote(jsonl.string())).status == 0);
 
@@ -393,8 +389,8 @@ TEST_CASE("surgery: records deleted and edited in the JSON Lines convert back") 
   const fs::path out2 = dir / "orders.jq";
   const std::string pipeline =
       quote(QJT_BINARY) + " convert --to jsonl " + quote(journal.string()) +
-      " | jq -c 'select(.data != \"poison\") | if .data == \"third\" then .data = \"3rd\" else . end'" +
-      " | " + quote(QJT_BINARY) + " convert --to kestrel - -o " + quote(out2.string());
+      " | jq -c 'select(.data != \"poison\") | if .data == \"third\" then .data = \"3rd\" else . end'" + " | " +
+      quote(QJT_BINARY) + " convert --to kestrel - -o " + quote(out2.string());
   CHECK(shell(pipeline) == 0);
   CHECK(read_file(out2) == Journal().addx(100, 0, "first").rtx(1).addx(300, 9000, "3rd").confirm(1).bytes());
 }
@@ -416,7 +412,8 @@ TEST_CASE("malformed lines exit 1 with a finding naming the line and write nothi
       {R"({"xid":1})", "expected \"op\" as a string"},
       {R"({"op":5})", "found 5"},
       {R"({"op":"FROB"})", "found \"FROB\""},
-      {R"({"op":"UNREMOVE"})", "UNREMOVE needs \"xid\" as an integer from -2147483648 to 2147483647: found no such field"},
+      {R"({"op":"UNREMOVE"})",
+       "UNREMOVE needs \"xid\" as an integer from -2147483648 to 2147483647: found no such field"},
       {R"({"op":"CONFIRM_REMOVE","xid":"7"})", "found \"7\""},
       {R"({"op":"SAVE_XID","xid":2147483648})", "found 2147483648"},
       {R"({"op":"REMOVE_TENTATIVE_XID","xid":-2147483649})", "found -2147483649"},
@@ -425,7 +422,8 @@ TEST_CASE("malformed lines exit 1 with a finding naming the line and write nothi
       {R"({"op":"ADDX","add_time_ms":null,"expiry_ms":0,"data":"x"})", "found null"},
       {R"({"op":"ADDX","add_time_ms":0,"expiry_ms":9223372036854775808,"data":"x"})", "found 9223372036854775808"},
       {R"({"op":"ADD_XID","xid":1,"add_time_ms":0,"expiry_ms":0})", "found none (a dump made with --data=none"},
-      {R"({"op":"ADDX","add_time_ms":0,"expiry_ms":0,"data":"x","data_hex":"78"})", "found both \"data\" and \"data_hex\""},
+      {R"({"op":"ADDX","add_time_ms":0,"expiry_ms":0,"data":"x","data_hex":"78"})",
+       "found both \"data\" and \"data_hex\""},
       {R"({"op":"ADDX","add_time_ms":0,"expiry_ms":0,"data_b64":"eA==","data_hex":"78"})", "found both"},
       {R"({"op":"ADDX","add_time_ms":0,"expiry_ms":0,"data":42})", "\"data\" as a string: found 42"},
       {R"({"op":"ADDX","add_time_ms":0,"expiry_ms":0,"data_b64":"eA="})", "base64"},
@@ -447,8 +445,8 @@ TEST_CASE("malformed lines exit 1 with a finding naming the line and write nothi
     write_file(out, "OLD");
     Result r = run_qjt(dir, "convert --to kestrel " + quote(jsonl.string()) + " -o " + quote(out.string()));
     CHECK(r.status == 1);
-    const std::string where = jsonl.string() + ":" + std::to_string(good1.size() + good2.size() + 2) +
-                              ": error[bad_json_line]: line 3: ";
+    const std::string where =
+        jsonl.string() + ":" + std::to_string(good1.size() + good2.size() + 2) + ": error[bad_json_line]: line 3: ";
     CHECK(r.err.find(where) != std::string::npos);
     CHECK(r.err.find(c.expected) != std::string::npos);
     CHECK(read_file(out) == "OLD");  // not replaced
@@ -464,15 +462,17 @@ TEST_CASE("malformed lines exit 1 with a finding naming the line and write nothi
     CHECK(entry.path().filename().string().find("~~qjt-") == std::string::npos);
   const fs::path fresh = dir / "fresh";
   write_file(dir / "bad.jsonl", "{}\n");
-  CHECK(run_qjt(dir, "convert --to kestrel " + quote((dir / "bad.jsonl").string()) + " -o " + quote(fresh.string())).status == 1);
+  CHECK(run_qjt(dir, "convert --to kestrel " + quote((dir / "bad.jsonl").string()) + " -o " + quote(fresh.string()))
+            .status == 1);
   CHECK_FALSE(fs::exists(fresh));
 }
 
 TEST_CASE("every bad line is reported and blank lines or CRLF or END_OF_FILE are fine") {
   TempDir dir;
   const fs::path jsonl = dir / "in.jsonl";
-  write_file(jsonl, "{\"op\":\"REMOVE\"}\r\n\n   \n{\"op\":\"nope\"}\n{\"op\":\"END_OF_FILE\",\"offset\":1}\n{bad\n"
-                    "{\"op\":\"REMOVE_TENTATIVE\"}");
+  write_file(jsonl,
+             "{\"op\":\"REMOVE\"}\r\n\n   \n{\"op\":\"nope\"}\n{\"op\":\"END_OF_FILE\",\"offset\":1}\n{bad\n"
+             "{\"op\":\"REMOVE_TENTATIVE\"}");
   Result r = run_qjt(dir, "convert --to kestrel " + quote(jsonl.string()));
   CHECK(r.status == 1);
   CHECK(r.err.find(":22: error[bad_json_line]: line 4: ") != std::string::npos);
@@ -516,32 +516,32 @@ constexpr std::int64_t kT = 1600000000123;
 // UNREMOVE / CONFIRM_REMOVE / CONTINUE naming the xids 1.x assigned.
 std::string legacy_input() {
   return Journal()
-      .add(0, "a")                  // queue a
-      .add(60, "b")                 // a b
-      .addx(1000, 0, "c")           // a b c
-      .add_xid(77, 2000, 5000, "d") // a b c d
-      .addx(3000, 0, "e")           // a b c d e
-      .remove_tentative()           // xid 1 = a
-      .remove_tentative()           // xid 2 = b
-      .remove_tentative()           // xid 3 = c; queue d e
-      .unremove(2)                  // b d e
-      .confirm(1)                   // open {3}
+      .add(0, "a")                   // queue a
+      .add(60, "b")                  // a b
+      .addx(1000, 0, "c")            // a b c
+      .add_xid(77, 2000, 5000, "d")  // a b c d
+      .addx(3000, 0, "e")            // a b c d e
+      .remove_tentative()            // xid 1 = a
+      .remove_tentative()            // xid 2 = b
+      .remove_tentative()            // xid 3 = c; queue d e
+      .unremove(2)                   // b d e
+      .confirm(1)                    // open {3}
       .save_xid(10)
-      .remove_tentative()           // xid 11 = b; queue d e
-      .remove_tentative()           // xid 12 = d; queue e
+      .remove_tentative()  // xid 11 = b; queue d e
+      .remove_tentative()  // xid 12 = d; queue e
       .save_xid(11)
-      .remove_tentative()           // 12 is open: xid 13 = e; queue empty
-      .remove_tentative()           // xid 14, nothing to take
-      .addx(4000, 0, "f")           // f
-      .confirm(12)                  // open {3, 11, 13}
-      .unremove(13)                 // e f
-      .cont(11, 5000, 0, "g")       // open {3}; e f g
-      .remove()                     // f g
-      .rtx(9)                       // xid 9 = f; g
-      .remove_tentative()           // xid 10 = g
+      .remove_tentative()      // 12 is open: xid 13 = e; queue empty
+      .remove_tentative()      // xid 14, nothing to take
+      .addx(4000, 0, "f")      // f
+      .confirm(12)             // open {3, 11, 13}
+      .unremove(13)            // e f
+      .cont(11, 5000, 0, "g")  // open {3}; e f g
+      .remove()                // f g
+      .rtx(9)                  // xid 9 = f; g
+      .remove_tentative()      // xid 10 = g
       .save_xid(-1)
       .addx(6000, 0, "h")
-      .remove_tentative()           // 0 skipped: xid 1 = h; open {1, 3, 9, 10}
+      .remove_tentative()  // 0 skipped: xid 1 = h; open {1, 3, 9, 10}
       .bytes();
 }
 
@@ -580,8 +580,8 @@ TEST_CASE("kestrel2: a 1.x journal upgraded to the bytes written by hand") {
   TempDir dir;
   const fs::path in = dir / "q", out = dir / "q.2x";
   write_file(in, legacy_input());
-  Result r = run_qjt(dir, "convert --to kestrel2 --add-time " + std::to_string(kT) + " " + quote(in.string()) +
-                          " -o " + quote(out.string()));
+  Result r = run_qjt(dir, "convert --to kestrel2 --add-time " + std::to_string(kT) + " " + quote(in.string()) + " -o " +
+                              quote(out.string()));
   CHECK(r.status == 0);
   CHECK(r.err.empty());
   CHECK(read_file(out) == upgraded(kT));
@@ -618,8 +618,8 @@ TEST_CASE("kestrel2: Kestrel 2.x replay of the output equals 1.x replay of the i
   TempDir dir;
   const fs::path in = dir / "q", out = dir / "q.2x";
   write_file(in, legacy_input());
-  REQUIRE(run_qjt(dir, "convert --to kestrel2 --add-time " + std::to_string(kT) + " " + quote(in.string()) +
-                       " -o " + quote(out.string()))
+  REQUIRE(run_qjt(dir, "convert --to kestrel2 --add-time " + std::to_string(kT) + " " + quote(in.string()) + " -o " +
+                           quote(out.string()))
               .status == 0);
   // Queue, open transactions (by xid) and after_restart, without the
   // positions; the legacy ADDs' null add time is the one given.
@@ -644,7 +644,8 @@ TEST_CASE("kestrel2: a BROKEN tail is reported and copied") {
   TempDir dir;
   const fs::path in = dir / "q", out = dir / "q.2x";
   write_file(in, Journal().add(0, "a").remove_tentative().raw(unhex("02 30000000 01")).bytes());
-  const Result r = run_qjt(dir, "convert --to kestrel2 --add-time 9 " + quote(in.string()) + " -o " + quote(out.string()));
+  const Result r =
+      run_qjt(dir, "convert --to kestrel2 --add-time 9 " + quote(in.string()) + " -o " + quote(out.string()));
   CHECK(r.status == 1);
   CHECK(r.err.find(":11: error[broken_record]: ") != std::string::npos);
   CHECK(read_file(out) == Journal().addx(9, 0, "a").rtx(1).raw(unhex("02 30000000 01")).bytes());
@@ -657,7 +658,7 @@ TEST_CASE("usage and I/O errors") {
   const fs::path in = dir / "q";
   write_file(in, Journal().remove().bytes());
   const std::string q = quote(in.string());
-  CHECK(run_qjt(dir, "convert " + q).status == 2);                          // no --to
+  CHECK(run_qjt(dir, "convert " + q).status == 2);  // no --to
   CHECK(run_qjt(dir, "convert --to xml " + q).status == 2);
   CHECK(run_qjt(dir, "convert --to kestrel --data hex " + q).status == 2);
   CHECK(run_qjt(dir, "convert --to jsonl --add-time 1 " + q).status == 2);
@@ -671,8 +672,11 @@ TEST_CASE("usage and I/O errors") {
   CHECK(read_file(in) == Journal().remove().bytes());
   // Missing input: 3, and no output appears.
   const fs::path out = dir / "out";
-  CHECK(run_qjt(dir, "convert --to jsonl " + quote((dir / "missing").string()) + " -o " + quote(out.string())).status == 3);
-  CHECK(run_qjt(dir, "convert --to kestrel " + quote((dir / "missing").string()) + " -o " + quote(out.string())).status == 3);
+  CHECK(run_qjt(dir, "convert --to jsonl " + quote((dir / "missing").string()) + " -o " + quote(out.string())).status ==
+        3);
+  CHECK(
+      run_qjt(dir, "convert --to kestrel " + quote((dir / "missing").string()) + " -o " + quote(out.string())).status ==
+      3);
   CHECK_FALSE(fs::exists(out));
   // An output directory that does not exist: 3.
   CHECK(run_qjt(dir, "convert --to jsonl " + q + " -o " + quote((dir / "no" / "such").string())).status == 3);
@@ -681,6 +685,6 @@ TEST_CASE("usage and I/O errors") {
   CHECK(run_qjt(dir, "convert --to jsonl " + q + " -o " + quote(out.string())).status == 0);
   CHECK(read_file(out) == "{\"format\":\"kestrel\",\"file\":" + std::string("\"") + in.string() +
                               "\",\"offset\":0,\"op\":\"REMOVE\"}\n"
-                              "{\"format\":\"kestrel\",\"file\":\"" + in.string() +
-                              "\",\"offset\":1,\"op\":\"END_OF_FILE\"}\n");
+                              "{\"format\":\"kestrel\",\"file\":\"" +
+                              in.string() + "\",\"offset\":1,\"op\":\"END_OF_FILE\"}\n");
 }

@@ -36,10 +36,9 @@ enum Op : std::uint8_t {
 };
 
 inline const char* op_name(std::uint8_t op) {
-  static const char* const kNames[] = {"ADD",     "REMOVE",         "ADDX",
-                                       "REMOVE_TENTATIVE", "SAVE_XID", "UNREMOVE",
-                                       "CONFIRM_REMOVE", "ADD_XID", "CONTINUE",
-                                       "REMOVE_TENTATIVE_XID"};
+  static const char* const kNames[] = {
+      "ADD",      "REMOVE",         "ADDX",    "REMOVE_TENTATIVE", "SAVE_XID",
+      "UNREMOVE", "CONFIRM_REMOVE", "ADD_XID", "CONTINUE",         "REMOVE_TENTATIVE_XID"};
   return op <= kRemoveTentativeXid ? kNames[op] : "INVALID";
 }
 
@@ -72,13 +71,27 @@ inline std::string json_string(std::string_view s) {
   for (char ch : s) {
     const auto c = static_cast<unsigned char>(ch);
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
       default:
         if (c < 0x20) {
           out += format("\\u%04x", static_cast<unsigned>(c));
@@ -132,8 +145,11 @@ inline std::string hex(std::string_view s) {
 inline bool looks_like_utf8(std::string_view s) {
   for (std::size_t i = 0; i < s.size();) {
     const auto c = static_cast<unsigned char>(s[i]);
-    const std::size_t n = c < 0x80 ? 1 : c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3
-                          : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+    const std::size_t n = c < 0x80                 ? 1
+                          : c >= 0xC2 && c <= 0xDF ? 2
+                          : c >= 0xE0 && c <= 0xEF ? 3
+                          : c >= 0xF0 && c <= 0xF4 ? 4
+                                                   : 0;
     if (n == 0 || s.size() - i < n) return false;
     for (std::size_t k = 1; k < n; ++k)
       if ((static_cast<unsigned char>(s[i + k]) & 0xC0u) != 0x80u) return false;
@@ -146,8 +162,7 @@ inline bool is_ascii(std::string_view s) {
   bool ascii = true;
   for (char ch : s)
     if (static_cast<unsigned char>(ch) >= 0x80) ascii = false;
-  if (!ascii && looks_like_utf8(s))
-    throw std::logic_error("fixture payloads must be ASCII or clearly invalid UTF-8");
+  if (!ascii && looks_like_utf8(s)) throw std::logic_error("fixture payloads must be ASCII or clearly invalid UTF-8");
   return ascii;
 }
 
@@ -157,12 +172,12 @@ enum class DataMode { kText, kBase64, kHex, kNone };
 
 struct ExpectedRecord {
   std::uint64_t offset = 0;
-  std::string op;                 // ADD ... REMOVE_TENTATIVE_XID, END_OF_FILE, BROKEN
-  std::optional<std::int32_t> xid;  // records with an xid field
-  bool item = false;              // ADD, ADDX, ADD_XID, CONTINUE
+  std::string op;                           // ADD ... REMOVE_TENTATIVE_XID, END_OF_FILE, BROKEN
+  std::optional<std::int32_t> xid;          // records with an xid field
+  bool item = false;                        // ADD, ADDX, ADD_XID, CONTINUE
   std::optional<std::int64_t> add_time_ms;  // none for the legacy ADD
   std::int64_t expiry_ms = 0;
-  std::string data;               // item payload; BROKEN: the raw bytes to the end of the file
+  std::string data;              // item payload; BROKEN: the raw bytes to the end of the file
   std::uint64_t tail_bytes = 0;  // BROKEN
   std::string error;             // BROKEN
 };
@@ -172,11 +187,13 @@ struct ExpectedRecord {
 inline std::string payload_field(std::string_view data, DataMode mode) {
   switch (mode) {
     case DataMode::kText:
-      return is_ascii(data) ? ",\"data\":" + json_string(data)
-                            : ",\"data_b64\":\"" + base64(data) + "\"";
-    case DataMode::kBase64: return ",\"data_b64\":\"" + base64(data) + "\"";
-    case DataMode::kHex: return ",\"data_hex\":\"" + hex(data) + "\"";
-    case DataMode::kNone: break;
+      return is_ascii(data) ? ",\"data\":" + json_string(data) : ",\"data_b64\":\"" + base64(data) + "\"";
+    case DataMode::kBase64:
+      return ",\"data_b64\":\"" + base64(data) + "\"";
+    case DataMode::kHex:
+      return ",\"data_hex\":\"" + hex(data) + "\"";
+    case DataMode::kNone:
+      break;
   }
   return "";
 }
@@ -218,9 +235,14 @@ inline std::string dump_text_line(const ExpectedRecord& r, DataMode mode) {
       case DataMode::kText:
         field = is_ascii(r.data) ? "data=" + json_string(r.data) : "data_b64=" + json_string(base64(r.data));
         break;
-      case DataMode::kBase64: field = "data_b64=" + json_string(base64(r.data)); break;
-      case DataMode::kHex: field = "data_hex=" + json_string(hex(r.data)); break;
-      case DataMode::kNone: break;
+      case DataMode::kBase64:
+        field = "data_b64=" + json_string(base64(r.data));
+        break;
+      case DataMode::kHex:
+        field = "data_hex=" + json_string(hex(r.data));
+        break;
+      case DataMode::kNone:
+        break;
     }
     out += "    " + field + "\n";
   }
@@ -264,21 +286,25 @@ class JournalBuilder {
     r.data = std::string(data);
     return *this;
   }
-  JournalBuilder& remove() { begin(kRemove); return *this; }
-  JournalBuilder& remove_tentative() { begin(kRemoveTentative); return *this; }
+  JournalBuilder& remove() {
+    begin(kRemove);
+    return *this;
+  }
+  JournalBuilder& remove_tentative() {
+    begin(kRemoveTentative);
+    return *this;
+  }
   JournalBuilder& save_xid(std::int32_t xid) { return xid_record(kSaveXid, xid); }
   JournalBuilder& unremove(std::int32_t xid) { return xid_record(kUnremove, xid); }
   JournalBuilder& confirm_remove(std::int32_t xid) { return xid_record(kConfirmRemove, xid); }
   JournalBuilder& remove_tentative_xid(std::int32_t xid) { return xid_record(kRemoveTentativeXid, xid); }
   // ADD_XID 0x07 / CONTINUE 0x08: i32 xid, then an ADDX block.
-  JournalBuilder& add_xid(std::int32_t xid, std::int64_t add_time_ms, std::int64_t expiry_ms,
-                          std::string_view data) {
+  JournalBuilder& add_xid(std::int32_t xid, std::int64_t add_time_ms, std::int64_t expiry_ms, std::string_view data) {
     xid_record(kAddXid, xid);
     item_block(&records_.back(), add_time_ms, expiry_ms, data);
     return *this;
   }
-  JournalBuilder& continue_(std::int32_t xid, std::int64_t add_time_ms, std::int64_t expiry_ms,
-                            std::string_view data) {
+  JournalBuilder& continue_(std::int32_t xid, std::int64_t add_time_ms, std::int64_t expiry_ms, std::string_view data) {
     xid_record(kContinue, xid);
     item_block(&records_.back(), add_time_ms, expiry_ms, data);
     return *this;
@@ -322,17 +348,20 @@ class JournalBuilder {
     const int minimum = op == kAdd ? 4 : 16;
     std::string error;
     if (size < 0) {
-      error = format("%s record has a negative size field at offset %llu: expected a block of at "
-                     "least %d bytes, found %d",
-                     op_name(op), size_at, minimum, size);
+      error = format(
+          "%s record has a negative size field at offset %llu: expected a block of at "
+          "least %d bytes, found %d",
+          op_name(op), size_at, minimum, size);
     } else if (static_cast<std::size_t>(size) > present) {
-      error = format("truncated %s record: expected %d bytes after the size field at offset %llu, "
-                     "found %zu before end of file",
-                     op_name(op), size, size_at, present);
+      error = format(
+          "truncated %s record: expected %d bytes after the size field at offset %llu, "
+          "found %zu before end of file",
+          op_name(op), size, size_at, present);
     } else if (size < minimum) {
-      error = format("%s record's block is too short: expected at least %d bytes, found a size field "
-                     "of %d at offset %llu",
-                     op_name(op), minimum, size, size_at);
+      error = format(
+          "%s record's block is too short: expected at least %d bytes, found a size field "
+          "of %d at offset %llu",
+          op_name(op), minimum, size, size_at);
     } else {
       throw std::logic_error("bad_block called with a valid block");
     }
@@ -363,8 +392,7 @@ class JournalBuilder {
     r.xid = xid;
     return *this;
   }
-  void item_block(ExpectedRecord* r, std::int64_t add_time_ms, std::int64_t expiry_ms,
-                  std::string_view data) {
+  void item_block(ExpectedRecord* r, std::int64_t add_time_ms, std::int64_t expiry_ms, std::string_view data) {
     put_i32(&bytes_, static_cast<std::int32_t>(16 + data.size()));
     put_i64(&bytes_, add_time_ms);
     put_i64(&bytes_, expiry_ms);

@@ -30,10 +30,10 @@
 //   log's header marks its checkpoint position. Flume recovers bravo,
 //   charlie, delta; `qjt convert --to flume-v3` upgrades its checkpoint.
 #include <cstdio>
-#include <memory>
-#include <stdexcept>
 #include <filesystem>
 #include <fstream>
+#include <memory>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>

@@ -72,8 +72,7 @@ std::string dump(const std::vector<Part>& parts, bool json, DataMode mode, const
       if (filter.xid && (!r.xid || *r.xid != *filter.xid)) continue;
       if (filter.limit && printed == *filter.limit) break;
       ++printed;
-      out += json ? qjt_test::kestrel::dump_json_line(part.label, r, mode)
-                  : qjt_test::kestrel::dump_text_line(r, mode);
+      out += json ? qjt_test::kestrel::dump_json_line(part.label, r, mode) : qjt_test::kestrel::dump_text_line(r, mode);
     }
   }
   return out;
@@ -101,24 +100,28 @@ void make_sample() {
 
   // orders: archived segment, rotated at T.
   JournalBuilder orders_1;
-  orders_1.addx(T - 100000, 0, o1)      // queue [o1]
-      .addx(T - 90000, 0, o2)           // [o1 o2]
-      .remove_tentative_xid(1)          // open {1:o1}, queue [o2]
-      .confirm_remove(1)                // open {}
-      .addx(T - 80000, 0, o3);          // [o2 o3]
+  orders_1
+      .addx(T - 100000, 0, o1)  // queue [o1]
+      .addx(T - 90000, 0, o2)   // [o1 o2]
+      .remove_tentative_xid(1)  // open {1:o1}, queue [o2]
+      .confirm_remove(1)        // open {}
+      .addx(T - 80000, 0, o3);  // [o2 o3]
   // orders: live.
   JournalBuilder orders;
-  orders.addx(T + 10000, T + 10000 + 3600000, o4)  // [o2 o3 o4], o4 expires after an hour
-      .remove_tentative_xid(2)                     // open {2:o2}, [o3 o4]
-      .addx(T + 20000, 0, o5)                      // [o3 o4 o5]
-      .remove();                                   // [o4 o5]
+  orders
+      .addx(T + 10000, T + 10000 + 3600000, o4)  // [o2 o3 o4], o4 expires after an hour
+      .remove_tentative_xid(2)                   // open {2:o2}, [o3 o4]
+      .addx(T + 20000, 0, o5)                    // [o3 o4 o5]
+      .remove();                                 // [o4 o5]
   // Final: queue [o4 o5], open {2:o2}, xid counter 2, after restart [o2 o4 o5].
 
   // A rewrite interrupted before its rename: what it was writing is the
   // compacted state (spec 3.2: ADDX + REMOVE_TENTATIVE_XID per open
   // transaction, then ADDX per queued item). Startup deletes it.
   JournalBuilder orders_tmp;
-  orders_tmp.addx(T - 90000, 0, o2).remove_tentative_xid(2).addx(T + 10000, T + 10000 + 3600000, o4)
+  orders_tmp.addx(T - 90000, 0, o2)
+      .remove_tentative_xid(2)
+      .addx(T + 10000, T + 10000 + 3600000, o4)
       .addx(T + 20000, 0, o5);
 
   const std::string e1 = R"({"event":"login","user":"ana"})";
@@ -127,12 +130,13 @@ void make_sample() {
   const std::string e4 = R"({"event":"login","user":"bo"})";
   const std::string e5 = R"({"event":"view","user":"bo","page":"/"})";
 
-  JournalBuilder events_1;  // events.1700000001000
+  JournalBuilder events_1;                                      // events.1700000001000
   events_1.addx(T + 500, 0, e1).addx(T + 600, 0, e2).remove();  // [e2]
-  JournalBuilder events_2;  // events.1700000002000
-  events_2.addx(T + 1500, 0, e3)  // [e2 e3]
-      .remove_tentative_xid(1)    // open {1:e2}, [e3]
-      .confirm_remove(1);         // open {}, [e3]
+  JournalBuilder events_2;                                      // events.1700000002000
+  events_2
+      .addx(T + 1500, 0, e3)    // [e2 e3]
+      .remove_tentative_xid(1)  // open {1:e2}, [e3]
+      .confirm_remove(1);       // open {}, [e3]
   // The pack covering both segments: their compacted equivalent (no open
   // transaction, one queued item).
   JournalBuilder events_pack;
@@ -151,22 +155,20 @@ void make_sample() {
   journal("sample/events", events);
 
   write_file("expected/dump/sample.queue-orders.jsonl",
-             dump({{label("sample/orders.1700000000000"), &orders_1}, {label("sample/orders"), &orders}},
-                  true, DataMode::kText));
+             dump({{label("sample/orders.1700000000000"), &orders_1}, {label("sample/orders"), &orders}}, true,
+                  DataMode::kText));
   write_file("expected/dump/sample.queue-orders.txt",
-             dump({{label("sample/orders.1700000000000"), &orders_1}, {label("sample/orders"), &orders}},
-                  false, DataMode::kNone));
+             dump({{label("sample/orders.1700000000000"), &orders_1}, {label("sample/orders"), &orders}}, false,
+                  DataMode::kNone));
   write_file("expected/dump/sample.queue-events.jsonl",
-             dump({{label("sample/events.1700000002000.pack"), &events_pack},
-                   {label("sample/events"), &events}},
-                  true, DataMode::kText));
+             dump({{label("sample/events.1700000002000.pack"), &events_pack}, {label("sample/events"), &events}}, true,
+                  DataMode::kText));
   // Whole directory: queues sorted by name, files in replay order.
-  write_file("expected/dump/sample.all.jsonl",
-             dump({{label("sample/events.1700000002000.pack"), &events_pack},
-                   {label("sample/events"), &events},
-                   {label("sample/orders.1700000000000"), &orders_1},
-                   {label("sample/orders"), &orders}},
-                  true, DataMode::kText));
+  write_file("expected/dump/sample.all.jsonl", dump({{label("sample/events.1700000002000.pack"), &events_pack},
+                                                     {label("sample/events"), &events},
+                                                     {label("sample/orders.1700000000000"), &orders_1},
+                                                     {label("sample/orders"), &orders}},
+                                                    true, DataMode::kText));
 }
 
 // ---- files/: single journals -------------------------------------------------
@@ -174,19 +176,19 @@ void make_sample() {
 
 void make_every_opcode() {
   JournalBuilder j;
-  j.addx(T, 0, "alpha")                             // [alpha]
-      .addx(T + 1, T + 60000, "bravo")              // [alpha bravo]
-      .addx(T + 2, 0, "charlie")                    // [alpha bravo charlie]
+  j.addx(T, 0, "alpha")                                    // [alpha]
+      .addx(T + 1, T + 60000, "bravo")                     // [alpha bravo]
+      .addx(T + 2, 0, "charlie")                           // [alpha bravo charlie]
       .addx(T + 3, 0, std::string("\xff\xfe\x00\x80", 4))  // + bin (not UTF-8)
-      .addx(T + 4, 0, "")                           // + empty
-      .remove_tentative_xid(1)                      // open {1:alpha}; [bravo charlie bin empty]
-      .remove_tentative_xid(2)                      // open {1:alpha 2:bravo}; [charlie bin empty]
-      .unremove(1)                                  // open {2:bravo}; [alpha charlie bin empty]
-      .confirm_remove(2)                            // open {}
-      .remove()                                     // [charlie bin empty]
-      .remove_tentative_xid(3)                      // open {3:charlie}; [bin empty]
-      .continue_(3, T + 5, T + 120000, "delta")     // open {}; [bin empty delta]
-      .remove_tentative_xid(4);                     // open {4:bin}; [empty delta]
+      .addx(T + 4, 0, "")                                  // + empty
+      .remove_tentative_xid(1)                             // open {1:alpha}; [bravo charlie bin empty]
+      .remove_tentative_xid(2)                             // open {1:alpha 2:bravo}; [charlie bin empty]
+      .unremove(1)                                         // open {2:bravo}; [alpha charlie bin empty]
+      .confirm_remove(2)                                   // open {}
+      .remove()                                            // [charlie bin empty]
+      .remove_tentative_xid(3)                             // open {3:charlie}; [bin empty]
+      .continue_(3, T + 5, T + 120000, "delta")            // open {}; [bin empty delta]
+      .remove_tentative_xid(4);                            // open {4:bin}; [empty delta]
   // Final: queue [empty delta], open {4:bin}, xid counter 4,
   // after restart [bin empty delta].
   journal("files/every-opcode", j);
@@ -201,8 +203,7 @@ void make_every_opcode() {
              dump({part}, true, DataMode::kText, Filter{{"REMOVE_TENTATIVE_XID"}, {}, 0, {}}));
   write_file("expected/dump/every-opcode.op-addx-continue.jsonl",
              dump({part}, true, DataMode::kText, Filter{{"ADDX", "CONTINUE"}, {}, 0, {}}));
-  write_file("expected/dump/every-opcode.xid-3.jsonl",
-             dump({part}, true, DataMode::kText, Filter{{}, 3, 0, {}}));
+  write_file("expected/dump/every-opcode.xid-3.jsonl", dump({part}, true, DataMode::kText, Filter{{}, 3, 0, {}}));
   // From the middle of the first REMOVE_TENTATIVE_XID (offset 126 + 1):
   // records starting at or after 127, at most 3.
   write_file("expected/dump/every-opcode.from-127-limit-3.jsonl",
@@ -216,19 +217,19 @@ void make_legacy() {
   // assigned implicitly. Hand replay under both rules is in
   // expected/spec/replay-legacy*.json.
   JournalBuilder j;
-  j.add_legacy(0, "one")                    // @0
-      .add_legacy(1700003600, "two")        // @12, expiry in seconds
-      .addx(T + 3, 0, "three")              // @24
-      .addx(T + 4, 0, "four")               // @50
-      .addx(T + 5, 0, "five")               // @75
-      .save_xid(10)                         // @100
-      .remove_tentative()                   // @105 1.x: xid 11 (one)
-      .remove_tentative()                   // @106 1.x: xid 12 (two)
-      .remove_tentative()                   // @107 1.x: xid 13 (three)
-      .confirm_remove(12)                   // @108
-      .unremove(11)                         // @113
-      .add_xid(7, T + 6, 0, "six")          // @118
-      .remove_tentative();                  // @146
+  j.add_legacy(0, "one")              // @0
+      .add_legacy(1700003600, "two")  // @12, expiry in seconds
+      .addx(T + 3, 0, "three")        // @24
+      .addx(T + 4, 0, "four")         // @50
+      .addx(T + 5, 0, "five")         // @75
+      .save_xid(10)                   // @100
+      .remove_tentative()             // @105 1.x: xid 11 (one)
+      .remove_tentative()             // @106 1.x: xid 12 (two)
+      .remove_tentative()             // @107 1.x: xid 13 (three)
+      .confirm_remove(12)             // @108
+      .unremove(11)                   // @113
+      .add_xid(7, T + 6, 0, "six")    // @118
+      .remove_tentative();            // @146
   journal("files/legacy-1x", j);
 }
 
@@ -238,13 +239,13 @@ void make_legacy() {
 // still appends), and an xid counter that goes backwards.
 void make_ignored_records() {
   JournalBuilder j;
-  j.remove()                              // @0  empty: ignored
-      .remove_tentative_xid(7)            // @1  empty: ignored, xid counter 7
-      .unremove(99)                       // @6  unknown xid
-      .confirm_remove(98)                 // @11 unknown xid
-      .continue_(42, T + 10, 0, "late")   // @16 unknown xid, still appends: [late]
-      .addx(T + 20, 0, "x")               // @45 [late x]
-      .remove_tentative_xid(3);           // @67 open {3:late}, [x], counter back to 3
+  j.remove()                             // @0  empty: ignored
+      .remove_tentative_xid(7)           // @1  empty: ignored, xid counter 7
+      .unremove(99)                      // @6  unknown xid
+      .confirm_remove(98)                // @11 unknown xid
+      .continue_(42, T + 10, 0, "late")  // @16 unknown xid, still appends: [late]
+      .addx(T + 20, 0, "x")              // @45 [late x]
+      .remove_tentative_xid(3);          // @67 open {3:late}, [x], counter back to 3
   journal("files/ignored-records", j);
 }
 
@@ -252,15 +253,15 @@ void make_ignored_records() {
 // (spec 2.4); 2.x files both under xid 0.
 void make_legacy_xid_skip() {
   JournalBuilder j;
-  j.addx(T + 1, 0, "a")          // @0
-      .addx(T + 2, 0, "b")       // @22
-      .addx(T + 3, 0, "c")       // @44
-      .addx(T + 4, 0, "d")       // @66
-      .remove_tentative_xid(2)   // @88  open {2:a}
-      .save_xid(1)               // @93  counter 1
-      .remove_tentative()        // @98  1.x: 2 is open, so xid 3 (b); 2.x: xid 0
-      .save_xid(-1)              // @99  counter -1
-      .remove_tentative();       // @104 1.x: 0 is skipped, so xid 1 (c); 2.x: xid 0 again
+  j.addx(T + 1, 0, "a")         // @0
+      .addx(T + 2, 0, "b")      // @22
+      .addx(T + 3, 0, "c")      // @44
+      .addx(T + 4, 0, "d")      // @66
+      .remove_tentative_xid(2)  // @88  open {2:a}
+      .save_xid(1)              // @93  counter 1
+      .remove_tentative()       // @98  1.x: 2 is open, so xid 3 (b); 2.x: xid 0
+      .save_xid(-1)             // @99  counter -1
+      .remove_tentative();      // @104 1.x: 0 is skipped, so xid 1 (c); 2.x: xid 0 again
   journal("files/legacy-xid-skip", j);
 }
 
@@ -322,23 +323,22 @@ void make_dirs() {
     // starts over, then installs q.4000.pack (dropping q.2000 and q.3000):
     // replay = q.4000 (from the pack), q.5000, q.
     JournalBuilder q1000, p2000, q3000, p4000, q5000, live;
-    q1000.addx(900, 0, "m1").addx(950, 0, "m2").remove();           // [m2]
-    p2000.addx(950, 0, "m2");                                         // compacted <= 2000
-    q3000.addx(2500, 0, "m3").remove_tentative_xid(1);                // open {1:m2}, [m3]
+    q1000.addx(900, 0, "m1").addx(950, 0, "m2").remove();                  // [m2]
+    p2000.addx(950, 0, "m2");                                              // compacted <= 2000
+    q3000.addx(2500, 0, "m3").remove_tentative_xid(1);                     // open {1:m2}, [m3]
     p4000.addx(950, 0, "m2").remove_tentative_xid(1).addx(2500, 0, "m3");  // compacted <= 4000
-    q5000.addx(4500, 0, "m4").confirm_remove(1);                      // open {}, [m3 m4]
-    live.addx(5500, 0, "m5").remove();                                // [m4 m5]
+    q5000.addx(4500, 0, "m4").confirm_remove(1);                           // open {}, [m3 m4]
+    live.addx(5500, 0, "m5").remove();                                     // [m4 m5]
     journal("dirs/multi-pack/q.1000", q1000);
     journal("dirs/multi-pack/q.2000.pack", p2000);
     journal("dirs/multi-pack/q.3000", q3000);
     journal("dirs/multi-pack/q.4000.pack", p4000);
     journal("dirs/multi-pack/q.5000", q5000);
     journal("dirs/multi-pack/q", live);
-    write_file("expected/dump/multi-pack.jsonl",
-               dump({{label("dirs/multi-pack/q.4000.pack"), &p4000},
-                     {label("dirs/multi-pack/q.5000"), &q5000},
-                     {label("dirs/multi-pack/q"), &live}},
-                    true, DataMode::kText));
+    write_file("expected/dump/multi-pack.jsonl", dump({{label("dirs/multi-pack/q.4000.pack"), &p4000},
+                                                       {label("dirs/multi-pack/q.5000"), &q5000},
+                                                       {label("dirs/multi-pack/q"), &live}},
+                                                      true, DataMode::kText));
   }
   {
     // Numeric order 999 < 1000 < 10000 differs from name order
@@ -354,12 +354,11 @@ void make_dirs() {
     journal("dirs/numeric-order/q.1000", q1000);
     journal("dirs/numeric-order/q.10000", q10000);
     journal("dirs/numeric-order/q", live);
-    write_file("expected/dump/numeric-order.jsonl",
-               dump({{label("dirs/numeric-order/q.999"), &q999},
-                     {label("dirs/numeric-order/q.1000"), &q1000},
-                     {label("dirs/numeric-order/q.10000"), &q10000},
-                     {label("dirs/numeric-order/q"), &live}},
-                    true, DataMode::kText));
+    write_file("expected/dump/numeric-order.jsonl", dump({{label("dirs/numeric-order/q.999"), &q999},
+                                                          {label("dirs/numeric-order/q.1000"), &q1000},
+                                                          {label("dirs/numeric-order/q.10000"), &q10000},
+                                                          {label("dirs/numeric-order/q"), &live}},
+                                                         true, DataMode::kText));
   }
   {
     // A segment name Kestrel cannot parse (r.notanumber): startup fails.
@@ -379,9 +378,9 @@ void make_dirs() {
     a200.remove().addx(T + 200, 0, "a3");  // [a2 a3]
     journal("dirs/no-live/a.100", a100);
     journal("dirs/no-live/a.200", a200);
-    write_file("expected/dump/no-live.jsonl",
-               dump({{label("dirs/no-live/a.100"), &a100}, {label("dirs/no-live/a.200"), &a200}}, true,
-                    DataMode::kText));
+    write_file(
+        "expected/dump/no-live.jsonl",
+        dump({{label("dirs/no-live/a.100"), &a100}, {label("dirs/no-live/a.200"), &a200}}, true, DataMode::kText));
   }
   {
     // A broken record in an archived segment. Kestrel 2.x stops replaying
@@ -396,11 +395,10 @@ void make_dirs() {
     journal("dirs/broken-archived/q.100", q100);
     journal("dirs/broken-archived/q.200", q200);
     journal("dirs/broken-archived/q", live);
-    write_file("expected/dump/broken-archived.jsonl",
-               dump({{label("dirs/broken-archived/q.100"), &q100},
-                     {label("dirs/broken-archived/q.200"), &q200},
-                     {label("dirs/broken-archived/q"), &live}},
-                    true, DataMode::kText));
+    write_file("expected/dump/broken-archived.jsonl", dump({{label("dirs/broken-archived/q.100"), &q100},
+                                                            {label("dirs/broken-archived/q.200"), &q200},
+                                                            {label("dirs/broken-archived/q"), &live}},
+                                                           true, DataMode::kText));
   }
 }
 

@@ -74,12 +74,13 @@ TEST_CASE("canal meta.dat: legacy layouts are read as valid and written in Canal
   FindingList findings;
   // Keys out of order, whitespace, a trailing newline, no gtid and no
   // serverId (before 2016), @type on the cursor (a ZooKeeper copy).
-  const std::string legacy = "{ \"destination\" : \"example\",\n \"clientDatas\": [ {\"cursor\": {"
-                             "\"@type\":\"com.alibaba.otter.canal.protocol.position.LogPosition\","
-                             "\"postion\": {\"timestamp\":1440000000000,\"position\":396,\"journalName\":"
-                             "\"mysql-bin.000004\",\"included\":false},\"identity\":{\"sourceAddress\":{\"port\":3306,"
-                             "\"address\":\"10.1.2.3\"},\"slaveId\":-1}},\"clientIdentity\":{\"filter\":\"\","
-                             "\"destination\":\"example\",\"clientId\":1001}}]}\n";
+  const std::string legacy =
+      "{ \"destination\" : \"example\",\n \"clientDatas\": [ {\"cursor\": {"
+      "\"@type\":\"com.alibaba.otter.canal.protocol.position.LogPosition\","
+      "\"postion\": {\"timestamp\":1440000000000,\"position\":396,\"journalName\":"
+      "\"mysql-bin.000004\",\"included\":false},\"identity\":{\"sourceAddress\":{\"port\":3306,"
+      "\"address\":\"10.1.2.3\"},\"slaveId\":-1}},\"clientIdentity\":{\"filter\":\"\","
+      "\"destination\":\"example\",\"clientId\":1001}}]}\n";
   const auto meta = read(legacy, &findings);
   REQUIRE(meta);
   CHECK(findings.findings().empty());
@@ -172,8 +173,7 @@ TEST_CASE("canal meta.dat: seeded byte flips never crash and decode the same twi
   for (int round = 0; round < 3000; ++round) {
     std::string s = kSpecExample;
     const int flips = 1 + round % 4;
-    for (int i = 0; i < flips; ++i)
-      s[random() % s.size()] = static_cast<char>(random() % 256);
+    for (int i = 0; i < flips; ++i) s[random() % s.size()] = static_cast<char>(random() % 256);
     FindingList a, b;
     const auto first = read(s, &a);
     const auto second = read(s, &b);
@@ -185,7 +185,8 @@ TEST_CASE("canal meta.dat: seeded byte flips never crash and decode the same twi
 TEST_CASE("canal json: 64-bit integers keep their literal, strings decode escapes") {
   JsonValue v;
   JsonError e;
-  REQUIRE(parse_json(ByteSpan(std::string_view(R"({"a":9223372036854775807,"b":"\u00e9\ud83d\ude00\n","c":1.5})")), &v, &e));
+  REQUIRE(parse_json(ByteSpan(std::string_view(R"({"a":9223372036854775807,"b":"\u00e9\ud83d\ude00\n","c":1.5})")), &v,
+                     &e));
   CHECK(*v.find("a")->as_int() == INT64_MAX);
   CHECK(v.find("b")->text == "\xC3\xA9\xF0\x9F\x98\x80\n");
   CHECK_FALSE(v.find("c")->as_int());
@@ -255,10 +256,11 @@ TEST_CASE("canal meta.log: the cursors at a time, and a cursor moving back") {
   tzset();
   std::vector<LogEntry> entries;
   FindingList findings;
-  read_meta_log("2021-01-15 22:49:07.000 - clientId:1 cursor:[b.000001,400,1610750947000,1,] address[h:1]\n"
-                "2021-01-15 22:49:08.000 - clientId:1 cursor:[b.000001,300,1610750948000,1,] address[h:1]\n"
-                "2021-01-15 22:49:09.000 - clientId:2 cursor:[b.000001,900,1610750949000,1,] address[h:1]\n",
-                "meta.log", &entries, &findings);
+  read_meta_log(
+      "2021-01-15 22:49:07.000 - clientId:1 cursor:[b.000001,400,1610750947000,1,] address[h:1]\n"
+      "2021-01-15 22:49:08.000 - clientId:1 cursor:[b.000001,300,1610750948000,1,] address[h:1]\n"
+      "2021-01-15 22:49:09.000 - clientId:2 cursor:[b.000001,900,1610750949000,1,] address[h:1]\n",
+      "meta.log", &entries, &findings);
   check_cursor_order(entries, &findings);
   CHECK(codes(findings) == std::vector<std::string>{"canal_cursor_backwards"});
   const auto at = cursors_at(entries, 1610750948500);
@@ -274,7 +276,8 @@ TEST_CASE("canal binlogs: the boxed table and mysql -B output") {
       "| mysql-bin.000266 | 536870912 |\n+------------------+-----------+\n1 row in set (0.00 sec)\n",
       "b", &findings);
   CHECK(boxed == std::map<std::string, std::uint64_t>{{"mysql-bin.000266", 536870912}});
-  const auto batch = read_binlog_list("Log_name\tFile_size\tEncrypted\nb.000001\t177\tNo\nb.000002\t4\tNo\n", "b", &findings);
+  const auto batch =
+      read_binlog_list("Log_name\tFile_size\tEncrypted\nb.000001\t177\tNo\nb.000002\t4\tNo\n", "b", &findings);
   CHECK(batch.size() == 2);
   CHECK(findings.findings().empty());
   MetaDat meta = *read(kSpecExample, &findings);
@@ -371,7 +374,8 @@ TEST_CASE("canal meta.dat: a number beyond 64 bits is a type finding, not a wrap
 TEST_CASE("canal text readers: seeded random and mutated input never crash") {
   std::mt19937 random(7);
   const std::string seeds[] = {
-      "2021-01-15 22:49:07.101 - clientId:1001 cursor:[mysql-bin.000266,4,1610750947000,1,u:1-2] address[h/1.2.3.4:1]\n",
+      "2021-01-15 22:49:07.101 - clientId:1001 cursor:[mysql-bin.000266,4,1610750947000,1,u:1-2] "
+      "address[h/1.2.3.4:1]\n",
       "| mysql-bin.000266 | 536870912 | No |\n",
       "canal_instance_store{destination=\"a\",batchMode=\"MEMSIZE\",size=\"16\",} 1.0\n"};
   for (int round = 0; round < 2000; ++round) {

@@ -12,8 +12,8 @@
 #include "flume/channel_repair.h"
 #include "flume/checkpoint_file.h"
 #include "flume/checkpoint_meta.h"
-#include "flume_test_channel.h"
 #include "flume/inflight_file.h"
+#include "flume_test_channel.h"
 #include "input_file.h"
 #include "unit_helpers.h"
 

@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "finding.h"
 #include "flume/checkpoint_file.h"
 #include "flume/checkpoint_meta.h"
-#include "finding.h"
 #include "flume/inflight_file.h"
 #include "flume/log_metadata.h"
 #include "flume/snappy_stream.h"
@@ -80,9 +80,9 @@ CheckpointImage v3_image_abc() {
 Bytes encoded_checkpoint(const CheckpointImage& image) { return bytes_of(*encode_checkpoint(image)); }
 
 // The spec's 37-byte checkpoint.meta written by Flume 1.11.
-const Bytes kRealCheckpointMeta = {0x24, 0x0D, 0x03, 0x00, 0x00, 0x00, 0x11, 0x0E, 0x20, 0x4A, 0xA9, 0xD1,
-                                   0x01, 0x00, 0x00, 0x1D, 0x01, 0x00, 0x00, 0x00, 0x25, 0x00, 0x00, 0x00,
-                                   0x00, 0x2A, 0x0A, 0x0D, 0x01, 0x00, 0x00, 0x00, 0x15, 0x01, 0x00, 0x00, 0x00};
+const Bytes kRealCheckpointMeta = {0x24, 0x0D, 0x03, 0x00, 0x00, 0x00, 0x11, 0x0E, 0x20, 0x4A, 0xA9, 0xD1, 0x01,
+                                   0x00, 0x00, 0x1D, 0x01, 0x00, 0x00, 0x00, 0x25, 0x00, 0x00, 0x00, 0x00, 0x2A,
+                                   0x0A, 0x0D, 0x01, 0x00, 0x00, 0x00, 0x15, 0x01, 0x00, 0x00, 0x00};
 
 }  // namespace
 
@@ -93,7 +93,7 @@ TEST_CASE("flume checkpoint: V3 encode places header longs big-endian and the ri
   REQUIRE(file.size() == (1029 + 10) * 8);
   CHECK(Bytes(file.begin(), file.begin() + 8) == be64(3));
   CHECK(Bytes(file.begin() + 8, file.begin() + 16) == be64(2000000000014));
-  CHECK(Bytes(file.begin() + 16, file.begin() + 32) == Bytes(16, 0));  // V3 leaves 2 and 3 zero
+  CHECK(Bytes(file.begin() + 16, file.begin() + 32) == Bytes(16, 0));              // V3 leaves 2 and 3 zero
   CHECK(Bytes(file.begin() + 40, file.begin() + 1029 * 8) == Bytes(1024 * 8, 0));  // and 5..1028
   CHECK(Bytes(file.begin() + (1029 + 8) * 8, file.begin() + (1029 + 9) * 8) == be64(EventPointer{1, 100}.to_long()));
   CHECK(Bytes(file.begin() + 1029 * 8, file.begin() + 1030 * 8) == be64(EventPointer{2, 300}.to_long()));
@@ -240,8 +240,8 @@ TEST_CASE("flume checkpoint: head and size outside the capacity are findings at 
 
 TEST_CASE("flume checkpoint: empty and impossible elements inside the queue are findings") {
   CheckpointImage image = v3_image_abc();
-  image.slots[9] = 0;                                        // element 1
-  image.slots[0] = EventPointer{0, 5}.to_long();             // element 2: file ID 0
+  image.slots[9] = 0;                             // element 1
+  image.slots[0] = EventPointer{0, 5}.to_long();  // element 2: file ID 0
   const Bytes file = encoded_checkpoint(image);
   const auto checkpoint = CheckpointFile::decode(span(file), "cp", nullptr);
   REQUIRE(checkpoint);
@@ -317,8 +317,8 @@ TEST_CASE("flume checkpoint: real V2 fixture, capacity 10, nine pointers from he
   CHECK(counts == std::vector<ActiveLogCount>{{1, 3}, {2, 3}, {3, 3}});
   const auto ring = CheckpointRing::make(*checkpoint, v2_ring_position(*checkpoint, "checkpoint"), &findings);
   REQUIRE(ring);
-  const std::vector<std::int64_t> expected = {8589936804, 4294969563, 12884904153, 8589936919, 4294969678,
-                                              12884904268, 8589937034, 4294969793, 12884904383};
+  const std::vector<std::int64_t> expected = {8589936804,  4294969563, 12884904153, 8589936919, 4294969678,
+                                              12884904268, 8589937034, 4294969793,  12884904383};
   REQUIRE(ring->size() == expected.size());
   for (std::size_t i = 0; i < expected.size(); ++i) CHECK(ring->at(i).value == expected[i]);
   check_ring_elements(*ring, "checkpoint", &findings);
@@ -382,8 +382,9 @@ TEST_CASE("flume checkpoint.meta: the spec's 37-byte file decodes and re-encodes
 
 TEST_CASE("flume checkpoint.meta: fields in any order, unknown fields skipped") {
   // activeLogs, queueHead, unknown varint field 9, queueSize, writeOrderID, version.
-  const Bytes message = {0x2A, 0x0A, 0x0D, 0x02, 0, 0, 0, 0x15, 0x05, 0, 0, 0, 0x25, 0x04, 0, 0, 0, 0x48, 0x01,
-                         0x1D, 0x06, 0, 0, 0, 0x11, 0x09, 0, 0, 0, 0, 0, 0, 0, 0x0D, 0x03, 0, 0, 0};
+  const Bytes message = {0x2A, 0x0A, 0x0D, 0x02, 0,    0,    0,    0x15, 0x05, 0, 0, 0,    0x25,
+                         0x04, 0,    0,    0,    0x48, 0x01, 0x1D, 0x06, 0,    0, 0, 0x11, 0x09,
+                         0,    0,    0,    0,    0,    0,    0,    0x0D, 0x03, 0, 0, 0};
   Bytes file = {static_cast<std::uint8_t>(message.size())};
   file.insert(file.end(), message.begin(), message.end());
   FindingList findings;
@@ -458,7 +459,7 @@ TEST_CASE("flume checkpoint.meta: missing, mistyped and trailing fields are find
   }
   SUBCASE("a nested field cut short reports the offset inside the file") {
     Bytes file = kRealCheckpointMeta;
-    file[26] = 0x07;                       // ActiveLog length 7: its count field has 2 of 4 bytes
+    file[26] = 0x07;  // ActiveLog length 7: its count field has 2 of 4 bytes
     file.resize(34);
     file[0] = 0x21;
     FindingList findings;
@@ -522,9 +523,12 @@ TEST_CASE("flume inflight: the 32-byte empty file") {
 }
 
 TEST_CASE("flume inflight: the spec's 56-byte file with one transaction") {
-  const Bytes expected = qjt_test::cat({{0xd9, 0x75, 0x53, 0x95, 0x63, 0x61, 0x5a, 0xa5, 0x3a, 0xa2, 0xea, 0x0a, 0x16,
-                                         0xe2, 0x74, 0x13},
-                                        be64(3000000000005), be64(1), be64(0x00000001000001A1), Bytes(16, 0)});
+  const Bytes expected =
+      qjt_test::cat({{0xd9, 0x75, 0x53, 0x95, 0x63, 0x61, 0x5a, 0xa5, 0x3a, 0xa2, 0xea, 0x0a, 0x16, 0xe2, 0x74, 0x13},
+                     be64(3000000000005),
+                     be64(1),
+                     be64(0x00000001000001A1),
+                     Bytes(16, 0)});
   REQUIRE(expected.size() == 56);
   const std::vector<InflightTransaction> transactions = {{3000000000005, {EventPointer{1, 417}}, 0}};
   CHECK(bytes_of(encode_inflight(transactions)) == expected);
@@ -546,8 +550,9 @@ TEST_CASE("flume inflight: a corrupted checksum names both digests") {
   const Finding* f = first(findings, "inflight_checksum");
   REQUIRE(f);
   CHECK(f->offset == 0);
-  CHECK(f->message == "expected MD5 4ae71336e44bf9bf79d2752e234818a5 of bytes 16 to the end, "
-                      "found 00e71336e44bf9bf79d2752e234818a5");
+  CHECK(f->message ==
+        "expected MD5 4ae71336e44bf9bf79d2752e234818a5 of bytes 16 to the end, "
+        "found 00e71336e44bf9bf79d2752e234818a5");
 }
 
 TEST_CASE("flume inflight: an untrusted count is checked against the bytes left") {
@@ -593,8 +598,8 @@ TEST_CASE("flume inflight: lengths 1 to 15 and ragged tails are findings") {
 }
 
 TEST_CASE("flume inflight: every truncation and every seeded byte flip is a finding") {
-  const Bytes file = bytes_of(encode_inflight({{11, {EventPointer{1, 24}, EventPointer{1, 90}}, 0},
-                                               {-3, {EventPointer{4, 0}}, 0}}));
+  const Bytes file =
+      bytes_of(encode_inflight({{11, {EventPointer{1, 24}, EventPointer{1, 90}}, 0}, {-3, {EventPointer{4, 0}}, 0}}));
   CHECK(decode_inflight(span(file), "i", nullptr).transactions.size() == 2);
   for_each_prefix(file, 1, [](const Bytes& prefix) {
     FindingList findings;
@@ -733,8 +738,8 @@ TEST_CASE("flume snappy: header bytes and a round trip in 32 KiB blocks") {
   const Bytes header = {0x82, 0x53, 0x4E, 0x41, 0x50, 0x50, 0x59, 0x00, 0, 0, 0, 1, 0, 0, 0, 1};
   CHECK(Bytes(stream.begin(), stream.begin() + 16) == header);
   FindingList findings;
-  const SnappyStreamDecode decoded = decompress_snappy_stream(qjt::ByteSpan(stream), data.size(), "cp.snappy",
-                                                              &findings);
+  const SnappyStreamDecode decoded =
+      decompress_snappy_stream(qjt::ByteSpan(stream), data.size(), "cp.snappy", &findings);
   CHECK(findings.findings().empty());
   CHECK(decoded.complete);
   CHECK(Bytes(decoded.data.begin(), decoded.data.end()) == data);

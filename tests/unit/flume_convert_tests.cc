@@ -12,16 +12,16 @@
 #include <vector>
 
 #include "flume/aes_ctr.h"
+#include "flume/channel_layout.h"
 #include "flume/checkpoint_file.h"
 #include "flume/checkpoint_meta.h"
 #include "flume/checkpoint_upgrade.h"
-#include "flume/channel_layout.h"
 #include "flume/file_dump.h"
-#include "input_file.h"
 #include "flume/log_json.h"
 #include "flume/log_metadata.h"
 #include "flume/log_reader.h"
 #include "flume/log_writer.h"
+#include "input_file.h"
 #include "unit_helpers.h"
 
 using namespace qjt::flume;
@@ -68,7 +68,8 @@ std::vector<std::string> to_lines(const fs::path& log, FileKind kind, DataMode m
   std::string out;
   FindingList findings;
   const fs::path meta = log.string() + ".meta";
-  if (fs::exists(meta)) dump_file(meta.string(), ByteSpan(slurp(meta)), FileKind::kLogMeta, options, &out, {}, &findings);
+  if (fs::exists(meta))
+    dump_file(meta.string(), ByteSpan(slurp(meta)), FileKind::kLogMeta, options, &out, {}, &findings);
   const std::string bytes = slurp(log);
   dump_file(log.string(), ByteSpan(bytes), kind, options, &out, {}, &findings);
   return split_lines(out);
@@ -112,7 +113,8 @@ void check_round_trip(const fs::path& log) {
 
 std::size_t lines_with(const std::vector<std::string>& lines, std::string_view needle) {
   std::size_t n = 0;
-  for (const auto& line : lines) if (qjt_test::contains(line, needle)) ++n;
+  for (const auto& line : lines)
+    if (qjt_test::contains(line, needle)) ++n;
   return n;
 }
 
@@ -169,9 +171,9 @@ TEST_CASE("flume convert: records JSON cannot show keep their bytes, and only th
   const HeaderToWrite not_utf8[] = {{"\xff\xfe", "v"}};
   const HeaderToWrite twice[] = {{"k", "1"}, {"k", "2"}};
   const HeaderToWrite plain[] = {{"k", "v"}};
-  CHECK(w.put(&log, 1, 1, null_value, "a"));  // raw: field 2 absent
-  CHECK(w.put(&log, 1, 2, not_utf8, "b"));    // raw: U+FFFD in JSON
-  CHECK(w.put(&log, 1, 3, twice, "c"));       // raw: a JSON object keeps one "k"
+  CHECK(w.put(&log, 1, 1, null_value, "a"));                   // raw: field 2 absent
+  CHECK(w.put(&log, 1, 2, not_utf8, "b"));                     // raw: U+FFFD in JSON
+  CHECK(w.put(&log, 1, 3, twice, "c"));                        // raw: a JSON object keeps one "k"
   CHECK(w.put(&log, 1, 4, plain, "d", PutChecksum::kAbsent));  // fields: "crc":null
   const std::size_t bad_crc = log.size();
   CHECK(w.put(&log, 1, 5, plain, "e"));  // raw once its body changes
@@ -274,7 +276,8 @@ TEST_CASE("flume convert: bad lines say what was expected and where the log must
   CHECK(error_of("[1]") == "expected one JSON object, found [1]");
   CHECK(qjt_test::contains(error_of(R"({"kind":"checkpoint"})"), "expected \"kind\" log_meta or log_record"));
   CHECK(error_of(R"({"kind":"log_record","type":"put","version":3,"write_order_id":1})") ==
-        "expected \"transaction_id\" as an integer from -9223372036854775808 to 9223372036854775807, found no such field");
+        "expected \"transaction_id\" as an integer from -9223372036854775808 to 9223372036854775807, found no such "
+        "field");
   CHECK(qjt_test::contains(error_of(R"({"kind":"log_record","type":"noop","version":3,"size":5})"),
                            "expected the noop record's bytes in \"raw_b64\" or \"raw_hex\""));
   CHECK(qjt_test::contains(
@@ -282,10 +285,13 @@ TEST_CASE("flume convert: bad lines say what was expected and where the log must
       "found none (a dump made with --data=none"));
   CHECK(error_of(R"({"kind":"log_record","type":"end_of_data","version":3,"fill":2147483648})") ==
         "expected \"fill\" as an integer from 0 to 2147483647, found 2147483648");
-  CHECK(error_of(R"({"kind":"log_record","type":"commit","version":3,"transaction_id":1,"write_order_id":2,"commit_type":"x"})") ==
-        "expected \"commit_type\" as an integer from -32768 to 32767, found \"x\" (or \"put\" or \"take\")");
+  CHECK(
+      error_of(
+          R"({"kind":"log_record","type":"commit","version":3,"transaction_id":1,"write_order_id":2,"commit_type":"x"})") ==
+      "expected \"commit_type\" as an integer from -32768 to 32767, found \"x\" (or \"put\" or \"take\")");
   CHECK(qjt_test::contains(
-      error_of(R"({"kind":"log_record","type":"put","version":3,"transaction_id":1,"write_order_id":2,"headers":{},"data":"a","data_hex":"61"})"),
+      error_of(
+          R"({"kind":"log_record","type":"put","version":3,"transaction_id":1,"write_order_id":2,"headers":{},"data":"a","data_hex":"61"})"),
       "expected one of \"data\" and \"data_hex\", found both"));
   // The envelope: "file" is ignored, "format" must name Flume.
   CHECK(error_of(R"({"format":"kestrel","file":"x","kind":"log_record","type":"end_of_data","version":3})") ==
@@ -296,9 +302,12 @@ TEST_CASE("flume convert: bad lines say what was expected and where the log must
   LogJsonAssembler assembler(nullptr);
   LogJsonLine line;
   std::string error;
-  REQUIRE(parse_log_json_line(R"({"kind":"log_record","type":"rollback","version":3,"transaction_id":1,"write_order_id":2})", &line, &error));
+  REQUIRE(parse_log_json_line(
+      R"({"kind":"log_record","type":"rollback","version":3,"transaction_id":1,"write_order_id":2})", &line, &error));
   CHECK(assembler.add(line, &error));
-  REQUIRE(parse_log_json_line(R"({"kind":"log_meta","version":3,"log_file_id":1,"checkpoint_position":0,"checkpoint_write_order_id":0,"encryption":null})", &line, &error));
+  REQUIRE(parse_log_json_line(
+      R"({"kind":"log_meta","version":3,"log_file_id":1,"checkpoint_position":0,"checkpoint_write_order_id":0,"encryption":null})",
+      &line, &error));
   CHECK_FALSE(assembler.add(line, &error));
   CHECK(error == "expected the log_meta line first (it decides the encryption), found it later");
   REQUIRE(parse_log_json_line(R"({"format":"flume","file":"x","kind":"log_record","type":"end_of_data","version":3})",
@@ -308,7 +317,9 @@ TEST_CASE("flume convert: bad lines say what was expected and where the log must
   CHECK(assembler.refusal() == LogJsonAssembler::Refusal::kBadLine);
 
   LogJsonAssembler no_key(nullptr);
-  REQUIRE(parse_log_json_line(R"({"kind":"log_meta","version":3,"log_file_id":2,"checkpoint_position":0,"checkpoint_write_order_id":0,"encryption":{"cipher_provider":"AESCTRNOPADDING","key_alias":"k1","parameters_hex":"a0a1a2a3a4a5a6a7a8a9aaab00000001"}})", &line, &error));
+  REQUIRE(parse_log_json_line(
+      R"({"kind":"log_meta","version":3,"log_file_id":2,"checkpoint_position":0,"checkpoint_write_order_id":0,"encryption":{"cipher_provider":"AESCTRNOPADDING","key_alias":"k1","parameters_hex":"a0a1a2a3a4a5a6a7a8a9aaab00000001"}})",
+      &line, &error));
   CHECK_FALSE(no_key.add(line, &error));
   CHECK(no_key.refusal() == LogJsonAssembler::Refusal::kMissingKey);
   CHECK(qjt_test::contains(error, "expected --key k1=HEX"));
@@ -386,7 +397,8 @@ TEST_CASE("flume upgrade: plan, apply, re-run, and the half-done state") {
   upgraded[7] = 3;
   CHECK(slurp(cp / "checkpoint") == upgraded);
   CHECK(slurp(cp / "checkpoint.meta") == as_text(kTestdataV2Meta));
-  struct stat a {}, b {};
+  struct stat a {
+  }, b{};
   REQUIRE(::stat((cp / "checkpoint").c_str(), &a) == 0);
   REQUIRE(::stat(backup.c_str(), &b) == 0);
   CHECK(a.st_ino != b.st_ino);  // replaced by rename, never written through a hard link
@@ -420,7 +432,8 @@ TEST_CASE("flume upgrade: an incomplete or missing checkpoint is refused") {
   put(tmp.path() / "checkpoint", incomplete);
   CHECK(plan_checkpoint_upgrade(checkpoint_files(tmp.path()), &findings).state == UpgradeState::kRefused);
   REQUIRE(findings.findings().size() == 2);
-  CHECK(qjt_test::contains(findings.findings()[1].message, "expected a complete V2 checkpoint (marker 0), found marker 1"));
+  CHECK(qjt_test::contains(findings.findings()[1].message,
+                           "expected a complete V2 checkpoint (marker 0), found marker 1"));
 }
 
 TEST_CASE("flume upgrade: a checkpoint larger than the writer's buffer keeps every byte") {

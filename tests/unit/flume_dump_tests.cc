@@ -12,18 +12,18 @@
 #include <string>
 #include <vector>
 
+#include "finding.h"
 #include "flume/aes_ctr.h"
 #include "flume/checkpoint_file.h"
 #include "flume/checkpoint_meta.h"
 #include "flume/event_json.h"
 #include "flume/file_dump.h"
-#include "finding.h"
 #include "flume/inflight_file.h"
-#include "input_file.h"
 #include "flume/log_metadata.h"
 #include "flume/log_writer.h"
-#include "payload.h"
 #include "flume/snappy_stream.h"
+#include "input_file.h"
+#include "payload.h"
 #include "unit_helpers.h"
 
 using namespace qjt;
@@ -56,8 +56,8 @@ DumpResult dump(const std::filesystem::path& path, FileKind kind, FileDumpOption
   const auto input = InputFile::open(path.string(), &error);
   REQUIRE_MESSAGE(input, error);
   FindingList findings;
-  result.lines = dump_file(path.string(), input->bytes(), kind, options, &result.out,
-                           [&] { ++result.sink_calls; }, &findings);
+  result.lines = dump_file(
+      path.string(), input->bytes(), kind, options, &result.out, [&] { ++result.sink_calls; }, &findings);
   for (const Finding& f : findings.findings()) result.findings += format_finding(f) + "\n";
   return result;
 }
@@ -279,21 +279,23 @@ TEST_CASE("flume dump: V2 log from offset 24, hex payload") {
   std::string log;
   append_v2_log_header(&log, V2LogHeader{2, 1, 0, 0});
   const HeaderToWrite headers[] = {{"a", "b"}};
-  append_v2_put(&log, 5, 6, headers, "x");               // 24, 39 bytes
-  append_v2_take(&log, 8, 9, EventPointer{1, 24});       // 63, 31 bytes
-  append_v2_commit(&log, 5, 7, 1);                        // 94, 25 bytes
+  append_v2_put(&log, 5, 6, headers, "x");          // 24, 39 bytes
+  append_v2_take(&log, 8, 9, EventPointer{1, 24});  // 63, 31 bytes
+  append_v2_commit(&log, 5, 7, 1);                  // 94, 25 bytes
   write(tmp.path() / "log-1", log);
   const DumpResult r = dump(tmp.path() / "log-1", FileKind::kLogV2, json_options(DataMode::kHex));
-  CHECK(r.out ==
-        expand(R"({"format":"flume","file":"@D/log-1","kind":"log_record","offset":24,"type":"put","version":2,"transaction_id":5,"write_order_id":6,"headers":{"a":"b"},"size":1,"data_hex":"78","crc":null,"crc_ok":true})"
-               "\n"
-               R"({"format":"flume","file":"@D/log-1","kind":"log_record","offset":63,"type":"take","version":2,"transaction_id":8,"write_order_id":9,"taken":{"file_id":1,"offset":24}})"
-               "\n"
-               R"({"format":"flume","file":"@D/log-1","kind":"log_record","offset":94,"type":"commit","version":2,"transaction_id":5,"write_order_id":7,"commit_type":"put"})"
-               "\n"
-               R"({"format":"flume","file":"@D/log-1","kind":"log_record","offset":119,"type":"end_of_data","version":2})"
-               "\n",
-               tmp.path().string()));
+  CHECK(
+      r.out ==
+      expand(
+          R"({"format":"flume","file":"@D/log-1","kind":"log_record","offset":24,"type":"put","version":2,"transaction_id":5,"write_order_id":6,"headers":{"a":"b"},"size":1,"data_hex":"78","crc":null,"crc_ok":true})"
+          "\n"
+          R"({"format":"flume","file":"@D/log-1","kind":"log_record","offset":63,"type":"take","version":2,"transaction_id":8,"write_order_id":9,"taken":{"file_id":1,"offset":24}})"
+          "\n"
+          R"({"format":"flume","file":"@D/log-1","kind":"log_record","offset":94,"type":"commit","version":2,"transaction_id":5,"write_order_id":7,"commit_type":"put"})"
+          "\n"
+          R"({"format":"flume","file":"@D/log-1","kind":"log_record","offset":119,"type":"end_of_data","version":2})"
+          "\n",
+          tmp.path().string()));
   CHECK(r.findings == "");
   CHECK(dump(tmp.path() / "log-1", FileKind::kLogV2, text_options(DataMode::kHex)).out ==
         "00000018  put txid=5 woid=6 size=1 crc=none headers={\"a\":\"b\"}\n"
@@ -315,19 +317,21 @@ TEST_CASE("flume dump: truncated V3 log, CRC mismatch, data after the end fill")
   V3RecordWriter w;
   std::string log;
   CHECK(w.put(&log, 1, 2, {}, "hello"));  // 49 bytes, body at 34..39
-  CHECK(w.commit(&log, 1, 3, 1));          // 49, payload 31 bytes
+  CHECK(w.commit(&log, 1, 3, 1));         // 49, payload 31 bytes
   log[38] = 'O';
   log.resize(log.size() - 10);
   write(tmp.path() / "log-5", log);  // no meta beside it
 
   const DumpResult r = dump(tmp.path() / "log-5", FileKind::kLogV3, json_options());
-  CHECK(r.out ==
-        expand(R"({"format":"flume","file":"@D/log-5","kind":"log_record","offset":0,"type":"put","version":3,"transaction_id":1,"write_order_id":2,"headers":{},"size":5,"data":"hellO","crc":907060870,"crc_ok":false,"raw_b64":")" +
-                   qjt::base64_encode(qjt::ByteSpan(std::string_view(log).substr(0, 49))) +
-                   "\"}\n"
-                   R"({"format":"flume","file":"@D/log-5","kind":"log_record","offset":49,"type":"broken","version":3,"error":"expected a record payload of 31 bytes, found 21","raw_b64":")" +
-                   qjt::base64_encode(qjt::ByteSpan(std::string_view(log).substr(49))) + "\"}\n",
-               dir));
+  CHECK(
+      r.out ==
+      expand(
+          R"({"format":"flume","file":"@D/log-5","kind":"log_record","offset":0,"type":"put","version":3,"transaction_id":1,"write_order_id":2,"headers":{},"size":5,"data":"hellO","crc":907060870,"crc_ok":false,"raw_b64":")" +
+              qjt::base64_encode(qjt::ByteSpan(std::string_view(log).substr(0, 49))) +
+              "\"}\n"
+              R"({"format":"flume","file":"@D/log-5","kind":"log_record","offset":49,"type":"broken","version":3,"error":"expected a record payload of 31 bytes, found 21","raw_b64":")" +
+              qjt::base64_encode(qjt::ByteSpan(std::string_view(log).substr(49))) + "\"}\n",
+          dir));
   CHECK(r.findings ==
         expand("@D/log-5: warning[missing_log_meta]: expected log-5.meta beside the V3 log (its file id and "
                "encryption), found none: dumped as an unencrypted log\n"
@@ -359,16 +363,18 @@ TEST_CASE("flume dump: V3 checkpoint with its checkpoint.meta, and without") {
   write_v3_checkpoint(tmp.path() / "cp", true);
 
   DumpResult r = dump(tmp.path() / "cp" / "checkpoint", FileKind::kCheckpoint, json_options());
-  CHECK(r.out ==
-        expand(R"({"format":"flume","file":"@D/cp/checkpoint","kind":"checkpoint","version":3,"write_order_id":77,"capacity":5,"marker":0,"complete":true,"size":3,"head":3,"active_logs":[{"file_id":2,"count":2},{"file_id":3,"count":1}]})"
-               "\n"
-               R"({"format":"flume","file":"@D/cp/checkpoint","kind":"checkpoint_element","index":0,"slot":1032,"file_id":2,"offset":100})"
-               "\n"
-               R"({"format":"flume","file":"@D/cp/checkpoint","kind":"checkpoint_element","index":1,"slot":1033,"file_id":2,"offset":200})"
-               "\n"
-               R"({"format":"flume","file":"@D/cp/checkpoint","kind":"checkpoint_element","index":2,"slot":1029,"file_id":3,"offset":50})"
-               "\n",
-               dir));
+  CHECK(
+      r.out ==
+      expand(
+          R"({"format":"flume","file":"@D/cp/checkpoint","kind":"checkpoint","version":3,"write_order_id":77,"capacity":5,"marker":0,"complete":true,"size":3,"head":3,"active_logs":[{"file_id":2,"count":2},{"file_id":3,"count":1}]})"
+          "\n"
+          R"({"format":"flume","file":"@D/cp/checkpoint","kind":"checkpoint_element","index":0,"slot":1032,"file_id":2,"offset":100})"
+          "\n"
+          R"({"format":"flume","file":"@D/cp/checkpoint","kind":"checkpoint_element","index":1,"slot":1033,"file_id":2,"offset":200})"
+          "\n"
+          R"({"format":"flume","file":"@D/cp/checkpoint","kind":"checkpoint_element","index":2,"slot":1029,"file_id":3,"offset":50})"
+          "\n",
+          dir));
   CHECK(r.lines == 4);
   CHECK(r.findings == "");
   CHECK(dump(tmp.path() / "cp" / "checkpoint", FileKind::kCheckpoint, text_options()).out ==
@@ -378,19 +384,23 @@ TEST_CASE("flume dump: V3 checkpoint with its checkpoint.meta, and without") {
         "  [2] slot 1029 -> log-3 @ 50\n");
 
   r = dump(tmp.path() / "cp" / "checkpoint.meta", FileKind::kCheckpointMeta, json_options());
-  CHECK(r.out ==
-        expand(R"({"format":"flume","file":"@D/cp/checkpoint.meta","kind":"checkpoint_meta","version":3,"write_order_id":77,"queue_size":3,"queue_head":3,"active_logs":[{"file_id":2,"count":2},{"file_id":3,"count":1}]})"
-               "\n",
-               dir));
+  CHECK(
+      r.out ==
+      expand(
+          R"({"format":"flume","file":"@D/cp/checkpoint.meta","kind":"checkpoint_meta","version":3,"write_order_id":77,"queue_size":3,"queue_head":3,"active_logs":[{"file_id":2,"count":2},{"file_id":3,"count":1}]})"
+          "\n",
+          dir));
   CHECK(dump(tmp.path() / "cp" / "checkpoint.meta", FileKind::kCheckpointMeta, text_options()).out ==
         "checkpoint_meta v3 woid=77 size=3 head=3 active_logs=2:2,3:1\n");
 
   write_v3_checkpoint(tmp.path() / "lone", false);
   r = dump(tmp.path() / "lone" / "checkpoint", FileKind::kCheckpoint, json_options());
-  CHECK(r.out ==
-        expand(R"({"format":"flume","file":"@D/lone/checkpoint","kind":"checkpoint","version":3,"write_order_id":77,"capacity":5,"marker":0,"complete":true,"size":null,"head":null,"active_logs":null})"
-               "\n",
-               dir));
+  CHECK(
+      r.out ==
+      expand(
+          R"({"format":"flume","file":"@D/lone/checkpoint","kind":"checkpoint","version":3,"write_order_id":77,"capacity":5,"marker":0,"complete":true,"size":null,"head":null,"active_logs":null})"
+          "\n",
+          dir));
   CHECK(r.findings == expand("@D/lone/checkpoint.meta: warning[missing_checkpoint_meta]: expected checkpoint.meta "
                              "beside the version 3 checkpoint @D/lone/checkpoint (it holds the queue's head and "
                              "size), found none: queue elements not listed\n",
@@ -443,21 +453,25 @@ TEST_CASE("flume dump: inflight files, one line per transaction") {
   write(tmp.path() / "inflighttakes", encode_inflight({{7, {{3, 0}}, 0}, {8, {{3, 41}}, 0}}));
 
   DumpResult r = dump(tmp.path() / "inflightputs", FileKind::kInflight, json_options());
-  CHECK(r.out ==
-        expand(R"({"format":"flume","file":"@D/inflightputs","kind":"inflight_puts","offset":16,"transaction_id":42,"pointers":[{"file_id":1,"offset":417},{"file_id":2,"offset":5}]})"
-               "\n",
-               dir));
+  CHECK(
+      r.out ==
+      expand(
+          R"({"format":"flume","file":"@D/inflightputs","kind":"inflight_puts","offset":16,"transaction_id":42,"pointers":[{"file_id":1,"offset":417},{"file_id":2,"offset":5}]})"
+          "\n",
+          dir));
   CHECK(r.findings == "");
   CHECK(dump(tmp.path() / "inflightputs", FileKind::kInflight, text_options()).out ==
         "00000010  inflight_puts txid=42 -> log-1 @ 417, log-2 @ 5\n");
 
   r = dump(tmp.path() / "inflighttakes", FileKind::kInflight, json_options());
-  CHECK(r.out ==
-        expand(R"({"format":"flume","file":"@D/inflighttakes","kind":"inflight_takes","offset":16,"transaction_id":7,"pointers":[{"file_id":3,"offset":0}]})"
-               "\n"
-               R"({"format":"flume","file":"@D/inflighttakes","kind":"inflight_takes","offset":40,"transaction_id":8,"pointers":[{"file_id":3,"offset":41}]})"
-               "\n",
-               dir));
+  CHECK(
+      r.out ==
+      expand(
+          R"({"format":"flume","file":"@D/inflighttakes","kind":"inflight_takes","offset":16,"transaction_id":7,"pointers":[{"file_id":3,"offset":0}]})"
+          "\n"
+          R"({"format":"flume","file":"@D/inflighttakes","kind":"inflight_takes","offset":40,"transaction_id":8,"pointers":[{"file_id":3,"offset":41}]})"
+          "\n",
+          dir));
   CHECK(dump(tmp.path() / "inflighttakes", FileKind::kInflight, text_options()).out ==
         "00000010  inflight_takes txid=7 -> log-3 @ 0\n"
         "00000028  inflight_takes txid=8 -> log-3 @ 41\n");
@@ -467,10 +481,12 @@ TEST_CASE("flume dump: inflight files, one line per transaction") {
   damaged[0] = static_cast<char>(damaged[0] ^ 0x01);
   write(tmp.path() / "inflight-copy", damaged);
   r = dump(tmp.path() / "inflight-copy", FileKind::kInflight, json_options());
-  CHECK(r.out ==
-        expand(R"({"format":"flume","file":"@D/inflight-copy","kind":"inflight","offset":16,"transaction_id":42,"pointers":[{"file_id":1,"offset":417}]})"
-               "\n",
-               dir));
+  CHECK(
+      r.out ==
+      expand(
+          R"({"format":"flume","file":"@D/inflight-copy","kind":"inflight","offset":16,"transaction_id":42,"pointers":[{"file_id":1,"offset":417}]})"
+          "\n",
+          dir));
   CHECK(qjt_test::contains(r.findings, "error[inflight_checksum]"));
 }
 
@@ -484,10 +500,12 @@ TEST_CASE("flume dump: log-N.meta, plain and encrypted") {
   write(tmp.path() / "log-4.meta", encode_log_metadata(plain));
 
   DumpResult r = dump(tmp.path() / "log-4.meta", FileKind::kLogMeta, json_options());
-  CHECK(r.out ==
-        expand(R"({"format":"flume","file":"@D/log-4.meta","kind":"log_meta","version":3,"log_file_id":4,"checkpoint_position":1234,"checkpoint_write_order_id":99,"backup_checkpoint_position":0,"backup_checkpoint_write_order_id":0,"encryption":null})"
-               "\n",
-               dir));
+  CHECK(
+      r.out ==
+      expand(
+          R"({"format":"flume","file":"@D/log-4.meta","kind":"log_meta","version":3,"log_file_id":4,"checkpoint_position":1234,"checkpoint_write_order_id":99,"backup_checkpoint_position":0,"backup_checkpoint_write_order_id":0,"encryption":null})"
+          "\n",
+          dir));
   CHECK(r.findings == "");
   CHECK(dump(tmp.path() / "log-4.meta", FileKind::kLogMeta, text_options()).out ==
         "log_meta v3 log_file_id=4 checkpoint_position=1234 checkpoint_woid=99 backup_position=0 backup_woid=0 "
@@ -502,10 +520,12 @@ TEST_CASE("flume dump: log-N.meta, plain and encrypted") {
   encrypted.encryption = LogFileEncryption{"AESCTRNOPADDING", "key-0", iv};
   write(tmp.path() / "log-9.meta", encode_log_metadata(encrypted));
   r = dump(tmp.path() / "log-9.meta", FileKind::kLogMeta, json_options());
-  CHECK(r.out ==
-        expand(R"({"format":"flume","file":"@D/log-9.meta","kind":"log_meta","version":3,"log_file_id":9,"checkpoint_position":0,"checkpoint_write_order_id":0,"backup_checkpoint_position":null,"backup_checkpoint_write_order_id":null,"encryption":{"cipher_provider":"AESCTRNOPADDING","key_alias":"key-0","parameters_hex":"000102030405060708090a0b0c0d0e0f"}})"
-               "\n",
-               dir));
+  CHECK(
+      r.out ==
+      expand(
+          R"({"format":"flume","file":"@D/log-9.meta","kind":"log_meta","version":3,"log_file_id":9,"checkpoint_position":0,"checkpoint_write_order_id":0,"backup_checkpoint_position":null,"backup_checkpoint_write_order_id":null,"encryption":{"cipher_provider":"AESCTRNOPADDING","key_alias":"key-0","parameters_hex":"000102030405060708090a0b0c0d0e0f"}})"
+          "\n",
+          dir));
   CHECK(dump(tmp.path() / "log-9.meta", FileKind::kLogMeta, text_options()).out ==
         "log_meta v3 log_file_id=9 checkpoint_position=0 checkpoint_woid=0 backup_position=none backup_woid=none "
         "encryption=AESCTRNOPADDING key_alias=key-0 iv=000102030405060708090a0b0c0d0e0f\n");
@@ -551,41 +571,41 @@ TEST_CASE("flume dump: real V2 checkpoint fixture, nine elements from head 0") {
   const DumpResult r = dump(file, FileKind::kCheckpoint, json_options());
   // Pointers 8589936804, 4294969563, 12884904153, 8589936919, 4294969678,
   // 12884904268, 8589937034, 4294969793, 12884904383 as fileID << 32 | offset.
-  CHECK(r.out ==
-        with_file(
-            R"({"format":"flume","file":"@F","kind":"checkpoint","version":2,"write_order_id":1344302226747,"capacity":10,"marker":0,"complete":true,"size":9,"head":0,"active_logs":[{"file_id":1,"count":3},{"file_id":2,"count":3},{"file_id":3,"count":3}]})"
-            "\n"
-            R"({"format":"flume","file":"@F","kind":"checkpoint_element","index":0,"slot":1029,"file_id":2,"offset":2212})"
-            "\n"
-            R"({"format":"flume","file":"@F","kind":"checkpoint_element","index":1,"slot":1030,"file_id":1,"offset":2267})"
-            "\n"
-            R"({"format":"flume","file":"@F","kind":"checkpoint_element","index":2,"slot":1031,"file_id":3,"offset":2265})"
-            "\n"
-            R"({"format":"flume","file":"@F","kind":"checkpoint_element","index":3,"slot":1032,"file_id":2,"offset":2327})"
-            "\n"
-            R"({"format":"flume","file":"@F","kind":"checkpoint_element","index":4,"slot":1033,"file_id":1,"offset":2382})"
-            "\n"
-            R"({"format":"flume","file":"@F","kind":"checkpoint_element","index":5,"slot":1034,"file_id":3,"offset":2380})"
-            "\n"
-            R"({"format":"flume","file":"@F","kind":"checkpoint_element","index":6,"slot":1035,"file_id":2,"offset":2442})"
-            "\n"
-            R"({"format":"flume","file":"@F","kind":"checkpoint_element","index":7,"slot":1036,"file_id":1,"offset":2497})"
-            "\n"
-            R"({"format":"flume","file":"@F","kind":"checkpoint_element","index":8,"slot":1037,"file_id":3,"offset":2495})"
-            "\n",
-            file));
+  CHECK(
+      r.out ==
+      with_file(
+          R"({"format":"flume","file":"@F","kind":"checkpoint","version":2,"write_order_id":1344302226747,"capacity":10,"marker":0,"complete":true,"size":9,"head":0,"active_logs":[{"file_id":1,"count":3},{"file_id":2,"count":3},{"file_id":3,"count":3}]})"
+          "\n"
+          R"({"format":"flume","file":"@F","kind":"checkpoint_element","index":0,"slot":1029,"file_id":2,"offset":2212})"
+          "\n"
+          R"({"format":"flume","file":"@F","kind":"checkpoint_element","index":1,"slot":1030,"file_id":1,"offset":2267})"
+          "\n"
+          R"({"format":"flume","file":"@F","kind":"checkpoint_element","index":2,"slot":1031,"file_id":3,"offset":2265})"
+          "\n"
+          R"({"format":"flume","file":"@F","kind":"checkpoint_element","index":3,"slot":1032,"file_id":2,"offset":2327})"
+          "\n"
+          R"({"format":"flume","file":"@F","kind":"checkpoint_element","index":4,"slot":1033,"file_id":1,"offset":2382})"
+          "\n"
+          R"({"format":"flume","file":"@F","kind":"checkpoint_element","index":5,"slot":1034,"file_id":3,"offset":2380})"
+          "\n"
+          R"({"format":"flume","file":"@F","kind":"checkpoint_element","index":6,"slot":1035,"file_id":2,"offset":2442})"
+          "\n"
+          R"({"format":"flume","file":"@F","kind":"checkpoint_element","index":7,"slot":1036,"file_id":1,"offset":2497})"
+          "\n"
+          R"({"format":"flume","file":"@F","kind":"checkpoint_element","index":8,"slot":1037,"file_id":3,"offset":2495})"
+          "\n",
+          file));
   CHECK(r.lines == 10);
   CHECK(r.findings == "");
   // The same pointers, unpacked independently of the hand-written lines.
-  const std::int64_t pointers[] = {8589936804, 4294969563, 12884904153, 8589936919, 4294969678,
-                                   12884904268, 8589937034, 4294969793, 12884904383};
+  const std::int64_t pointers[] = {8589936804,  4294969563, 12884904153, 8589936919, 4294969678,
+                                   12884904268, 8589937034, 4294969793,  12884904383};
   std::size_t from = r.out.find('\n') + 1;
   for (const std::int64_t p : pointers) {
     const EventPointer e = EventPointer::from_long(p);
     const std::size_t end = r.out.find('\n', from);
-    CHECK(qjt_test::contains(r.out.substr(from, end - from),
-                             "\"file_id\":" + std::to_string(e.file_id) + ",\"offset\":" + std::to_string(e.offset) +
-                                 "}"));
+    CHECK(qjt_test::contains(r.out.substr(from, end - from), "\"file_id\":" + std::to_string(e.file_id) +
+                                                                 ",\"offset\":" + std::to_string(e.offset) + "}"));
     from = end + 1;
   }
 }
@@ -623,8 +643,8 @@ TEST_CASE("flume dump: cut and flipped inputs of every kind never crash") {
         FindingList findings;
         FileDumpOptions options;
         options.json = json;
-        const std::uint64_t lines = dump_file((tmp.path() / "log-1").string(), ByteSpan(input), kind, options, &out,
-                                              {}, &findings);
+        const std::uint64_t lines =
+            dump_file((tmp.path() / "log-1").string(), ByteSpan(input), kind, options, &out, {}, &findings);
         CHECK(lines <= out.size());
       }
     }
@@ -642,4 +662,3 @@ TEST_CASE("event headers in JSON: keys escaped, each byte that is not UTF-8 one 
   const std::string r = "\xEF\xBF\xBD";
   CHECK(out == "{\"k\\\"\xC3\xA9\":\"" + r + r + r + " " + r + r + r + " " + r + r + " " + r + "\",\"empty\":\"\"}");
 }
-

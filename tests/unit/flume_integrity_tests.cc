@@ -19,14 +19,14 @@
 #include <string_view>
 #include <vector>
 
+#include "durable_file.h"
+#include "finding.h"
 #include "flume/aes_ctr.h"
 #include "flume/channel_layout.h"
 #include "flume/channel_logs.h"
 #include "flume/channel_replay.h"
 #include "flume/checkpoint_file.h"
 #include "flume/checkpoint_meta.h"
-#include "durable_file.h"
-#include "finding.h"
 #include "flume/inflight_file.h"
 #include "flume/integrity_repair.h"
 #include "flume/log_metadata.h"
@@ -161,8 +161,8 @@ TEST_CASE("flume integrity: a CRC mismatch, a decode error and a dropped put bec
   const IntegrityPlan plan = plan_integrity_repair(*l, {d}, &findings);
   CHECK(findings.findings().empty());
   CHECK(plan.checked);
-  CHECK(offsets_of(plan) == std::to_string(b) + ":crc_mismatch " + std::to_string(c) + ":corrupt " +
-                                std::to_string(d) + ":dropped");
+  CHECK(offsets_of(plan) ==
+        std::to_string(b) + ":crc_mismatch " + std::to_string(c) + ":corrupt " + std::to_string(d) + ":dropped");
   for (const IntegrityChange& ch : plan.changes) {
     CHECK(ch.old_byte == 0x7F);
     CHECK(ch.new_byte == 0x00);
@@ -200,9 +200,9 @@ TEST_CASE("flume integrity: a CRC mismatch, a decode error and a dropped put bec
 TEST_CASE("flume integrity: a torn tail is made to read as Flume reads it") {
   struct Case {
     const char* name;
-    std::string tail;                // what follows B's OP byte offset instead of B and the fill
-    std::uint8_t new_byte;           // the OP byte planned
-    const char* types;               // LogReader's walk after the repair
+    std::string tail;       // what follows B's OP byte offset instead of B and the fill
+    std::uint8_t new_byte;  // the OP byte planned
+    const char* types;      // LogReader's walk after the repair
   };
   V3Log probe(1);
   probe.put(20, 200, "event-B-is-long-enough");
@@ -280,7 +280,7 @@ TEST_CASE("flume integrity: a corrupt record right after an existing NOOP is neu
   const auto a = log.put(10, 100, "event-A");
   const auto b = log.put(10, 101, "event-B");
   log.commit(10, 102);
-  set_byte(&log.bytes, a, 0x00);                                  // an earlier run's NOOP
+  set_byte(&log.bytes, a, 0x00);                             // an earlier run's NOOP
   set_byte(&log.bytes, log.bytes.find("event-B") + 6, 'b');  // CRC mismatch
   log.write(channel.data());
   auto o = open_channel(channel);
@@ -314,7 +314,7 @@ TEST_CASE("flume integrity: lost framing mid-file stops the walk with a finding"
   const auto bad = log.put(10, 101, "event-B");
   const auto c = log.put(10, 102, "event-C");
   log.commit(10, 103);
-  set_byte(&log.bytes, bad, 0x42);                                // not an OP byte
+  set_byte(&log.bytes, bad, 0x42);                           // not an OP byte
   set_byte(&log.bytes, log.bytes.find("event-C") + 6, 'c');  // never reached
   log.write(channel.data());
   auto o = open_channel(channel);

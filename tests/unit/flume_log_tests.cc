@@ -53,7 +53,8 @@ Decoded copy(const LogRecord& r) {
   d.size = r.size;
   d.txid = r.transaction_id;
   d.woid = r.write_order_id;
-  for (const EventHeader& h : r.headers) d.headers.emplace_back(qjt_test::as_string(h.key), qjt_test::as_string(h.value));
+  for (const EventHeader& h : r.headers)
+    d.headers.emplace_back(qjt_test::as_string(h.key), qjt_test::as_string(h.value));
   d.body = qjt_test::as_string(r.body);
   d.body_offset = r.body_offset;
   d.null_body = r.null_body;
@@ -75,8 +76,7 @@ std::vector<Decoded> read_all(ByteSpan file, int version, std::uint64_t start, A
   }
   return out;
 }
-std::vector<Decoded> read_all(const std::string& file, int version, std::uint64_t start,
-                              AesCtr* decryptor = nullptr) {
+std::vector<Decoded> read_all(const std::string& file, int version, std::uint64_t start, AesCtr* decryptor = nullptr) {
   return read_all(ByteSpan(file), version, start, decryptor);
 }
 
@@ -104,9 +104,16 @@ const Bytes kSpecPut = cat({{0x7F, 0x00, 0x00, 0x00, 0x42},
                             {0x11, 0x01, 0x30, 0xEF, 0x7D, 0xBA, 0x02, 0x00, 0x00},
                             {0x19, 0x02, 0x20, 0x4A, 0xA9, 0xD1, 0x01, 0x00, 0x00},
                             {0x28, 0x0A, 0x1D},
-                            {0x0A, 0x08, 0x0A, 0x02}, text("k1"), {0x12, 0x02}, text("v1"),
-                            {0x0A, 0x08, 0x0A, 0x02}, text("k2"), {0x12, 0x02}, text("v2"),
-                            {0x12, 0x07}, text("event-A"),
+                            {0x0A, 0x08, 0x0A, 0x02},
+                            text("k1"),
+                            {0x12, 0x02},
+                            text("v1"),
+                            {0x0A, 0x08, 0x0A, 0x02},
+                            text("k2"),
+                            {0x12, 0x02},
+                            text("v2"),
+                            {0x12, 0x07},
+                            text("event-A"),
                             {0x11, 0x88, 0xC1, 0xBB, 0x61, 0x00, 0x00, 0x00, 0x00},
                             {0x00}});
 
@@ -290,8 +297,8 @@ TEST_CASE("flume V3 put: a checksum mismatch keeps the put and reading goes on")
 
 TEST_CASE("flume V3 put: a checksum above 32 bits never matches, as Flume compares longs") {
   // crc32("ab") = 0x9E83486D, stored with bit 32 set.
-  const Bytes payload = cat({v3_header(1, 1, 2), {0x0F, 0x0A, 0x04, 0x12, 0x02}, text("ab"), {0x11},
-                 le64(0x1'9E83486Dull), {0x00}});
+  const Bytes payload =
+      cat({v3_header(1, 1, 2), {0x0F, 0x0A, 0x04, 0x12, 0x02}, text("ab"), {0x11}, le64(0x1'9E83486Dull), {0x00}});
   const Bytes file = v3_record(payload);
   const auto r = read_all(ByteSpan(file.data(), file.size()), 3, 0);
   REQUIRE(r.size() == 2);
@@ -304,8 +311,8 @@ TEST_CASE("flume V3 reader is as lenient as protobuf-java: unknown fields, field
   // Header fields out of order plus an unknown varint field 9; the put's
   // event given twice (headers append, body: the last one wins).
   const Bytes header = cat({{0x19, 0x48, 0x05}, {0x19}, le64(77), {0x11}, le64(66), {0x0D}, le32(1)});
-  const Bytes put = cat({{0x0E}, {0x0A, 0x06, 0x0A, 0x04, 0x0A, 0x02}, text("k1"), {0x0A, 0x04, 0x12, 0x02},
-                         text("zz")});
+  const Bytes put =
+      cat({{0x0E}, {0x0A, 0x06, 0x0A, 0x04, 0x0A, 0x02}, text("k1"), {0x0A, 0x04, 0x12, 0x02}, text("zz")});
   const Bytes file = v3_record(cat({header, put, {0x02, 0x50, 0x01}, text("ignored")}));
   const auto r = read_all(ByteSpan(file.data(), file.size()), 3, 0);
   REQUIRE_MESSAGE(r.size() == 2, r[0].error);
@@ -345,8 +352,7 @@ TEST_CASE("flume V3 broken payloads: expected/found messages with the position i
     CHECK(contains(e, "put event: expected required field 2 (body), found none (at byte 32 of the record)"));
   }
   SUBCASE("header without key") {
-    const std::string e =
-        v3_error_of(cat({v3_header(1, 1, 2), {0x06, 0x0A, 0x04, 0x0A, 0x00, 0x12, 0x00}, {0x00}}));
+    const std::string e = v3_error_of(cat({v3_header(1, 1, 2), {0x06, 0x0A, 0x04, 0x0A, 0x00, 0x12, 0x00}, {0x00}}));
     CHECK(contains(e, "put event header: expected required field 1 (key), found none"));
   }
   SUBCASE("a length running past its message") {
@@ -442,7 +448,8 @@ TEST_CASE("flume NOOP records are skipped by their length") {
   }
   SUBCASE("a NOOP length that is negative, past the end or cut short is broken") {
     Bytes file = cat({{0x00}, be32(0x80000000)});
-    CHECK(read_all(ByteSpan(file.data(), file.size()), 3, 0)[0].error == "expected a NOOP length >= 0, found -2147483648");
+    CHECK(read_all(ByteSpan(file.data(), file.size()), 3, 0)[0].error ==
+          "expected a NOOP length >= 0, found -2147483648");
     file = cat({{0x00}, be32(10), Bytes(9, 0x80)});
     CHECK(read_all(ByteSpan(file.data(), file.size()), 3, 0)[0].error ==
           "expected a NOOP payload of 10 bytes, found 9");
@@ -489,8 +496,13 @@ TEST_CASE("flume end-of-data fill: records written after the 0x80 fill are detec
 TEST_CASE("flume V2 put: the writer produces the spec's 33-byte record") {
   std::string out;
   append_v2_put(&out, 0x0102030405060708, 0x1112131415161718, {}, std::string_view("0"));
-  const Bytes expected = cat({{0x7F, 0xDE, 0xAD, 0xBE, 0xEF, 0x00, 0x01}, be64(0x0102030405060708),
-                              be64(0x1112131415161718), {0x00}, be32(0), be32(1), text("0")});
+  const Bytes expected = cat({{0x7F, 0xDE, 0xAD, 0xBE, 0xEF, 0x00, 0x01},
+                              be64(0x0102030405060708),
+                              be64(0x1112131415161718),
+                              {0x00},
+                              be32(0),
+                              be32(1),
+                              text("0")});
   CHECK(out.size() == 33);
   CHECK(hex(out) == hex(str(expected)));
   const auto r = read_all(out, 2, 0);
@@ -552,9 +564,19 @@ TEST_CASE("flume V2 round trip: header and every record type") {
 }
 
 TEST_CASE("flume V2 put: class table entries are skipped, type bytes are not checked") {
-  const Bytes file = cat({{0x7F, 0xDE, 0xAD, 0xBE, 0xEF, 0x00, 0x01}, be64(1), be64(2),
-                          {0x02, 0x01, 0x00, 0x03}, text("abc"), {0x02, 0x00, 0x00},  // two (id, UTF) pairs
-                          be32(1), {0x00, 0x01}, text("k"), {0x55, 0x02}, text("vv"), be32(2), text("xy")});
+  const Bytes file = cat({{0x7F, 0xDE, 0xAD, 0xBE, 0xEF, 0x00, 0x01},
+                          be64(1),
+                          be64(2),
+                          {0x02, 0x01, 0x00, 0x03},
+                          text("abc"),
+                          {0x02, 0x00, 0x00},  // two (id, UTF) pairs
+                          be32(1),
+                          {0x00, 0x01},
+                          text("k"),
+                          {0x55, 0x02},
+                          text("vv"),
+                          be32(2),
+                          text("xy")});
   const auto r = read_all(ByteSpan(file.data(), file.size()), 2, 0);
   REQUIRE(r.size() == 2);
   CHECK(r[0].type == LogRecordType::kPut);
@@ -575,7 +597,8 @@ TEST_CASE("flume V2 broken records") {
         "expected the V2 record magic 0xDEADBEEF, found 0xDEADBEEE (at byte 1 of the record)");
   CHECK(error_of(cat({{0x7F, 0xDE, 0xAD, 0xBE, 0xEF, 0x00, 0x07}, Bytes(30, 0)})) ==
         "expected record type 1 (put), 2 (take), 3 (rollback) or 4 (commit), found 7 (at byte 5 of the record)");
-  CHECK(error_of({0x7F, 0xDE, 0xAD}) == "expected the V2 record magic 0xDEADBEEF (4 bytes), found 2 (at byte 1 of the record)");
+  CHECK(error_of({0x7F, 0xDE, 0xAD}) ==
+        "expected the V2 record magic 0xDEADBEEF (4 bytes), found 2 (at byte 1 of the record)");
   CHECK(error_of(cat({prefix, be32(0x7FFFFFFF), Bytes(100, 0)})) ==
         "expected 2147483647 headers (at least 8589934588 bytes), found 100 bytes (at byte 24 of the record)");
   // A VInt key length of 2^31-1: refused against the bytes present.

@@ -15,10 +15,10 @@
 #include <string>
 #include <vector>
 
+#include "finding.h"
 #include "flume/channel_layout.h"
 #include "flume/event_queue.h"
 #include "flume/file_kind.h"
-#include "finding.h"
 #include "in_use.h"
 #include "unit_helpers.h"
 
@@ -181,8 +181,7 @@ TEST_CASE("flume queue: a middle remove shifts the head side right and steps hea
   CHECK(q.slots()[1] == D.to_long());
   REQUIRE(q.remove(C));  // index 2, old size 5: 2 > 5/2 is false
   CHECK(q.head() == 9);
-  CHECK(q.slots() == std::vector<std::int64_t>{B.to_long(), D.to_long(), E.to_long(), 0, 0, 0, 0, 0, 0,
-                                               A.to_long()});
+  CHECK(q.slots() == std::vector<std::int64_t>{B.to_long(), D.to_long(), E.to_long(), 0, 0, 0, 0, 0, 0, A.to_long()});
   REQUIRE(q.remove(D));  // index 2, old size 4: again the head side
   CHECK(q.head() == 0);
   CHECK(q.slots() == std::vector<std::int64_t>{A.to_long(), B.to_long(), E.to_long(), 0, 0, 0, 0, 0, 0, 0});
@@ -359,8 +358,8 @@ TEST_CASE("flume queue: the real V2 fixture checkpoint yields Flume's removeHead
   CHECK(q->capacity() == 10);
   // The stored counts (header slots 5..) agree with the slots.
   CHECK(q->reference_counts() == std::vector<std::pair<std::int32_t, std::int64_t>>{{1, 3}, {2, 3}, {3, 3}});
-  const std::vector<std::int64_t> expected = {8589936804, 4294969563, 12884904153, 8589936919, 4294969678,
-                                              12884904268, 8589937034, 4294969793, 12884904383};
+  const std::vector<std::int64_t> expected = {8589936804,  4294969563, 12884904153, 8589936919, 4294969678,
+                                              12884904268, 8589937034, 4294969793,  12884904383};
   std::vector<std::int64_t> taken;
   EventPointer p;
   while (q->remove_head(&p)) taken.push_back(p.to_long());
@@ -512,7 +511,7 @@ TEST_CASE("flume layout: every data dir finding code") {
   qjt_test::write_file(d1 / "log-5.meta.old", {0x01, 0x00});  // the reader renames it
   qjt_test::write_file(d1 / "log-6", {0x7F, 0x01});           // no meta, no V2 header
   qjt_test::write_file(d1 / "log-7", {0x7F});
-  qjt_test::write_file(d1 / "log-7.meta", {});  // empty meta, non-empty log
+  qjt_test::write_file(d1 / "log-7.meta", {});            // empty meta, non-empty log
   qjt_test::write_file(d1 / "log-9.meta", {0x01, 0x00});  // no log-9
   qjt_test::write_file(d1 / "log-99999999999", {});
   qjt_test::write_file(d1 / "log-2.bak", {0x7F});
@@ -523,8 +522,7 @@ TEST_CASE("flume layout: every data dir finding code") {
 
   qjt::FindingList findings;
   const auto layout = qjt::flume::discover_channel(
-      {cp.string(), {d1.string(), d2.string(), d1.string(), (tmp.path() / "nope").string()}, std::nullopt},
-      &findings);
+      {cp.string(), {d1.string(), d2.string(), d1.string(), (tmp.path() / "nope").string()}, std::nullopt}, &findings);
   const auto c = codes(findings);
   CHECK(c.at("no_checkpoint") == 1);
   CHECK(c.at("duplicate_directory") == 1);
@@ -667,14 +665,14 @@ qjt::flume::DetectedKind detect(const std::string& path, const Bytes& bytes) {
 
 // A 32-byte inflight file with no entries: MD5 of 16 zero bytes, 16 zeros.
 Bytes empty_inflight() {
-  return qjt_test::cat({{0x4a, 0xe7, 0x13, 0x36, 0xe4, 0x4b, 0xf9, 0xbf, 0x79, 0xd2, 0x75, 0x2e, 0x23, 0x48, 0x18, 0xa5},
-                        Bytes(16, 0)});
+  return qjt_test::cat(
+      {{0x4a, 0xe7, 0x13, 0x36, 0xe4, 0x4b, 0xf9, 0xbf, 0x79, 0xd2, 0x75, 0x2e, 0x23, 0x48, 0x18, 0xa5}, Bytes(16, 0)});
 }
 
 // The 37-byte checkpoint.meta of spec §2.
 Bytes checkpoint_meta() {
-  return {0x24, 0x0D, 0x03, 0, 0, 0, 0x11, 0x0E, 0x20, 0x4A, 0xA9, 0xD1, 0x01, 0, 0, 0x1D, 0x01, 0, 0, 0,
-          0x25, 0,    0,    0, 0, 0x2A, 0x0A, 0x0D, 0x01, 0, 0, 0, 0x15, 0x01, 0, 0, 0};
+  return {0x24, 0x0D, 0x03, 0, 0, 0, 0x11, 0x0E, 0x20, 0x4A, 0xA9, 0xD1, 0x01, 0,    0,    0x1D, 0x01, 0, 0,
+          0,    0x25, 0,    0, 0, 0, 0x2A, 0x0A, 0x0D, 0x01, 0,    0,    0,    0x15, 0x01, 0,    0,    0};
 }
 
 // An unencrypted log meta: version 3, file id 5, positions 0.
@@ -713,8 +711,10 @@ TEST_CASE("flume file kind: each kind by content and name") {
       {"/x/log-1", {0x80, 0x80}, FileKind::kLogV3, true},
       {"/x/log-1", {0x00, 0, 0, 0, 0}, FileKind::kLogV3, true},
       {"/x/log-1", {}, FileKind::kLogV3, true},
-      {"/x/backup/checkpoint.snappy", {0x82, 0x53, 0x4E, 0x41, 0x50, 0x50, 0x59, 0x00, 0, 0, 0, 1},
-       FileKind::kSnappyCheckpoint, true},
+      {"/x/backup/checkpoint.snappy",
+       {0x82, 0x53, 0x4E, 0x41, 0x50, 0x50, 0x59, 0x00, 0, 0, 0, 1},
+       FileKind::kSnappyCheckpoint,
+       true},
       {"/x/backupComplete", {}, FileKind::kBackupComplete, true},
       {"/x/garbage", qjt_test::text("hello world, not a flume file at all"), FileKind::kUnknown, false},
       {"/x/empty", {}, FileKind::kUnknown, false},

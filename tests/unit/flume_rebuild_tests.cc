@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "finding.h"
 #include "flume/channel_layout.h"
 #include "flume/channel_logs.h"
 #include "flume/channel_replay.h"
@@ -23,7 +24,6 @@
 #include "flume/checkpoint_meta.h"
 #include "flume/checkpoint_rebuilder.h"
 #include "flume/event_queue.h"
-#include "finding.h"
 #include "flume/inflight_file.h"
 #include "flume/log_metadata.h"
 #include "flume/log_writer.h"
@@ -121,21 +121,21 @@ std::string bodies(const ChannelLogs& logs, const std::vector<EventPointer>& que
 struct TwoDirChannel {
   explicit TwoDirChannel(std::string_view tag) : d(tag, 2), l1(1), l2(2) {
     A = l1.put(10, 5, "A");
-    l1.commit(10, 6, 1);      // A committed
-    l1.take(12, 4, C_at());   // a take of C (in log-2), read before C's put:
-    l1.commit(12, 9, 2);      //   pending, and it cancels C's put later
+    l1.commit(10, 6, 1);     // A committed
+    l1.take(12, 4, C_at());  // a take of C (in log-2), read before C's put:
+    l1.commit(12, 9, 2);     //   pending, and it cancels C's put later
     B = l2.put(11, 1, "B");
     C = l2.put(11, 2, "C");
-    l2.commit(11, 3, 1);      // B committed, C cancelled by the pending take
+    l2.commit(11, 3, 1);  // B committed, C cancelled by the pending take
     l1.take(14, 10, B);
-    l1.rollback(14, 11);      // txid 14 has no puts: its takes are dropped, B stays
+    l1.rollback(14, 11);  // txid 14 has no puts: its takes are dropped, B stays
     l2.put(13, 7, "X");
-    l2.rollback(13, 8);       // X dropped
-    l2.put(15, 12, "U");      // never committed: dropped
+    l2.rollback(13, 8);   // X dropped
+    l2.put(15, 12, "U");  // never committed: dropped
     D = l1.put(16, 13, "D");
     E = l2.put(17, 14, "E");
-    l2.commit(17, 15, 1);     // E committed before D ...
-    l1.commit(16, 16, 1);     // ... but D's put has the lower write order id
+    l2.commit(17, 15, 1);  // E committed before D ...
+    l1.commit(16, 16, 1);  // ... but D's put has the lower write order id
     l1.write(d.data[0]);
     l2.write(d.data[1], 40, 3);  // an old mark: (40, 3) becomes the backup
   }
@@ -243,11 +243,13 @@ TEST_CASE("flume rebuild: the exact checkpoint, meta, inflight and log-meta byte
   CHECK(hex(r.checkpoint_meta) == hex(encode_checkpoint_meta(meta)));
   // Version 3, woid 1000 = 0x3E8, size 4, head 8, {1:2}, {2:2}.
   CHECK(hex(r.checkpoint_meta) ==
-        "30"                                    // 48 bytes follow
-        "0d03000000" "11e803000000000000"       // version 3, writeOrderID 1000
-        "1d04000000" "2508000000"               // queueSize 4, queueHead 8
-        "2a0a0d010000001502000000"              // activeLogs {1, 2}
-        "2a0a0d020000001502000000");            // activeLogs {2, 2}
+        "30"  // 48 bytes follow
+        "0d03000000"
+        "11e803000000000000"  // version 3, writeOrderID 1000
+        "1d04000000"
+        "2508000000"                  // queueSize 4, queueHead 8
+        "2a0a0d010000001502000000"    // activeLogs {1, 2}
+        "2a0a0d020000001502000000");  // activeLogs {2, 2}
   const std::string empty_inflight = "4ae71336e44bf9bf79d2752e234818a5" + std::string(32, '0');
   CHECK(hex(r.inflight_puts) == empty_inflight);
   CHECK(hex(r.inflight_takes) == empty_inflight);

@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "finding.h"
 #include "flume/aes_ctr.h"
 #include "flume/channel_layout.h"
 #include "flume/channel_logs.h"
@@ -23,7 +24,6 @@
 #include "flume/checkpoint_file.h"
 #include "flume/checkpoint_meta.h"
 #include "flume/event_queue.h"
-#include "finding.h"
 #include "flume/inflight_file.h"
 #include "flume/log_metadata.h"
 #include "flume/log_writer.h"
@@ -103,7 +103,8 @@ std::unique_ptr<Run> replay(const ChannelDirs& dirs, std::optional<std::int64_t>
 
 std::string show(const std::vector<EventPointer>& pointers) {
   std::string out;
-  for (EventPointer p : pointers) out += (out.empty() ? "" : " ") + std::to_string(p.file_id) + ":" + std::to_string(p.offset);
+  for (EventPointer p : pointers)
+    out += (out.empty() ? "" : " ") + std::to_string(p.file_id) + ":" + std::to_string(p.offset);
   return out;
 }
 
@@ -119,12 +120,12 @@ std::string bodies_of(Run& run) {
   REQUIRE(run.replay.queue.has_value());
   std::string out;
   std::uint64_t calls = 0;
-  const std::uint64_t visited = for_each_queued_event(
-      *run.replay.queue, *run.logs, run.layout.checkpoint.dir, &run.findings,
-      [&](std::size_t, EventPointer, const LogRecord& put) {
-        ++calls;
-        out += (out.empty() ? "" : ",") + std::string(put.body.as_chars());
-      });
+  const std::uint64_t visited =
+      for_each_queued_event(*run.replay.queue, *run.logs, run.layout.checkpoint.dir, &run.findings,
+                            [&](std::size_t, EventPointer, const LogRecord& put) {
+                              ++calls;
+                              out += (out.empty() ? "" : ",") + std::string(put.body.as_chars());
+                            });
   CHECK(visited == calls);
   return out;
 }
@@ -529,8 +530,8 @@ TEST_CASE("flume replay: queued pointers to a NOOP'd put and to a missing log") 
 TEST_CASE("flume replay: an encrypted log needs its key") {
   Dirs d("flume-replay-aes", 2);
   const std::string key = "0123456789abcdef";
-  const std::string iv = std::string("\x11\x22\x33\x44\x55\x66\x77\x88\x99\xaa\xbb\xcc", 12) +
-                         std::string("\x00\x00\x00\x01", 4);
+  const std::string iv =
+      std::string("\x11\x22\x33\x44\x55\x66\x77\x88\x99\xaa\xbb\xcc", 12) + std::string("\x00\x00\x00\x01", 4);
   std::string error;
   auto cipher = AesCtr::create(ByteSpan(key), ByteSpan(iv), &error);
   REQUIRE(cipher.has_value());

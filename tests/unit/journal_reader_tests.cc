@@ -51,9 +51,8 @@ void check_lead_and_eof(const std::vector<JournalRecord>& records, std::uint64_t
 // after `before` good records. Callers check that the message states the
 // expected and the found value. Most messages say "expected ..."; a block
 // running past the end says "size ... says N bytes follow, found M".
-JournalRecord expect_broken(const std::vector<JournalRecord>& records, std::size_t before,
-                                   std::uint64_t offset, std::uint64_t file_size,
-                                   bool says_expected = true) {
+JournalRecord expect_broken(const std::vector<JournalRecord>& records, std::size_t before, std::uint64_t offset,
+                            std::uint64_t file_size, bool says_expected = true) {
   REQUIRE(records.size() == before + 1);
   const JournalRecord& b = records.back();
   CHECK(b.type == RecordType::kBroken);
@@ -254,7 +253,7 @@ TEST_CASE("reader: a mixed 2.x journal decodes in order") {
                        {'a'},
                        {0x09, 0x01, 0x00, 0x00, 0x00},  // RTX 1 at 22
                        {0x06, 0x01, 0x00, 0x00, 0x00},  // CONFIRM 1 at 27
-                       {0x01}});                         // REMOVE at 32
+                       {0x01}});                        // REMOVE at 32
   const auto records = decode_all(j);
   REQUIRE(records.size() == 5);
   CHECK(records[0].type == RecordType::kAddX);

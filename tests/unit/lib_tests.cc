@@ -14,9 +14,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
-#include <vector>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "byte_span.h"
 #include "clock.h"
@@ -25,9 +25,9 @@
 #include "input_file.h"
 #include "json_line.h"
 #include "json_writer.h"
+#include "payload.h"
 #include "read_window.h"
 #include "reporters.h"
-#include "payload.h"
 #include "unit_helpers.h"
 
 using namespace qjt;
@@ -75,8 +75,8 @@ TEST_CASE("ByteReader: big-endian reads") {
 }
 
 TEST_CASE("ByteReader: sign and high-bit values") {
-  const Bytes b = {0xff, 0xff, 0xff, 0xff, 0x00, 0x00, 0x00, 0x80, 0x80, 0x00, 0x00, 0x00,
-                   0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+  const Bytes b = {0xff, 0xff, 0xff, 0xff, 0x00, 0x00, 0x00, 0x80, 0x80, 0x00,
+                   0x00, 0x00, 0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
   ByteReader r(span(b));
   std::int32_t i32 = 0;
   REQUIRE(r.read_i32_le(&i32));
@@ -271,7 +271,8 @@ TEST_CASE("JSON strings: control characters are escaped") {
 }
 
 TEST_CASE("JSON strings: invalid UTF-8 becomes U+FFFD") {
-  CHECK(json_string("a\xff" "b") == "\"a" + kReplacement + "b\"");
+  CHECK(json_string("a\xff"
+                    "b") == "\"a" + kReplacement + "b\"");
   CHECK(json_string("\x80") == "\"" + kReplacement + "\"");
   // A bad lead byte must not swallow the ASCII that follows it.
   CHECK(json_string("\xE2(\xA1") == "\"" + kReplacement + "(" + kReplacement + "\"");
@@ -286,8 +287,9 @@ TEST_CASE("JSON strings: invalid UTF-8 becomes U+FFFD") {
 }
 
 TEST_CASE("JSON strings: valid multibyte UTF-8 is kept as is") {
-  for (std::string_view s : {"\xC3\xA9", "\xE2\x82\xAC", "\xF0\x9F\x98\x80", "\xF4\x8F\xBF\xBF",
-                             "\xEF\xBF\xBD", "caf\xC3\xA9 \xE2\x82\xAC" "5"}) {
+  for (std::string_view s : {"\xC3\xA9", "\xE2\x82\xAC", "\xF0\x9F\x98\x80", "\xF4\x8F\xBF\xBF", "\xEF\xBF\xBD",
+                             "caf\xC3\xA9 \xE2\x82\xAC"
+                             "5"}) {
     CHECK(json_string(s) == "\"" + std::string(s) + "\"");
   }
 }
@@ -296,16 +298,20 @@ TEST_CASE("JSON strings and UTF-8 checks: one special byte at every place of a l
   // Long plain runs are tested eight bytes at a time: put each kind of byte
   // that is not plain at every offset of 8-byte words, and where a word
   // ends, and check the escaped form against the byte-by-byte rule.
-  const std::pair<std::string_view, std::string_view> cases[] = {
-      {"\"", "\\\""}, {"\\", "\\\\"}, {"\n", "\\n"}, {std::string_view("\0", 1), "\\u0000"},
-      {"\x1f", "\\u001f"}, {"\x7f", "\x7f"}, {"\xC3\xA9", "\xC3\xA9"}, {"\xFF", "\xEF\xBF\xBD"}};
+  const std::pair<std::string_view, std::string_view> cases[] = {{"\"", "\\\""},
+                                                                 {"\\", "\\\\"},
+                                                                 {"\n", "\\n"},
+                                                                 {std::string_view("\0", 1), "\\u0000"},
+                                                                 {"\x1f", "\\u001f"},
+                                                                 {"\x7f", "\x7f"},
+                                                                 {"\xC3\xA9", "\xC3\xA9"},
+                                                                 {"\xFF", "\xEF\xBF\xBD"}};
   const std::string plain = "abcdefghijklmnopqrstuvwxyz0123456789";
   for (const auto& [raw, escaped] : cases) {
     for (std::size_t at = 0; at <= 24; ++at) {
       CAPTURE(at);
       const std::string input = plain.substr(0, at) + std::string(raw) + plain.substr(at, 24 - at);
-      CHECK(json_string(input) ==
-            "\"" + plain.substr(0, at) + std::string(escaped) + plain.substr(at, 24 - at) + "\"");
+      CHECK(json_string(input) == "\"" + plain.substr(0, at) + std::string(escaped) + plain.substr(at, 24 - at) + "\"");
       CHECK(is_valid_utf8(input) == (raw != "\xFF"));
     }
   }
@@ -338,17 +344,21 @@ TEST_CASE("is_valid_utf8: rejects overlongs surrogates and bad bytes") {
   CHECK_FALSE(is_valid_utf8("\xF5\x80\x80\x80"));
   CHECK_FALSE(is_valid_utf8("\xFE"));
   CHECK_FALSE(is_valid_utf8("\xFF"));
-  CHECK_FALSE(is_valid_utf8("\x80"));              // lone continuation
+  CHECK_FALSE(is_valid_utf8("\x80"));  // lone continuation
   CHECK_FALSE(is_valid_utf8("ok\xBF"));
-  CHECK_FALSE(is_valid_utf8("\xC3\xA9\xA9"));      // one continuation too many
+  CHECK_FALSE(is_valid_utf8("\xC3\xA9\xA9"));  // one continuation too many
 }
 
 TEST_CASE("is_valid_utf8: rejects truncated sequences") {
   CHECK_FALSE(is_valid_utf8("\xC3"));
   CHECK_FALSE(is_valid_utf8("\xE2\x82"));
   CHECK_FALSE(is_valid_utf8("\xF0\x9F\x98"));
-  CHECK_FALSE(is_valid_utf8("a\xE2\x82" "b"));  // truncated then ASCII
-  CHECK_FALSE(is_valid_utf8("\xF0\x9F\x98" "\xF0\x9F\x98\x80"));
+  CHECK_FALSE(
+      is_valid_utf8("a\xE2\x82"
+                    "b"));  // truncated then ASCII
+  CHECK_FALSE(
+      is_valid_utf8("\xF0\x9F\x98"
+                    "\xF0\x9F\x98\x80"));
 }
 
 // ---------------------------------------------------------------- payloads
@@ -431,13 +441,10 @@ TEST_CASE("add_payload: the field a record line gets in each mode") {
     line.end_object();
     return out;
   };
-  CHECK(line_for(ByteSpan(std::string_view("a\"b\n")), DataMode::kText) ==
-        "{\"n\":1,\"data\":\"a\\\"b\\n\"}");
+  CHECK(line_for(ByteSpan(std::string_view("a\"b\n")), DataMode::kText) == "{\"n\":1,\"data\":\"a\\\"b\\n\"}");
   CHECK(line_for(span(Bytes{0xff}), DataMode::kText) == "{\"n\":1,\"data_b64\":\"/w==\"}");
-  CHECK(line_for(ByteSpan(std::string_view("hi")), DataMode::kBase64) ==
-        "{\"n\":1,\"data_b64\":\"aGk=\"}");
-  CHECK(line_for(ByteSpan(std::string_view("hi")), DataMode::kHex) ==
-        "{\"n\":1,\"data_hex\":\"6869\"}");
+  CHECK(line_for(ByteSpan(std::string_view("hi")), DataMode::kBase64) == "{\"n\":1,\"data_b64\":\"aGk=\"}");
+  CHECK(line_for(ByteSpan(std::string_view("hi")), DataMode::kHex) == "{\"n\":1,\"data_hex\":\"6869\"}");
   CHECK(line_for(ByteSpan(std::string_view("hi")), DataMode::kNone) == "{\"n\":1}");
 }
 
@@ -538,9 +545,9 @@ TEST_CASE("ReadWindow: views are read into the buffer; only views longer than it
   const std::uint8_t* mapped = file->bytes().data();
   ReadWindow window(*file, 64);
   const qjt::ByteSpan first = window.view(10, 20);
-  CHECK(first.data() != mapped + 10);  // read into the buffer
+  CHECK(first.data() != mapped + 10);                     // read into the buffer
   CHECK(window.view(12, 30).data() == first.data() + 2);  // already there: the same bytes
-  CHECK(window.view(40, 65).data() == mapped + 40);  // longer than the buffer
+  CHECK(window.view(40, 65).data() == mapped + 40);       // longer than the buffer
   CHECK(window.view(200, 8).data() != mapped + 200);
   const qjt::ByteSpan back = window.view(5, 8);  // behind the buffer: read again
   CHECK(back.data() != mapped + 5);
@@ -554,8 +561,8 @@ TEST_CASE("ReadWindow: for_each_piece reads any range through the buffer, in ord
   const Bytes content = counting_bytes(1000);
   auto file = open_written(dir, content);
   ReadWindow window(*file, 64);
-  for (const auto& [offset, length] : {std::pair<std::size_t, std::size_t>{0, 1000}, {3, 64}, {900, 65},
-                                      {10, 0}, {999, 1}}) {
+  for (const auto& [offset, length] :
+       {std::pair<std::size_t, std::size_t>{0, 1000}, {3, 64}, {900, 65}, {10, 0}, {999, 1}}) {
     CAPTURE(offset);
     CAPTURE(length);
     Bytes joined;
@@ -626,8 +633,8 @@ TEST_CASE("ExitCode: documented values") {
 }
 
 TEST_CASE("ExitCode: worse orders in-use over io over usage over problems over ok") {
-  const std::array<ExitCode, 5> ascending = {ExitCode::kOk, ExitCode::kProblems, ExitCode::kUsage,
-                                             ExitCode::kIoError, ExitCode::kInUse};
+  const std::array<ExitCode, 5> ascending = {ExitCode::kOk, ExitCode::kProblems, ExitCode::kUsage, ExitCode::kIoError,
+                                             ExitCode::kInUse};
   for (std::size_t i = 0; i < ascending.size(); ++i) {
     for (std::size_t j = 0; j < ascending.size(); ++j) {
       CAPTURE(i);
@@ -720,4 +727,3 @@ TEST_CASE("now_ms: QJT_NOW_MS when it is an integer, else the system clock") {
   unsetenv("QJT_NOW_MS");
   CHECK(now_ms() > 1700000000000);
 }
-

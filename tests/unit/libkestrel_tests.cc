@@ -13,14 +13,14 @@
 
 #include "finding.h"
 #include "kestrel/journal_reader.h"
+#include "kestrel/queue_directory.h"
+#include "kestrel/replay_state.h"
 #include "libkestrel/libkestrel_compaction.h"
 #include "libkestrel/libkestrel_layout.h"
 #include "libkestrel/libkestrel_reader.h"
 #include "libkestrel/libkestrel_replay.h"
 #include "libkestrel/libkestrel_writer.h"
 #include "libkestrel/queue_converter.h"
-#include "kestrel/queue_directory.h"
-#include "kestrel/replay_state.h"
 #include "unit_helpers.h"
 
 using namespace qjt;
@@ -39,11 +39,11 @@ const Bytes kMark = {0x26, 0x3C, 0x26, 0x03};
 
 // PUT id 1, error count 0, add time 0x0102030405060708, no expiry, "hi":
 // 86, size 02 00 00 00, errors 00 00 00 00, id 01 00.., add 08 07 .. 01, data.
-const Bytes kPut1 = {0x86, 0x02, 0, 0, 0, 0, 0, 0, 0, 0x01, 0, 0, 0, 0, 0, 0, 0,
-                     0x08, 0x07, 0x06, 0x05, 0x04, 0x03, 0x02, 0x01, 'h', 'i'};
+const Bytes kPut1 = {0x86, 0x02, 0, 0,    0,    0,    0,    0,    0,    0x01, 0,    0,   0,  0,
+                     0,    0,    0, 0x08, 0x07, 0x06, 0x05, 0x04, 0x03, 0x02, 0x01, 'h', 'i'};
 // PUT id 2, error count 3, add time 1000 (e8 03), expiry 2000 (d0 07), "x".
-const Bytes kPut2 = {0x88, 0x01, 0, 0, 0, 0x03, 0, 0, 0, 0x02, 0, 0, 0, 0, 0, 0, 0,
-                     0xe8, 0x03, 0, 0, 0, 0, 0, 0, 0xd0, 0x07, 0, 0, 0, 0, 0, 0, 'x'};
+const Bytes kPut2 = {0x88, 0x01, 0, 0, 0, 0x03, 0, 0, 0,    0x02, 0, 0, 0, 0, 0, 0, 0,
+                     0xe8, 0x03, 0, 0, 0, 0,    0, 0, 0xd0, 0x07, 0, 0, 0, 0, 0, 0, 'x'};
 
 std::vector<Record> read_all(const Bytes& bytes, FileKind kind) {
   Reader reader(span(bytes), kind);
@@ -89,8 +89,12 @@ TEST_CASE("libkestrel: PUT with and without expiry") {
 
 TEST_CASE("libkestrel: READ_HEAD and READ_DONE, whose word is a byte count") {
   // The spec's own vector: 91 18 00 00 00 for three ids.
-  const Bytes bookmark = cat({kMark, {0x02, 7, 0, 0, 0, 0, 0, 0, 0}, {0x91, 0x18, 0, 0, 0},
-                              {9, 0, 0, 0, 0, 0, 0, 0}, {11, 0, 0, 0, 0, 0, 0, 0}, {12, 0, 0, 0, 0, 0, 0, 0}});
+  const Bytes bookmark = cat({kMark,
+                              {0x02, 7, 0, 0, 0, 0, 0, 0, 0},
+                              {0x91, 0x18, 0, 0, 0},
+                              {9, 0, 0, 0, 0, 0, 0, 0},
+                              {11, 0, 0, 0, 0, 0, 0, 0},
+                              {12, 0, 0, 0, 0, 0, 0, 0}});
   const auto records = read_all(bookmark, FileKind::kBookmark);
   REQUIRE(records.size() == 3);
   CHECK(records[0].op == Op::kReadHead);
@@ -130,13 +134,15 @@ TEST_CASE("libkestrel: a 0x00 command byte ends the data; non-zero bytes after i
   Bytes padded = cat({kSeg, kPut1, Bytes(12, 0)});
   Reader clean(span(padded), FileKind::kSegment);
   Record r;
-  while (clean.next(&r)) {}
+  while (clean.next(&r)) {
+  }
   CHECK(r.op == Op::kEndOfFile);
   CHECK(r.offset == 31);
   CHECK(!clean.data_after_end());
   padded[40] = 0x86;
   Reader dirty(span(padded), FileKind::kSegment);
-  while (dirty.next(&r)) {}
+  while (dirty.next(&r)) {
+  }
   CHECK(r.offset == 31);
   CHECK(dirty.data_after_end() == 40);
 }
@@ -145,14 +151,17 @@ TEST_CASE("libkestrel: malformed records are BROKEN at their offset, as RecordRe
   auto broken = [](const Bytes& body) { return last(cat({kSeg, body}), FileKind::kSegment); };
   CHECK(contains(broken({0x86, 2, 0, 0}).error, "truncated header"));
   // 16 MiB + 1 announced: refused before anything else, whatever follows.
-  const Record large = broken({0x86, 0x01, 0x00, 0x00, 0x01, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0});
+  const Record large =
+      broken({0x86, 0x01, 0x00, 0x00, 0x01, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0});
   CHECK(large.op == Op::kBroken);
   CHECK(large.offset == 4);
   CHECK(contains(large.error, "item too large"));
-  const Record at_limit = broken({0x86, 0x00, 0x00, 0x00, 0x01, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0});
+  const Record at_limit =
+      broken({0x86, 0x00, 0x00, 0x00, 0x01, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0});
   CHECK(contains(at_limit.error, "truncated entry"));
-  CHECK(contains(broken({0x86, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}).error,
-                 "negative"));
+  CHECK(
+      contains(broken({0x86, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}).error,
+               "negative"));
   CHECK(contains(broken({0x85, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}).error, "corrupted PUT"));
   CHECK(contains(broken({0x80}).error, "no size word"));
   CHECK(contains(last(cat({kMark, {0x01, 1, 0, 0, 0}}), FileKind::kBookmark).error, "corrupted READ_HEAD"));
@@ -190,20 +199,21 @@ TEST_CASE("libkestrel: seeded byte flips never crash the reader or the replay") 
     replay.add_segment("s", span(flipped));
     replay.add_bookmark("b", "", span(flipped));
     replay.finish();
-    for (const auto& reader : replay.readers()) replay.for_each_pending(reader, [&](const ItemRef& item) {
-      CHECK(replay.item_record(item).op == Op::kPut);
-    });
+    for (const auto& reader : replay.readers())
+      replay.for_each_pending(reader, [&](const ItemRef& item) { CHECK(replay.item_record(item).op == Op::kPut); });
   }
 }
 
 namespace {
 
 Bytes put(std::uint8_t id) {
-  return {0x86, 0x01, 0, 0, 0, 0, 0, 0, 0, id, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, static_cast<std::uint8_t>('a' + id)};
+  return {0x86, 0x01, 0, 0, 0, 0, 0, 0, 0, id, 0, 0, 0,
+          0,    0,    0, 0, 0, 0, 0, 0, 0, 0,  0, 0, static_cast<std::uint8_t>('a' + id)};
 }
 
 Bytes bookmark(std::uint8_t head, std::vector<std::uint8_t> done) {
-  Bytes out = cat({kMark, {0x02, head, 0, 0, 0, 0, 0, 0, 0}, {0x91, static_cast<std::uint8_t>(8 * done.size()), 0, 0, 0}});
+  Bytes out =
+      cat({kMark, {0x02, head, 0, 0, 0, 0, 0, 0, 0}, {0x91, static_cast<std::uint8_t>(8 * done.size()), 0, 0, 0}});
   for (std::uint8_t id : done) out = cat({out, {id, 0, 0, 0, 0, 0, 0, 0}});
   return out;
 }
@@ -275,8 +285,8 @@ TEST_CASE("libkestrel: ids out of order, gaps, empty segments and misplaced reco
   r.replay.add_segment("s3", span(s3));
   r.replay.add_segment("s4", span(s4));
   r.replay.finish();
-  CHECK(r.codes() == std::vector<std::string>{"id_not_increasing", "id_gap", "segment_out_of_order",
-                                              "empty_segment", "misplaced_record", "id_gap"});
+  CHECK(r.codes() == std::vector<std::string>{"id_not_increasing", "id_gap", "segment_out_of_order", "empty_segment",
+                                              "misplaced_record", "id_gap"});
   CHECK(r.replay.records() == 6);
 }
 
@@ -358,10 +368,10 @@ TEST_CASE("libkestrel: compaction deletes the segments every reader passed, but 
   };
   using Paths = std::vector<std::string>;
   CHECK(plan({bookmark(3, {}), bookmark(4, {})}) == Paths{"s1"});  // minHead 4: s1, s2 qualify
-  CHECK(plan({bookmark(6, {})}) == Paths{"s1", "s2"});              // minHead = tail 6
-  CHECK(plan({}) == Paths{"s1", "s2"});                             // default reader at the tail
-  CHECK(plan({bookmark(0, {}), bookmark(6, {})}).empty());          // minHead 1: only s1, the last
-  CHECK(plan({bookmark(2, {4})}) == Paths{"s1"});                   // minHead 3: s1 and s2 (first id 3)
+  CHECK(plan({bookmark(6, {})}) == Paths{"s1", "s2"});             // minHead = tail 6
+  CHECK(plan({}) == Paths{"s1", "s2"});                            // default reader at the tail
+  CHECK(plan({bookmark(0, {}), bookmark(6, {})}).empty());         // minHead 1: only s1, the last
+  CHECK(plan({bookmark(2, {4})}) == Paths{"s1"});                  // minHead 3: s1 and s2 (first id 3)
 }
 
 TEST_CASE("libkestrel: compaction rewrites a bookmark in its canonical form only when it differs") {
@@ -382,8 +392,15 @@ TEST_CASE("libkestrel: compaction rewrites a bookmark in its canonical form only
 TEST_CASE("libkestrel: a classic queue becomes PUTs from id 1, open transactions first, and back") {
   // Classic (spec §1.2): ADDX "ab" added at 5; ADDX "c" added at 6,
   // expiring at 9; REMOVE_TENTATIVE_XID 1 opens a transaction on "ab".
-  const Bytes classic = cat({{0x02, 18, 0, 0, 0}, le64(5), le64(0), {'a', 'b'},
-                             {0x02, 17, 0, 0, 0}, le64(6), le64(9), {'c'}, {0x09, 1, 0, 0, 0}});
+  const Bytes classic = cat({{0x02, 18, 0, 0, 0},
+                             le64(5),
+                             le64(0),
+                             {'a', 'b'},
+                             {0x02, 17, 0, 0, 0},
+                             le64(6),
+                             le64(9),
+                             {'c'},
+                             {0x09, 1, 0, 0, 0}});
   FindingList findings;
   kestrel::ReplayState state({}, &findings);
   state.begin_file(0, "q", span(classic), true);
@@ -399,8 +416,16 @@ TEST_CASE("libkestrel: a classic queue becomes PUTs from id 1, open transactions
     REQUIRE(writer->sync(&error));
   }
   const Bytes segment = read_back(dir.path() / "q.1");
-  CHECK(segment == cat({kSeg, {0x86, 2, 0, 0, 0, 0, 0, 0, 0}, le64(1), le64(5), {'a', 'b'},
-                        {0x88, 1, 0, 0, 0, 0, 0, 0, 0}, le64(2), le64(6), le64(9), {'c'}}));
+  CHECK(segment == cat({kSeg,
+                        {0x86, 2, 0, 0, 0, 0, 0, 0, 0},
+                        le64(1),
+                        le64(5),
+                        {'a', 'b'},
+                        {0x88, 1, 0, 0, 0, 0, 0, 0, 0},
+                        le64(2),
+                        le64(6),
+                        le64(9),
+                        {'c'}}));
   CHECK(head_bookmark() == std::string("\x26\x3c\x26\x03\x02\0\0\0\0\0\0\0\0\x91\0\0\0\0", 18));
   QueueReplay replay(&findings);
   replay.add_segment("q.1", span(segment));
@@ -414,6 +439,6 @@ TEST_CASE("libkestrel: a classic queue becomes PUTs from id 1, open transactions
     REQUIRE(write_classic(replay, replay.readers().at(0), writer.get(), &error));
     REQUIRE(writer->sync(&error));
   }
-  CHECK(read_back(dir.path() / "back") == cat({{0x02, 18, 0, 0, 0}, le64(5), le64(0), {'a', 'b'},
-                                               {0x02, 17, 0, 0, 0}, le64(6), le64(9), {'c'}}));
+  CHECK(read_back(dir.path() / "back") ==
+        cat({{0x02, 18, 0, 0, 0}, le64(5), le64(0), {'a', 'b'}, {0x02, 17, 0, 0, 0}, le64(6), le64(9), {'c'}}));
 }

@@ -20,9 +20,7 @@ namespace fs = std::filesystem;
 namespace {
 
 struct Discovery {
-  explicit Discovery(const fs::path& dir) {
-    ok = discover_queues(dir.string(), &findings, &queues, &error);
-  }
+  explicit Discovery(const fs::path& dir) { ok = discover_queues(dir.string(), &findings, &queues, &error); }
   const QueueJournal* queue(const std::string& name) const {
     for (const QueueJournal& q : queues)
       if (q.name == name) return &q;
@@ -36,8 +34,7 @@ struct Discovery {
   // "code:basename" for each finding, in order.
   std::vector<std::string> finding_keys() const {
     std::vector<std::string> out;
-    for (const Finding& f : findings.findings())
-      out.push_back(f.code + ":" + fs::path(f.file).filename().string());
+    for (const Finding& f : findings.findings()) out.push_back(f.code + ":" + fs::path(f.file).filename().string());
     return out;
   }
   std::size_t count(const std::string& code) const {
@@ -85,11 +82,11 @@ TEST_CASE("discover: queue names are the text before the first dot") {
   touch(d, "alpha", 3);
   touch(d, "alpha.1000", 5);
   touch(d, "beta");
-  touch(d, "gamma.42");                 // archived only, no live file
-  touch(d, "fan+out");                  // fanout queue names keep the '+'
-  touch(d, "beta~~1700000000000");      // temp file
-  touch(d, "zeta~~5");                  // a temp file alone makes no queue
-  fs::create_directory(d / "delta");    // directories are ignored
+  touch(d, "gamma.42");               // archived only, no live file
+  touch(d, "fan+out");                // fanout queue names keep the '+'
+  touch(d, "beta~~1700000000000");    // temp file
+  touch(d, "zeta~~5");                // a temp file alone makes no queue
+  fs::create_directory(d / "delta");  // directories are ignored
   fs::create_directory(d / "epsilon.7");
 
   Discovery found(d);
@@ -264,7 +261,7 @@ TEST_CASE("queue_of_name: the names Kestrel's rule places, and those it cannot")
 
 TEST_CASE("group_queues: files named by path, in any order, group as their directory does") {
   // Not listed from disk: paths are kept as given, sizes as passed.
-  std::vector<NamedFile> files{{"q", "x/q", 3},          {"a.200", "x/a.200", 1}, {"q.2000.pack", "x/q.2000.pack", 2},
+  std::vector<NamedFile> files{{"q", "x/q", 3},           {"a.200", "x/a.200", 1}, {"q.2000.pack", "x/q.2000.pack", 2},
                                {"q.1000", "x/q.1000", 4}, {"a.100", "x/a.100", 5}, {"q.3000", "x/q.3000", 6}};
   FindingList findings;
   const auto queues = group_queues(files, &findings);

@@ -37,12 +37,8 @@ JournalRecord item_record(RecordType type, std::string_view data, std::int32_t x
 }
 
 JournalRecord addx(std::string_view data) { return item_record(RecordType::kAddX, data); }
-JournalRecord add_xid(std::int32_t xid, std::string_view data) {
-  return item_record(RecordType::kAddXid, data, xid);
-}
-JournalRecord cont(std::int32_t xid, std::string_view data) {
-  return item_record(RecordType::kContinue, data, xid);
-}
+JournalRecord add_xid(std::int32_t xid, std::string_view data) { return item_record(RecordType::kAddXid, data, xid); }
+JournalRecord cont(std::int32_t xid, std::string_view data) { return item_record(RecordType::kContinue, data, xid); }
 JournalRecord simple(RecordType type, std::int32_t xid = 0) {
   JournalRecord r;
   r.type = type;
@@ -88,9 +84,7 @@ struct Replay {
   }
   // Applies `r` at the current offset and returns that offset.
   std::uint64_t apply(const JournalRecord& r) { return file.apply(&state, r); }
-  std::string payload(const QueuedItem& item) const {
-    return std::string(state.item_record(item).payload.as_chars());
-  }
+  std::string payload(const QueuedItem& item) const { return std::string(state.item_record(item).payload.as_chars()); }
   void apply_all(std::initializer_list<JournalRecord> records) {
     for (const JournalRecord& r : records) apply(r);
   }
@@ -359,8 +353,8 @@ TEST_CASE("replay: after_restart puts open transactions first in ascending xid o
 
 TEST_CASE("replay: after_restart with the spec's 1-3-5 journal") {
   Replay r;
-  r.apply_all({addx("one"), addx("two"), addx("three"), addx("four"), addx("five"), rtx(1),
-               rtx(2), rtx(3), rtx(4), confirm(2), confirm(4)});
+  r.apply_all({addx("one"), addx("two"), addx("three"), addx("four"), addx("five"), rtx(1), rtx(2), rtx(3), rtx(4),
+               confirm(2), confirm(4)});
   std::vector<std::string> payloads;
   for (const QueuedItem& item : r.state.after_restart()) payloads.push_back(r.payload(item));
   CHECK(payloads == std::vector<std::string>{"one", "three", "five"});

@@ -31,13 +31,18 @@ namespace {
 std::uint64_t spec_length(const JournalRecord& r) {
   const std::uint64_t n = r.payload.size();
   switch (r.type) {
-    case RecordType::kAdd: return 9 + n;
-    case RecordType::kAddX: return 21 + n;
+    case RecordType::kAdd:
+      return 9 + n;
+    case RecordType::kAddX:
+      return 21 + n;
     case RecordType::kAddXid:
-    case RecordType::kContinue: return 25 + n;
+    case RecordType::kContinue:
+      return 25 + n;
     case RecordType::kRemove:
-    case RecordType::kRemoveTentative: return 1;
-    default: return 5;
+    case RecordType::kRemoveTentative:
+      return 1;
+    default:
+      return 5;
   }
 }
 
@@ -90,9 +95,8 @@ Decoded decode_checked(qjt::ByteSpan bytes) {
 
 bool same_record(const JournalRecord& a, const JournalRecord& b) {
   return a.type == b.type && a.offset == b.offset && a.length == b.length && a.xid == b.xid &&
-         a.add_time_ms == b.add_time_ms && a.has_add_time == b.has_add_time &&
-         a.expiry_ms == b.expiry_ms && a.payload.data() == b.payload.data() &&
-         a.payload.size() == b.payload.size();
+         a.add_time_ms == b.add_time_ms && a.has_add_time == b.has_add_time && a.expiry_ms == b.expiry_ms &&
+         a.payload.data() == b.payload.data() && a.payload.size() == b.payload.size();
 }
 
 // A prefix of length `cut` must decode as the full file's records that end
@@ -103,14 +107,11 @@ void check_prefix(const Bytes& whole, const Decoded& full, std::size_t cut) {
   const Decoded got = decode_checked(qjt::ByteSpan(whole.data(), cut));
 
   std::size_t fitting = 0;
-  while (fitting < full.records.size() &&
-         full.records[fitting].offset + full.records[fitting].length <= cut)
-    ++fitting;
+  while (fitting < full.records.size() && full.records[fitting].offset + full.records[fitting].length <= cut) ++fitting;
   CAPTURE(cut);
   REQUIRE(got.records.size() == fitting);
   for (std::size_t i = 0; i < fitting; ++i) REQUIRE(same_record(got.records[i], full.records[i]));
-  const std::uint64_t boundary = fitting == 0 ? 0 : full.records[fitting - 1].offset +
-                                                        full.records[fitting - 1].length;
+  const std::uint64_t boundary = fitting == 0 ? 0 : full.records[fitting - 1].offset + full.records[fitting - 1].length;
   REQUIRE(got.terminal.offset == boundary);
   if (boundary == cut) {
     REQUIRE(got.terminal.type == RecordType::kEndOfFile);
@@ -138,12 +139,11 @@ class Rng {
 
 Bytes mutate(const Bytes& in, Rng* rng) {
   static const Bytes kSizes[] = {
-      {0xFF, 0xFF, 0xFF, 0x7F},  // 0x7fffffff
-      {0x00, 0x00, 0x00, 0x80},  // 0x80000000
-      {0xFF, 0xFF, 0xFF, 0xFF},  // -1
-      {0x00, 0x00, 0x00, 0x00},
-      {0x0F, 0x00, 0x00, 0x00},  // 15, one short of an item block
-      {0x10, 0x00, 0x00, 0x00},  // 16
+      {0xFF, 0xFF, 0xFF, 0x7F},                            // 0x7fffffff
+      {0x00, 0x00, 0x00, 0x80},                            // 0x80000000
+      {0xFF, 0xFF, 0xFF, 0xFF},                            // -1
+      {0x00, 0x00, 0x00, 0x00}, {0x0F, 0x00, 0x00, 0x00},  // 15, one short of an item block
+      {0x10, 0x00, 0x00, 0x00},                            // 16
   };
   Bytes out = in;
   const std::size_t edits = 1 + rng->below(3);
@@ -154,7 +154,8 @@ Bytes mutate(const Bytes& in, Rng* rng) {
         if (!out.empty()) out[rng->below(out.size())] ^= static_cast<std::uint8_t>(1 + rng->below(255));
         break;
       case 1:  // set a byte to an opcode, valid or not
-        if (!out.empty()) out[rng->below(out.size())] = static_cast<std::uint8_t>(rng->below(12) == 11 ? 0x80 : rng->below(11));
+        if (!out.empty())
+          out[rng->below(out.size())] = static_cast<std::uint8_t>(rng->below(12) == 11 ? 0x80 : rng->below(11));
         break;
       case 2: {  // overwrite 4 bytes with a size value
         const Bytes& v = kSizes[rng->below(std::size(kSizes))];
@@ -189,11 +190,13 @@ std::vector<std::pair<std::string, Bytes>> builtin_journals() {
                              {0x01, 0x68, 0xE5, 0xCF, 0x8B, 0x01, 0x00, 0x00},
                              {0xE8, 0xA0, 0xE5, 0xCF, 0x8B, 0x01, 0x00, 0x00},
                              {'b', 'c'}});
-  const Bytes modern = cat({addx_a, addx_bc, addx_a,
-                            {0x09, 0x01, 0x00, 0x00, 0x00},  // RTX 1
-                            {0x09, 0x02, 0x00, 0x00, 0x00},  // RTX 2
-                            {0x06, 0x01, 0x00, 0x00, 0x00},  // CONFIRM 1
-                            {0x05, 0x02, 0x00, 0x00, 0x00},  // UNREMOVE 2
+  const Bytes modern = cat({addx_a,
+                            addx_bc,
+                            addx_a,
+                            {0x09, 0x01, 0x00, 0x00, 0x00},                          // RTX 1
+                            {0x09, 0x02, 0x00, 0x00, 0x00},                          // RTX 2
+                            {0x06, 0x01, 0x00, 0x00, 0x00},                          // CONFIRM 1
+                            {0x05, 0x02, 0x00, 0x00, 0x00},                          // UNREMOVE 2
                             {0x08, 0x03, 0x00, 0x00, 0x00, 0x13, 0x00, 0x00, 0x00},  // CONTINUE 3
                             {0x02, 0x68, 0xE5, 0xCF, 0x8B, 0x01, 0x00, 0x00},
                             {0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00},
@@ -207,7 +210,7 @@ std::vector<std::pair<std::string, Bytes>> builtin_journals() {
                                {0x04, 0x07, 0x00, 0x00, 0x00},  // SAVE_XID 7
                                addx_bc});
   const Bytes starling = {0x00, 0x06, 0x00, 0x00, 0x00, 0x00, 0xF1, 0x53, 0x65, 'o', 'k',  // ADD
-                          0x00, 0x04, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,           // ADD ""
+                          0x00, 0x04, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,            // ADD ""
                           0x01};
   return {{"builtin:modern", modern}, {"builtin:legacy_1x", legacy_1x}, {"builtin:starling", starling}};
 }
@@ -344,8 +347,8 @@ TEST_CASE("robustness: huge size fields at every record of a journal") {
   for (const JournalRecord& r : full.records) {
     if (r.type != RecordType::kAddX && r.type != RecordType::kContinue) continue;
     const std::size_t size_at = r.offset + (r.type == RecordType::kAddX ? 1 : 5);
-    for (const Bytes& v : {Bytes{0xFF, 0xFF, 0xFF, 0x7F}, Bytes{0x00, 0x00, 0x00, 0x80},
-                           Bytes{0xFF, 0xFF, 0xFF, 0xFF}}) {
+    for (const Bytes& v :
+         {Bytes{0xFF, 0xFF, 0xFF, 0x7F}, Bytes{0x00, 0x00, 0x00, 0x80}, Bytes{0xFF, 0xFF, 0xFF, 0xFF}}) {
       Bytes bad = journal;
       std::copy(v.begin(), v.end(), bad.begin() + static_cast<std::ptrdiff_t>(size_at));
       const Decoded d = decode_checked(span(bad));

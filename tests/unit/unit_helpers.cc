@@ -27,8 +27,8 @@ TempDir::TempDir(std::string_view tag) {
   static std::atomic<unsigned> counter{0};
   const auto base = std::filesystem::temp_directory_path();
   for (;;) {
-    path_ = base / ("qjt-unit-" + std::string(tag) + "-" + std::to_string(::getpid()) + "-" +
-                    std::to_string(counter++));
+    path_ =
+        base / ("qjt-unit-" + std::string(tag) + "-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
     std::error_code ec;
     if (std::filesystem::create_directory(path_, ec)) return;
     if (ec) throw std::system_error(ec, "cannot create " + path_.string());

@@ -8,12 +8,12 @@
 
 #include "canal/binlog_list.h"
 #include "canal/cli/canal_input.h"
+#include "canal/restart_cursor.h"
+#include "canal/store_metrics.h"
 #include "commands.h"
 #include "json_line.h"
 #include "output.h"
 #include "record_format.h"
-#include "canal/restart_cursor.h"
-#include "canal/store_metrics.h"
 
 namespace qjt::app {
 namespace {
@@ -97,15 +97,19 @@ std::string meta_dat_text(const canal::MetaDat& meta, const std::optional<canal:
 
 void append_entry_json(std::string* out, const canal::LogEntry& e) {
   JsonLine line(out);
-  line.envelope(record_format::kCanal, e.file).unsigned_num("line", e.line).unsigned_num("offset", e.offset)
-      .str("time", e.time).num("time_ms", e.time_ms).num("client_id", e.client_id);
+  line.envelope(record_format::kCanal, e.file)
+      .unsigned_num("line", e.line)
+      .unsigned_num("offset", e.offset)
+      .str("time", e.time)
+      .num("time_ms", e.time_ms)
+      .num("client_id", e.client_id);
   optional_str(&line, "journal_name", e.cursor.journal_name);
   optional_num(&line, "position", e.cursor.position);
   optional_num(&line, "timestamp", e.cursor.timestamp);
   optional_num(&line, "server_id", e.cursor.server_id);
   optional_str(&line, "gtid", e.cursor.gtid);
   e.cursor.address.empty() ? line.null("address").null("port")
-                            : line.str("address", e.cursor.address).num("port", e.cursor.port);
+                           : line.str("address", e.cursor.address).num("port", e.cursor.port);
   line.finish();
 }
 
@@ -120,7 +124,8 @@ std::string log_text(const std::vector<canal::LogEntry>& entries) {
       if (e.client_id != id) continue;
       text += fmt::format("  {}  {}:{} timestamp {}", e.time, e.cursor.journal_name.value_or(""),
                           e.cursor.position.value_or(0), e.cursor.timestamp.value_or(0));
-      if (e.cursor.server_id) text += fmt::format(" server_id {} gtid \"{}\"", *e.cursor.server_id, e.cursor.gtid.value_or(""));
+      if (e.cursor.server_id)
+        text += fmt::format(" server_id {} gtid \"{}\"", *e.cursor.server_id, e.cursor.gtid.value_or(""));
       text += e.address_text.empty() ? "\n" : fmt::format(" address {}\n", e.address_text);
     }
   }
@@ -211,8 +216,7 @@ void add_canal_verify_options(CLI::App* command, CanalOptions* o) {
 }
 
 void add_canal_replay_options(CLI::App* command, CanalOptions* o) {
-  command->add_option("--at", o->at,
-                      "print the meta.dat Canal had at this time (epoch ms or yyyy-MM-dd HH:mm:ss.SSS)");
+  command->add_option("--at", o->at, "print the meta.dat Canal had at this time (epoch ms or yyyy-MM-dd HH:mm:ss.SSS)");
 }
 
 ExitCode run_canal_dump(const CanalRun& run) {

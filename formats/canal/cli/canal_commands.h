@@ -16,10 +16,10 @@
 namespace qjt::app {
 
 struct CanalOptions {
-  std::string binlogs;  // verify --binlogs: SHOW BINARY LOGS output
-  std::string metrics;  // verify --metrics: a Prometheus scrape
+  std::string binlogs;          // verify --binlogs: SHOW BINARY LOGS output
+  std::string metrics;          // verify --metrics: a Prometheus scrape
   std::int64_t memunit = 1024;  // verify --memunit
-  std::string at;       // replay --at
+  std::string at;               // replay --at
 };
 
 struct CanalRun {

@@ -1,8 +1,8 @@
 // The Canal driver: a consumer's cursors (meta.dat) and their history
 // (meta.log, plain or gzip'd), told by name and content; the two kinds are
 // read in separate groups.
-#include "canal/cli/canal_commands.h"
 #include "canal/canal_file_kind.h"
+#include "canal/cli/canal_commands.h"
 #include "canal/cli/canal_repair.h"
 #include "driver.h"
 
@@ -24,12 +24,18 @@ class CanalDriver final : public Driver {
 
   std::string_view does(Command command) const override {
     switch (command) {
-      case Command::kDump: return "the cursors of a meta.dat; the entries of meta.log files";
-      case Command::kVerify: return "cursors and their order; --binlogs, --metrics check the server's side";
-      case Command::kReplay: return "a meta.log's cursor history; --at: the meta.dat of a moment";
-      case Command::kCompact: return "";  // Canal rewrites meta.dat itself each second
-      case Command::kConvert: return "";
-      case Command::kRepair: return "rewrites a meta.dat's damaged cursors, with a backup";
+      case Command::kDump:
+        return "the cursors of a meta.dat; the entries of meta.log files";
+      case Command::kVerify:
+        return "cursors and their order; --binlogs, --metrics check the server's side";
+      case Command::kReplay:
+        return "a meta.log's cursor history; --at: the meta.dat of a moment";
+      case Command::kCompact:
+        return "";  // Canal rewrites meta.dat itself each second
+      case Command::kConvert:
+        return "";
+      case Command::kRepair:
+        return "rewrites a meta.dat's damaged cursors, with a backup";
     }
     return "";
   }

@@ -41,8 +41,7 @@ bool load_meta_dat(const std::string& path, MetaDatFile* out, Reporter* reporter
   return true;
 }
 
-bool load_meta_logs(const std::vector<std::string>& paths, std::vector<canal::LogEntry>* entries,
-                    Reporter* reporter) {
+bool load_meta_logs(const std::vector<std::string>& paths, std::vector<canal::LogEntry>* entries, Reporter* reporter) {
   bool all = true;
   for (const std::string& path : paths) {
     std::string bytes, error;

@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "canal/canal_file_kind.h"
-#include "finding.h"
 #include "canal/meta_dat.h"
 #include "canal/meta_log.h"
+#include "finding.h"
 
 namespace qjt::app {
 
@@ -35,7 +35,6 @@ bool load_meta_dat(const std::string& path, MetaDatFile* out, Reporter* reporter
 
 // The entries of the logs, in the order given; a damaged gzip is a
 // canal_gzip finding, the lines before the damage still read.
-bool load_meta_logs(const std::vector<std::string>& paths, std::vector<canal::LogEntry>* entries,
-                    Reporter* reporter);
+bool load_meta_logs(const std::vector<std::string>& paths, std::vector<canal::LogEntry>* entries, Reporter* reporter);
 
 }  // namespace qjt::app

@@ -4,12 +4,12 @@
 
 #include <fmt/format.h>
 
-#include "clock.h"
 #include "canal/cli/canal_input.h"
+#include "canal/meta_repair.h"
+#include "clock.h"
 #include "commands.h"
 #include "guarded_replace.h"
 #include "json_line.h"
-#include "canal/meta_repair.h"
 #include "output.h"
 #include "path_family.h"
 
@@ -70,8 +70,8 @@ std::optional<canal::MetaDat> from_log(const CanalRepairOptions& o, const std::o
     return std::nullopt;
   }
   for (const auto* e : cursors)
-    plan->actions.push_back(fmt::format("client {}: cursor from {} line {} ({})", e->client_id, e->file, e->line,
-                                        e->time));
+    plan->actions.push_back(
+        fmt::format("client {}: cursor from {} line {} ({})", e->client_id, e->file, e->line, e->time));
   // A file not named meta.dat has no destination of its own: the log's.
   const std::string dest = destination.empty() ? canal::destination_of_meta_log(o.from_logs.front()) : destination;
   return canal::meta_dat_from_log(cursors, dest, old ? &*old : nullptr);
@@ -138,8 +138,8 @@ ExitCode carry_out(Plan* p, const WriteGuardOptions& guard) {
     request.backup.files = {p->path};
     request.backup.failpoint = "repair.backed_up";
   }
-  request.changes.push_back(FileChange::replace(
-      p->path, [p](FileWriter* w, std::string* e) { return w->append(ByteSpan(p->after), e); }));
+  request.changes.push_back(
+      FileChange::replace(p->path, [p](FileWriter* w, std::string* e) { return w->append(ByteSpan(p->after), e); }));
   const ReplaceResult result = guarded_replace(request, guard);
   p->backup = result.backup;
   if (result.status != ExitCode::kOk)
@@ -183,14 +183,15 @@ FindingList verify_bytes(const Plan& p, const std::string& bytes) {
 }  // namespace
 
 void add_canal_repair_options(CLI::App* command, CanalRepairOptions* o) {
-  command->add_option("--set-position", o->set_positions,
-                      "set a client's cursor to JOURNAL:POS, CLIENT=JOURNAL:POS (repeatable)")
+  command
+      ->add_option("--set-position", o->set_positions,
+                   "set a client's cursor to JOURNAL:POS, CLIENT=JOURNAL:POS (repeatable)")
       ->allow_extra_args(false);
-  command->add_option("--to-timestamp", o->to_timestamps,
-                      "make a client's cursor Canal's search-by-time cursor, CLIENT=MS (repeatable)")
+  command
+      ->add_option("--to-timestamp", o->to_timestamps,
+                   "make a client's cursor Canal's search-by-time cursor, CLIENT=MS (repeatable)")
       ->allow_extra_args(false);
-  command->add_option("--drop-client", o->drops, "remove a client from meta.dat (repeatable)")
-      ->allow_extra_args(false);
+  command->add_option("--drop-client", o->drops, "remove a client from meta.dat (repeatable)")->allow_extra_args(false);
   command->add_option("--from-log", o->from_logs, "rebuild meta.dat from these meta.log files (repeatable)")
       ->allow_extra_args(false);
   command->add_option("--at", o->at, "with --from-log, the last cursors logged at or before this time");
@@ -203,13 +204,17 @@ ExitCode run_canal_repair(const CanalRepairRun& run) {
   }
   std::error_code ec;
   if (std::filesystem::is_directory(run.paths.front(), ec)) {
-    usage(fmt::format("refused: {} is a directory; a Canal repair rewrites one meta.dat, named as PATH; nothing "
-                      "was changed", run.paths.front()));
+    usage(
+        fmt::format("refused: {} is a directory; a Canal repair rewrites one meta.dat, named as PATH; nothing "
+                    "was changed",
+                    run.paths.front()));
     return ExitCode::kUsage;
   }
   if (canal_kind(run.paths, "auto") == canal::FileKind::kMetaLog) {
-    usage(fmt::format("refused: {} is a Canal meta.log; repair rewrites a meta.dat (a meta.log is read with "
-                      "--from-log); nothing was changed", run.paths.front()));
+    usage(
+        fmt::format("refused: {} is a Canal meta.log; repair rewrites a meta.dat (a meta.log is read with "
+                    "--from-log); nothing was changed",
+                    run.paths.front()));
     return ExitCode::kUsage;
   }
   if (!run.canal.at.empty() && run.canal.from_logs.empty()) {

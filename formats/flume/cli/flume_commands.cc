@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
-#include "flume/channel_replay.h"
 #include "commands.h"
+#include "flume/channel_replay.h"
 #include "flume/event_json.h"
 #include "flume/file_dump.h"
 #include "json_line.h"
@@ -71,8 +71,8 @@ ExitCode run_flume_dump(const FlumeRun& run) {
     if (run.limit && printed >= *run.limit) break;
     if (run.limit) options.limit = *run.limit - printed;
     if (!run.json && in->files.size() > 1) out.write(fmt::format("# {}\n", f.path));
-    printed += flume::dump_file(f.path, f.input->bytes(), f.kind, options, out.buffer(), [&out] { out.commit(); },
-                                &reporter);
+    printed += flume::dump_file(
+        f.path, f.input->bytes(), f.kind, options, out.buffer(), [&out] { out.commit(); }, &reporter);
     out.commit();
   }
   return finish_output(&out, outcome(in->status, counting.errors()));
@@ -91,8 +91,8 @@ std::optional<VerifyTally> check_flume(const FlumeRun& run) {
   std::string discard;
   for (const FlumeFile& f : in->files) {
     if (!f.input) continue;
-    check.records += flume::dump_file(f.path, f.input->bytes(), f.kind, options, &discard,
-                                      [&discard] { discard.clear(); }, &reporter);
+    check.records += flume::dump_file(
+        f.path, f.input->bytes(), f.kind, options, &discard, [&discard] { discard.clear(); }, &reporter);
     discard.clear();
   }
   if (in->layout) {
@@ -112,10 +112,15 @@ namespace {
 
 void append_counts(JsonWriter* line, const flume::ReplayCounts& c) {
   line->begin_object("counts")
-      .unsigned_num("read", c.read).unsigned_num("puts", c.puts).unsigned_num("takes", c.takes)
-      .unsigned_num("rollbacks", c.rollbacks).unsigned_num("commits", c.commits)
-      .unsigned_num("skipped", c.skipped).unsigned_num("noops", c.noops)
-      .unsigned_num("uncommitted_takes", c.uncommitted_takes).unsigned_num("pending_takes", c.pending_takes)
+      .unsigned_num("read", c.read)
+      .unsigned_num("puts", c.puts)
+      .unsigned_num("takes", c.takes)
+      .unsigned_num("rollbacks", c.rollbacks)
+      .unsigned_num("commits", c.commits)
+      .unsigned_num("skipped", c.skipped)
+      .unsigned_num("noops", c.noops)
+      .unsigned_num("uncommitted_takes", c.uncommitted_takes)
+      .unsigned_num("pending_takes", c.pending_takes)
       .end_object();
 }
 
@@ -142,11 +147,11 @@ ExitCode run_flume_replay(const FlumeRun& run) {
   if (replay.queue) {
     events = flume::for_each_queued_event(*replay.queue, logs, where, &reporter,
                                           [&](std::size_t, flume::EventPointer p, const flume::LogRecord& put) {
-      queue_json.begin_object().num("file_id", p.file_id).num("offset", p.offset);
-      flume::add_event_fields(&queue_json, put, mode);
-      queue_json.end_object();
-      bytes += put.body.size();
-    });
+                                            queue_json.begin_object().num("file_id", p.file_id).num("offset", p.offset);
+                                            flume::add_event_fields(&queue_json, put, mode);
+                                            queue_json.end_object();
+                                            bytes += put.body.size();
+                                          });
   }
   queue_json.end_array();
   const std::size_t errors = findings.count(Severity::kError);
@@ -170,10 +175,10 @@ ExitCode run_flume_replay(const FlumeRun& run) {
                           where, events, bytes, flume::replay_source_name(replay.source),
                           replay.checkpoint_write_order_id, replay.queue ? replay.queue->capacity() : 0));
     const auto& c = replay.counts;
-    out.write(fmt::format("  records read {}: {} put, {} take, {} rollback, {} commit, {} skipped (at or before "
-                          "the checkpoint), {} noop; {} uncommitted take(s) restored, {} pending take(s)\n",
-                          c.read, c.puts, c.takes, c.rollbacks, c.commits, c.skipped, c.noops,
-                          c.uncommitted_takes, c.pending_takes));
+    out.write(fmt::format(
+        "  records read {}: {} put, {} take, {} rollback, {} commit, {} skipped (at or before "
+        "the checkpoint), {} noop; {} uncommitted take(s) restored, {} pending take(s)\n",
+        c.read, c.puts, c.takes, c.rollbacks, c.commits, c.skipped, c.noops, c.uncommitted_takes, c.pending_takes));
   }
   return finish_output(&out, outcome(in->status, errors));
 }

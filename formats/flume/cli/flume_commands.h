@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "commands.h"
 #include "exit_code.h"
 #include "finding.h"
-#include "commands.h"
 #include "flume/cli/flume_input.h"
 
 namespace qjt::app {
@@ -18,7 +18,7 @@ struct FlumeRun {
   std::vector<std::string> paths;
   FlumeOptions flume;
   bool json = false;
-  std::string data;  // --data, empty when not given
+  std::string data;                    // --data, empty when not given
   std::optional<std::uint64_t> limit;  // dump --limit
   bool strict = false, quiet = false;  // verify
 };

@@ -9,16 +9,16 @@
 #include <fmt/format.h>
 
 #include "clock.h"
-#include "flume/checkpoint_upgrade.h"
 #include "durable_file.h"
+#include "flume/checkpoint_upgrade.h"
 #include "flume/file_dump.h"
-#include "json_line.h"
-#include "line_input.h"
 #include "flume/log_json.h"
 #include "flume/log_metadata.h"
+#include "guarded_replace.h"
+#include "json_line.h"
+#include "line_input.h"
 #include "output.h"
 #include "path_family.h"
-#include "guarded_replace.h"
 
 namespace qjt::app {
 namespace {
@@ -113,9 +113,10 @@ ExitCode log_to_jsonl(const FlumeConvertOptions& o, const flume::KeyRing& keys) 
   if (!open_files(&files, &reporter)) return ExitCode::kIoError;
   const FlumeFile& log = files.front();
   if (log.kind != FileKind::kLogV2 && log.kind != FileKind::kLogV3)
-    return usage(fmt::format("--to jsonl takes a Flume data log (log-N), found {} ({}): use qjt dump --json for "
-                             "other Flume files",
-                             o.input, flume::file_kind_name(log.kind)));
+    return usage(
+        fmt::format("--to jsonl takes a Flume data log (log-N), found {} ({}): use qjt dump --json for "
+                    "other Flume files",
+                    o.input, flume::file_kind_name(log.kind)));
   flume::FileDumpOptions options;
   options.json = true;
   options.mode = *parse_data_mode(o.data.empty() ? "text" : o.data);
@@ -199,8 +200,8 @@ std::optional<std::string> meta_for(const flume::LogJsonAssembler& log, const st
   if (!flume::is_log_name(fs::path(output).filename().string(), &id) || !id) return std::nullopt;
   flume::LogMetadata meta;
   meta.log_file_id = *id;
-  fmt::print(stderr, "qjt convert: no log_meta line: {}.meta written for file id {}, checkpoint positions 0\n",
-             output, *id);
+  fmt::print(stderr, "qjt convert: no log_meta line: {}.meta written for file id {}, checkpoint positions 0\n", output,
+             *id);
   return flume::encode_log_metadata(meta);
 }
 
@@ -215,9 +216,10 @@ ExitCode jsonl_to_log(const FlumeConvertOptions& o, const flume::KeyRing& keys) 
   if (o.output != "-") {
     meta = meta_for(log, o.output);
     if (!meta)
-      return usage(fmt::format("cannot tell the log's file id: name the output log-N, or start {} with the log_meta "
-                               "line convert --to jsonl writes",
-                               o.input));
+      return usage(
+          fmt::format("cannot tell the log's file id: name the output log-N, or start {} with the log_meta "
+                      "line convert --to jsonl writes",
+                      o.input));
   } else if (log.meta()) {
     fmt::print(stderr, "qjt convert: the log_meta line is not written: log-N.meta needs -o log-N\n");
   }
@@ -226,15 +228,21 @@ ExitCode jsonl_to_log(const FlumeConvertOptions& o, const flume::KeyRing& keys) 
   // Both always keep their output: a failing write ends emit_log early and
   // is write_output's io_error.
   bool abandoned = false;
-  status = write_output(o.output, [&](const Emit& emit) {
-    emit_log(log, emit);
-    return true;
-  }, &abandoned);
+  status = write_output(
+      o.output,
+      [&](const Emit& emit) {
+        emit_log(log, emit);
+        return true;
+      },
+      &abandoned);
   if (status != ExitCode::kOk || !meta) return status;
-  return write_output(o.output + ".meta", [&](const Emit& emit) {
-    emit(ByteSpan(*meta));
-    return true;
-  }, &abandoned);
+  return write_output(
+      o.output + ".meta",
+      [&](const Emit& emit) {
+        emit(ByteSpan(*meta));
+        return true;
+      },
+      &abandoned);
 }
 
 // ---------------------------------------------------------------- --to flume-v3
@@ -242,7 +250,8 @@ ExitCode jsonl_to_log(const FlumeConvertOptions& o, const flume::KeyRing& keys) 
 std::string active_logs_text(const std::vector<flume::ActiveLogCount>& logs) {
   if (logs.empty()) return "none";
   std::string text;
-  for (const auto& log : logs) fmt::format_to(std::back_inserter(text), "{}{}:{}", text.empty() ? "" : ",", log.file_id, log.count);
+  for (const auto& log : logs)
+    fmt::format_to(std::back_inserter(text), "{}{}:{}", text.empty() ? "" : ",", log.file_id, log.count);
   return text;
 }
 
@@ -269,7 +278,8 @@ void print_plan_text(const flume::UpgradePlan& plan, bool applied, const std::st
     return;
   }
   const bool half = plan.state == flume::UpgradeState::kHalfDone;
-  fmt::print("{}: V2 -> V3{}\n", plan.checkpoint_path, half ? " (an interrupted upgrade: checkpoint.meta is written)" : "");
+  fmt::print("{}: V2 -> V3{}\n", plan.checkpoint_path,
+             half ? " (an interrupted upgrade: checkpoint.meta is written)" : "");
   fmt::print("  backup: {}\n", backup.empty() ? std::string("a copy to checkpoint-backup-<ms>") : backup);
   fmt::print("  checkpoint.meta: woid={} size={} head={} active_logs={}\n", plan.meta.write_order_id,
              plan.meta.queue_size, plan.meta.queue_head, active_logs_text(plan.meta.active_logs));
@@ -335,7 +345,8 @@ void add_flume_convert_options(CLI::App* command, FlumeConvertOptions* o) {
 }
 
 ExitCode run_flume_convert(const FlumeConvertOptions& o) {
-  if (o.to != "flume-v3" && (o.apply || o.json || o.force)) return usage("--apply, --json and --force apply to --to flume-v3 only");
+  if (o.to != "flume-v3" && (o.apply || o.json || o.force))
+    return usage("--apply, --json and --force apply to --to flume-v3 only");
   std::string error;
   const auto keys = parse_keys(o.flume.keys, &error);
   if (!keys) return usage(error);

@@ -7,10 +7,10 @@
 
 #include "driver.h"
 #include "flume/channel_layout.h"
-#include "flume/file_kind.h"
 #include "flume/cli/flume_commands.h"
 #include "flume/cli/flume_convert.h"
 #include "flume/cli/flume_repair.h"
+#include "flume/file_kind.h"
 
 namespace qjt::app {
 namespace {
@@ -23,7 +23,8 @@ class FlumeDriver final : public Driver {
 
   std::optional<Claim> claim(const std::string& path, ByteSpan bytes) const override {
     // The lock Flume takes in each of a channel's directories: no file to decode.
-    if (std::filesystem::path(path).filename() == flume::kLockFileName) return Claim{true, "Flume's in_use.lock", "flume-lock"};
+    if (std::filesystem::path(path).filename() == flume::kLockFileName)
+      return Claim{true, "Flume's in_use.lock", "flume-lock"};
     if (!flume::looks_like_flume(path, bytes)) return std::nullopt;
     const auto kind = flume::detect_file_kind(path, bytes);
     return Claim{true, fmt::format("a Flume file channel {} file", flume::file_kind_name(kind.kind)), "flume"};
@@ -31,12 +32,18 @@ class FlumeDriver final : public Driver {
 
   std::string_view does(Command command) const override {
     switch (command) {
-      case Command::kDump: return "every record of checkpoints, inflight files and logs (also encrypted)";
-      case Command::kVerify: return "decodes every file, replays the channel, reads every queued event";
-      case Command::kReplay: return "the queue Flume recovers at startup (a channel's directories)";
-      case Command::kCompact: return "";  // Flume's own log cleaner drops the logs no event needs
-      case Command::kConvert: return "data logs to and from JSON Lines; a V2 checkpoint to V3 (--apply)";
-      case Command::kRepair: return "rebuilds the checkpoint from the logs, with backups";
+      case Command::kDump:
+        return "every record of checkpoints, inflight files and logs (also encrypted)";
+      case Command::kVerify:
+        return "decodes every file, replays the channel, reads every queued event";
+      case Command::kReplay:
+        return "the queue Flume recovers at startup (a channel's directories)";
+      case Command::kCompact:
+        return "";  // Flume's own log cleaner drops the logs no event needs
+      case Command::kConvert:
+        return "data logs to and from JSON Lines; a V2 checkpoint to V3 (--apply)";
+      case Command::kRepair:
+        return "rebuilds the checkpoint from the logs, with backups";
     }
     return "";
   }
@@ -51,7 +58,9 @@ class FlumeDriver final : public Driver {
     return names_channel(command == Command::kRepair ? repair_.flume : options_[index(command)]);
   }
   std::string_view input_options(Command command) const override {
-    return command == Command::kCompact || command == Command::kConvert ? "" : "a Flume channel's --checkpoint-dir and --data-dir";
+    return command == Command::kCompact || command == Command::kConvert
+               ? ""
+               : "a Flume channel's --checkpoint-dir and --data-dir";
   }
   bool reads_directories() const override { return false; }
 
@@ -75,8 +84,9 @@ class FlumeDriver final : public Driver {
   // it, and rewriting part of a channel is how events get lost.
   ExitCode repair(const WriteRequest& r) override {
     if (!r.paths.empty() || !r.queue.empty()) {
-      return usage_error("repair", "refused: a Flume channel is repaired by naming its directories "
-                                   "(--checkpoint-dir, --data-dir), not by PATH or --queue; nothing was changed");
+      return usage_error("repair",
+                         "refused: a Flume channel is repaired by naming its directories "
+                         "(--checkpoint-dir, --data-dir), not by PATH or --queue; nothing was changed");
     }
     FlumeRepairOptions run = repair_;
     run.apply = r.apply;

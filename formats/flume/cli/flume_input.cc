@@ -123,7 +123,8 @@ std::vector<FlumeFile> channel_files(const flume::ChannelLayout& layout) {
 
 std::vector<FlumeFile> named_files(const std::vector<std::string>& paths, const std::string& format) {
   std::vector<FlumeFile> files;
-  for (const std::string& path : paths) files.push_back(FlumeFile{path, nullptr, forced_kind(format).value_or(FileKind::kUnknown)});
+  for (const std::string& path : paths)
+    files.push_back(FlumeFile{path, nullptr, forced_kind(format).value_or(FileKind::kUnknown)});
   return files;
 }
 

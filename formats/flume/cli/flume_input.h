@@ -11,12 +11,12 @@
 #include <string>
 #include <vector>
 
+#include "finding.h"
 #include "flume/channel_layout.h"
 #include "flume/channel_logs.h"
 #include "flume/file_kind.h"
-#include "finding.h"
-#include "input_file.h"
 #include "guarded_replace.h"
+#include "input_file.h"
 
 namespace qjt::app {
 

@@ -5,9 +5,9 @@
 #include <fmt/format.h>
 
 #include "clock.h"
+#include "commands.h"
 #include "flume/channel_repair.h"
 #include "flume/checkpoint_file.h"
-#include "commands.h"
 #include "flume/cli/flume_commands.h"
 #include "json_line.h"
 #include "output.h"
@@ -18,8 +18,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool parse_drop_events(const std::vector<std::string>& values,
-                       std::map<std::int32_t, std::set<std::uint64_t>>* drops, std::string* error) {
+bool parse_drop_events(const std::vector<std::string>& values, std::map<std::int32_t, std::set<std::uint64_t>>* drops,
+                       std::string* error) {
   for (const std::string& value : values) {
     const auto colon = value.find(':');
     std::size_t id_end = 0, offset_end = 0;
@@ -32,9 +32,10 @@ bool parse_drop_events(const std::vector<std::string>& values,
         throw std::invalid_argument(value);
       (*drops)[static_cast<std::int32_t>(id)].insert(offset);
     } catch (const std::exception&) {
-      *error = fmt::format("--drop-event expects FILE_ID:OFFSET (a put's \"file_id\" and \"offset\" as dump "
-                           "--json shows them), found '{}'",
-                           value);
+      *error = fmt::format(
+          "--drop-event expects FILE_ID:OFFSET (a put's \"file_id\" and \"offset\" as dump "
+          "--json shows them), found '{}'",
+          value);
       return false;
     }
   }
@@ -66,8 +67,9 @@ std::optional<flume::ChannelRepairRequest> make_request(const FlumeRepairOptions
   request.checkpoint = flume::CheckpointAction::kRebuild;
   const auto capacity = o.flume.capacity ? o.flume.capacity : current_capacity(layout);
   if (!capacity) {
-    fmt::print(stderr, "qjt repair: --rebuild-checkpoint needs the channel's --capacity (there is no checkpoint "
-                       "to take it from)\n");
+    fmt::print(stderr,
+               "qjt repair: --rebuild-checkpoint needs the channel's --capacity (there is no checkpoint "
+               "to take it from)\n");
     return std::nullopt;
   }
   request.rebuild.capacity = *capacity;
@@ -100,9 +102,13 @@ void append_size(JsonWriter* line, std::string_view key, std::optional<std::uint
 void write_changes_json(JsonWriter* out, const flume::FileChange& c) {
   out->begin_array();
   for (const auto& change : c.integrity) {
-    out->begin_object().unsigned_num("offset", change.offset).unsigned_num("old_byte", change.old_byte)
-        .unsigned_num("new_byte", change.new_byte).str("kind", flume::integrity_change_kind_name(change.kind))
-        .str("reason", change.reason).end_object();
+    out->begin_object()
+        .unsigned_num("offset", change.offset)
+        .unsigned_num("old_byte", change.old_byte)
+        .unsigned_num("new_byte", change.new_byte)
+        .str("kind", flume::integrity_change_kind_name(change.kind))
+        .str("reason", change.reason)
+        .end_object();
   }
   out->end_array();
 }
@@ -110,10 +116,13 @@ void write_changes_json(JsonWriter* out, const flume::FileChange& c) {
 void write_files_json(JsonWriter* line, const Report& r) {
   line->begin_array();
   for (const flume::FileChange& c : r.plan.changes) {
-    line->begin_object().str("file", c.path).str("action", flume::file_change_kind_name(c.kind)).str("reason", c.reason);
+    line->begin_object()
+        .str("file", c.path)
+        .str("action", flume::file_change_kind_name(c.kind))
+        .str("reason", c.reason);
     append_size(line, "size", c.size);
-    append_size(line, "size_after", c.kind == flume::FileChangeKind::kRemove ? std::nullopt
-                                                                              : std::optional(c.size_after));
+    append_size(line, "size_after",
+                c.kind == flume::FileChangeKind::kRemove ? std::nullopt : std::optional(c.size_after));
     write_changes_json(&line->key("changes"), c);
     const std::string backup = r.backup_of(c.path);
     backup.empty() ? line->null("backup") : line->str("backup", backup);
@@ -126,12 +135,16 @@ void print_json(Output* out, const Report& r, const flume::ChannelRepairRequest&
   JsonLine line(out->buffer());
   line.boolean("applied", r.options.apply && r.verified != nullptr)
       .str("checkpoint_action", flume::checkpoint_action_name(request.checkpoint))
-      .boolean("feasible", r.plan.feasible).key("files");
+      .boolean("feasible", r.plan.feasible)
+      .key("files");
   write_files_json(&line, r);
   if (r.plan.rebuilt) {
-    line.begin_object("rebuild").num("capacity", request.rebuild.capacity)
-        .num("write_order_id", r.plan.rebuilt->write_order_id).unsigned_num("events", r.plan.rebuilt->events)
-        .unsigned_num("dropped_events", r.plan.rebuilt->dropped_events).end_object();
+    line.begin_object("rebuild")
+        .num("capacity", request.rebuild.capacity)
+        .num("write_order_id", r.plan.rebuilt->write_order_id)
+        .unsigned_num("events", r.plan.rebuilt->events)
+        .unsigned_num("dropped_events", r.plan.rebuilt->dropped_events)
+        .end_object();
   } else {
     line.null("rebuild");
   }
@@ -160,8 +173,8 @@ std::string file_text(const flume::FileChange& c, const std::string& backup) {
       break;
   }
   for (const auto& change : c.integrity)
-    text += fmt::format("  offset {}: 0x{:02X} -> 0x{:02X} ({}: {})\n", change.offset, change.old_byte,
-                        change.new_byte, flume::integrity_change_kind_name(change.kind), change.reason);
+    text += fmt::format("  offset {}: 0x{:02X} -> 0x{:02X} ({}: {})\n", change.offset, change.old_byte, change.new_byte,
+                        flume::integrity_change_kind_name(change.kind), change.reason);
   if (!backup.empty()) text += fmt::format("  backup: {}\n", backup);
   return text;
 }
@@ -228,11 +241,13 @@ void add_flume_repair_options(CLI::App* command, FlumeRepairOptions* o) {
   auto* restore = command->add_flag("--restore-backup", o->restore_backup,
                                     "install the backup checkpoint (--backup-dir) as Flume restores it");
   rebuild->excludes(restore);
-  command->add_option("--drop-event", o->drop_events,
-                      "neutralise the put at FILE_ID:OFFSET as the integrity tool does (repeatable)")
+  command
+      ->add_option("--drop-event", o->drop_events,
+                   "neutralise the put at FILE_ID:OFFSET as the integrity tool does (repeatable)")
       ->allow_extra_args(false);
-  command->add_option("--write-order-id", o->write_order_id,
-                      "the rebuilt checkpoint's write order id (default: as Flume's oracle gives it)")
+  command
+      ->add_option("--write-order-id", o->write_order_id,
+                   "the rebuilt checkpoint's write order id (default: as Flume's oracle gives it)")
       ->needs(rebuild);
 }
 
@@ -255,8 +270,8 @@ ExitCode run_flume_repair(const FlumeRepairOptions& o) {
   flume::ChannelLogs logs(layout.logs, *keys, &plan_findings);
   const flume::ChannelRepairPlan plan = flume::plan_channel_repair(layout, &logs, *request, &plan_findings);
   Report report{o, plan, plan_findings, "", {}, nullptr};
-  ExitCode status = plan.changes.empty() && plan_findings.count(Severity::kError) == 0 ? ExitCode::kOk
-                                                                                         : ExitCode::kProblems;
+  ExitCode status =
+      plan.changes.empty() && plan_findings.count(Severity::kError) == 0 ? ExitCode::kOk : ExitCode::kProblems;
   std::optional<FindingList> verified;
   if (o.apply && plan.feasible && !plan.changes.empty()) {
     if (ExitCode applied = apply(layout, &report); applied != ExitCode::kOk) return applied;

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "driver.h"
 #include "exit_code.h"
 #include "flume/cli/flume_input.h"
-#include "driver.h"
 #include "write_guard.h"
 
 namespace qjt::app {

@@ -6,10 +6,10 @@
 
 #include <fmt/format.h>
 
-#include "kestrel/journal_json.h"
-#include "kestrel/journal_reader.h"
 #include "json_line.h"
 #include "kestrel/cli/kestrel_input.h"
+#include "kestrel/journal_json.h"
+#include "kestrel/journal_reader.h"
 #include "output.h"
 
 namespace qjt::app {
@@ -63,8 +63,12 @@ void append_json(Output* out, const ReplayResult& r, const kestrel::ReplayState&
   line.str("queue_name", r.journal->queue).begin_array("files");
   for (std::size_t index = 0; index < files.size(); ++index) {
     const kestrel::JournalFile& f = files[index];
-    line.begin_object().str("path", f.path).str("role", kestrel::file_role_name(f.role))
-        .unsigned_num("size", f.size).unsigned_num("records", r.records[index]).end_object();
+    line.begin_object()
+        .str("path", f.path)
+        .str("role", kestrel::file_role_name(f.role))
+        .unsigned_num("size", f.size)
+        .unsigned_num("records", r.records[index])
+        .end_object();
   }
   line.end_array().begin_array("queue");
   for (const kestrel::QueuedItem& i : state.queue()) item(i, std::nullopt);
@@ -89,20 +93,20 @@ std::uint64_t payload_bytes(const ChunkedDeque<kestrel::QueuedItem>& items) {
 }
 
 void append_text(Output* out, const ReplayResult& r, const kestrel::ReplayState& state) {
-  std::string text = fmt::format("queue {}: {} item(s), {} payload byte(s); {} open transaction(s); "
-                                 "{} item(s) after restart\n",
-                                 r.journal->queue, state.queue().size(), payload_bytes(state.queue()),
-                                 state.open_transactions().size(),
-                                 state.queue().size() + state.open_transactions().size());
+  std::string text = fmt::format(
+      "queue {}: {} item(s), {} payload byte(s); {} open transaction(s); "
+      "{} item(s) after restart\n",
+      r.journal->queue, state.queue().size(), payload_bytes(state.queue()), state.open_transactions().size(),
+      state.queue().size() + state.open_transactions().size());
   for (std::size_t i = 0; i < r.journal->files.size(); ++i) {
     const auto& f = r.journal->files[i];
-    text += fmt::format("  {} ({}, {} bytes, {} records)\n", f.path, kestrel::file_role_name(f.role),
-                        f.size, r.records[i]);
+    text +=
+        fmt::format("  {} ({}, {} bytes, {} records)\n", f.path, kestrel::file_role_name(f.role), f.size, r.records[i]);
   }
   const std::uint64_t live = state.live_bytes();
-  text += fmt::format("  xid counter {}; journal {} bytes, live {} bytes", state.xid_counter(),
-                      r.journal_bytes, live);
-  if (live > 0) text += fmt::format(" (overflow {:.2f}x)", static_cast<double>(r.journal_bytes) / static_cast<double>(live));
+  text += fmt::format("  xid counter {}; journal {} bytes, live {} bytes", state.xid_counter(), r.journal_bytes, live);
+  if (live > 0)
+    text += fmt::format(" (overflow {:.2f}x)", static_cast<double>(r.journal_bytes) / static_cast<double>(live));
   text += state.saw_broken_record() ? "; BROKEN records found\n" : "\n";
   out->write(text);
 }

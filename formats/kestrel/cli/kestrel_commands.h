@@ -16,10 +16,10 @@ namespace qjt::app {
 
 // The options only classic Kestrel has.
 struct KestrelOptions {
-  std::vector<std::string> ops;      // dump --op
-  std::optional<std::int32_t> xid;   // dump --xid
-  std::uint64_t from_offset = 0;     // dump --from-offset
-  bool legacy_xids = false;          // verify, replay --legacy-xids
+  std::vector<std::string> ops;     // dump --op
+  std::optional<std::int32_t> xid;  // dump --xid
+  std::uint64_t from_offset = 0;    // dump --from-offset
+  bool legacy_xids = false;         // verify, replay --legacy-xids
 };
 
 // compact's options for classic journals only.

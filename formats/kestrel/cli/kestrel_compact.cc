@@ -8,12 +8,12 @@
 #include <fmt/format.h>
 
 #include "byte_size.h"
-#include "kestrel/cli/kestrel_commands.h"
-#include "kestrel/compaction.h"
-#include "json_line.h"
-#include "kestrel/cli/kestrel_input.h"
-#include "kestrel/queue_rewrite.h"
 #include "guarded_replace.h"
+#include "json_line.h"
+#include "kestrel/cli/kestrel_commands.h"
+#include "kestrel/cli/kestrel_input.h"
+#include "kestrel/compaction.h"
+#include "kestrel/queue_rewrite.h"
 
 namespace qjt::app {
 namespace {
@@ -52,9 +52,14 @@ void print_report(Output* out, const Report& r, bool json) {
     JsonLine line(buf);
     line.str("queue_name", r.queue).str("action", r.action);
     r.reason.empty() ? line.null("reason") : line.str("reason", r.reason);
-    line.begin_object("before").unsigned_num("files", r.files).unsigned_num("bytes", r.before.bytes)
-        .unsigned_num("records", r.before.records).end_object();
-    line.begin_object("after").unsigned_num("bytes", r.after.bytes).unsigned_num("records", r.after.records)
+    line.begin_object("before")
+        .unsigned_num("files", r.files)
+        .unsigned_num("bytes", r.before.bytes)
+        .unsigned_num("records", r.before.records)
+        .end_object();
+    line.begin_object("after")
+        .unsigned_num("bytes", r.after.bytes)
+        .unsigned_num("records", r.after.records)
         .end_object();
     ratio ? line.raw("overflow_ratio", fmt::format("{:.4f}", *ratio)) : line.null("overflow_ratio");
     r.backup_dir.empty() ? line.null("backup_dir") : line.str("backup_dir", r.backup_dir);
@@ -65,8 +70,8 @@ void print_report(Output* out, const Report& r, bool json) {
   }
   std::string text = fmt::format("{}: {}", r.queue, r.action);
   if (!r.reason.empty()) text += fmt::format(" ({})", r.reason);
-  text += fmt::format(": {} -> {} bytes, {} -> {} records", r.before.bytes, r.after.bytes,
-                      r.before.records, r.after.records);
+  text += fmt::format(": {} -> {} bytes, {} -> {} records", r.before.bytes, r.after.bytes, r.before.records,
+                      r.after.records);
   if (ratio) text += fmt::format(", overflow {:.2f}x", *ratio);
   if (r.action == "written") text += fmt::format("; written to {}", r.output);
   if (!r.backup_dir.empty()) text += fmt::format("; backup in {}", r.backup_dir);
@@ -117,8 +122,8 @@ kestrel::JournalContent compacted_content(const kestrel::ReplayState& state, con
 // Kestrel's rewrite protocol (queue_rewrite.h) orders its own writes,
 // backup and renames so that Kestrel's startup replays every state it
 // leaves; guarded_replace guards it and places the backup it makes.
-ExitCode compact_in_place(const OpenJournal& j, const CompactOptions& o,
-                          const kestrel::JournalContent& content, Report* r) {
+ExitCode compact_in_place(const OpenJournal& j, const CompactOptions& o, const kestrel::JournalContent& content,
+                          Report* r) {
   const auto files = queue_files(j);
   ReplaceRequest request;
   request.lock_dirs = {j.directory};
@@ -150,8 +155,9 @@ ExitCode compact_one(const OpenJournal& j, const CompactOptions& o, Output* out)
   ExitCode status = ExitCode::kOk;
   if (state.saw_broken_record()) {
     r.action = "refused";
-    r.reason = "the journal has a BROKEN record (see qjt verify); run qjt repair first, since "
-               "compaction would drop the broken bytes";
+    r.reason =
+        "the journal has a BROKEN record (see qjt verify); run qjt repair first, since "
+        "compaction would drop the broken bytes";
     status = ExitCode::kProblems;
   } else if (auto reason = skip_reason(o, j, r); !reason.empty()) {
     r.action = "skipped";
@@ -174,14 +180,15 @@ ExitCode compact_one(const OpenJournal& j, const CompactOptions& o, Output* out)
 
 ExitCode check_usage(const CompactOptions& o, const JournalSelection& selection) {
   if (!o.if_larger_than.empty() && !parse_byte_size(o.if_larger_than)) {
-    fmt::print(stderr, "qjt compact: --if-larger-than {}: expected a size like 4096, 64K, 1M, 2G\n",
-               o.if_larger_than);
+    fmt::print(stderr, "qjt compact: --if-larger-than {}: expected a size like 4096, 64K, 1M, 2G\n", o.if_larger_than);
     return ExitCode::kUsage;
   }
   if (!o.output.empty()) {
     if (selection.journals.size() != 1) {
-      fmt::print(stderr, "qjt compact: -o writes one journal: expected one queue (use --queue), "
-                         "found {}\n", selection.journals.size());
+      fmt::print(stderr,
+                 "qjt compact: -o writes one journal: expected one queue (use --queue), "
+                 "found {}\n",
+                 selection.journals.size());
       return ExitCode::kUsage;
     }
     std::error_code ec;
@@ -193,8 +200,9 @@ ExitCode check_usage(const CompactOptions& o, const JournalSelection& selection)
   }
   for (const auto& j : selection.journals) {
     if (j.directory.empty() && !o.dry_run) {
-      fmt::print(stderr, "qjt compact: files named directly can only be compacted with -o PATH "
-                         "(or --dry-run); give the queue directory to compact in place\n");
+      fmt::print(stderr,
+                 "qjt compact: files named directly can only be compacted with -o PATH "
+                 "(or --dry-run); give the queue directory to compact in place\n");
       return ExitCode::kUsage;
     }
   }
@@ -221,8 +229,8 @@ void add_kestrel_compact_options(CLI::App* command, KestrelCompactOptions* o) {
 }
 
 ExitCode run_kestrel_compact(const WriteRequest& r, const KestrelCompactOptions& o) {
-  return run_compact(CompactOptions{r.paths, r.queue, o.output, r.guard, r.dry_run, r.json, o.if_larger_than,
-                                    o.if_overflow});
+  return run_compact(
+      CompactOptions{r.paths, r.queue, o.output, r.guard, r.dry_run, r.json, o.if_larger_than, o.if_overflow});
 }
 
 }  // namespace qjt::app

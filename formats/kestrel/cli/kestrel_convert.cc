@@ -67,9 +67,7 @@ class FileSink : public Sink {
   }
   ~FileSink() override { abandon(); }
 
-  bool write(std::string_view bytes, std::string* error) override {
-    return writer_->append(ByteSpan(bytes), error);
-  }
+  bool write(std::string_view bytes, std::string* error) override { return writer_->append(ByteSpan(bytes), error); }
   bool commit(std::string* error) override {
     failpoint("convert.before_sync");
     if (!writer_->sync(error)) return false;
@@ -208,8 +206,7 @@ struct Run {
     reporter.report(Finding{Severity::kError, "io_error", file, std::nullopt, std::move(message)});
     status = worse(status, ExitCode::kIoError);
   }
-  void problem(std::string code, const std::string& file, std::uint64_t offset,
-               std::string message) {
+  void problem(std::string code, const std::string& file, std::uint64_t offset, std::string message) {
     reporter.report(Finding{Severity::kError, std::move(code), file, offset, std::move(message)});
     status = worse(status, ExitCode::kProblems);
   }
@@ -316,9 +313,9 @@ void to_kestrel2(Run* run, Sink* sink) {
   kestrel::JournalRecord record;
   while (reader.next(&record)) {
     if (record.type == kestrel::RecordType::kBroken) {
-      run->problem("broken_record", input->name(), record.offset,
-                   fmt::format("{}; its {} raw byte(s) are copied to the output unchanged",
-                               record.error, record.length));
+      run->problem(
+          "broken_record", input->name(), record.offset,
+          fmt::format("{}; its {} raw byte(s) are copied to the output unchanged", record.error, record.length));
     }
     upgrade.convert(record, writer.buffer());
     if (!writer.commit()) break;

@@ -5,8 +5,8 @@
 #include <fmt/format.h>
 
 #include "driver.h"
-#include "kestrel/journal_reader.h"
 #include "kestrel/cli/kestrel_commands.h"
+#include "kestrel/journal_reader.h"
 
 namespace qjt::app {
 namespace {
@@ -20,12 +20,18 @@ class KestrelDriver final : public Driver {
 
   std::string_view does(Command command) const override {
     switch (command) {
-      case Command::kDump: return "every record with its offset; --op, --xid, --from-offset filter";
-      case Command::kVerify: return "decodes and replays each queue; every finding";
-      case Command::kReplay: return "the queue Kestrel 2.x rebuilds at startup";
-      case Command::kCompact: return "rewrites a queue's journal as its live items (alias roll)";
-      case Command::kConvert: return "to and from JSON Lines (jsonl, kestrel); a 1.x journal to 2.x (kestrel2)";
-      case Command::kRepair: return "cuts at the first broken record, or --salvage";
+      case Command::kDump:
+        return "every record with its offset; --op, --xid, --from-offset filter";
+      case Command::kVerify:
+        return "decodes and replays each queue; every finding";
+      case Command::kReplay:
+        return "the queue Kestrel 2.x rebuilds at startup";
+      case Command::kCompact:
+        return "rewrites a queue's journal as its live items (alias roll)";
+      case Command::kConvert:
+        return "to and from JSON Lines (jsonl, kestrel); a 1.x journal to 2.x (kestrel2)";
+      case Command::kRepair:
+        return "cuts at the first broken record, or --salvage";
     }
     return "";
   }

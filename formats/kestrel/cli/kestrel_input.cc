@@ -11,8 +11,7 @@
 namespace qjt::app {
 namespace {
 
-void io_error(Reporter* reporter, JournalSelection* selection, const std::string& path,
-              std::string message) {
+void io_error(Reporter* reporter, JournalSelection* selection, const std::string& path, std::string message) {
   reporter->report(Finding{Severity::kError, "io_error", path, std::nullopt, std::move(message)});
   selection->status = ExitCode::kIoError;
 }
@@ -54,8 +53,7 @@ void attach_layout(const FindingList& layout, std::size_t first, const std::stri
   }
 }
 
-void add_directory(const std::string& dir, const std::string& queue, Reporter* reporter,
-                   JournalSelection* selection) {
+void add_directory(const std::string& dir, const std::string& queue, Reporter* reporter, JournalSelection* selection) {
   std::vector<kestrel::QueueJournal> queues;
   std::string error;
   FindingList layout;
@@ -72,8 +70,7 @@ void add_directory(const std::string& dir, const std::string& queue, Reporter* r
   for (auto& q : queues) {
     if (!queue.empty() && q.name != queue) continue;
     found = true;
-    selection->journals.push_back(
-        OpenJournal{q.name, std::move(q.files), {}, dir, std::move(q.leftovers), {}});
+    selection->journals.push_back(OpenJournal{q.name, std::move(q.files), {}, dir, std::move(q.leftovers), {}});
   }
   attach_layout(layout, first, queue, &selection->journals, reporter);
   // A directory that yields nothing to read is not a clean queue: it is the
@@ -81,8 +78,7 @@ void add_directory(const std::string& dir, const std::string& queue, Reporter* r
   if (queues.empty()) {
     io_error(reporter, selection, dir, "expected a classic Kestrel journal in this directory, found none");
   } else if (!queue.empty() && !found) {
-    io_error(reporter, selection, dir,
-             fmt::format("expected a queue named {} in this directory, found none", queue));
+    io_error(reporter, selection, dir, fmt::format("expected a queue named {} in this directory, found none", queue));
   }
 }
 
@@ -95,16 +91,15 @@ void add_to_directory(const std::string& path, const std::string& name, FilesByD
   const std::string key = std::filesystem::path(path).parent_path().lexically_normal().string();
   auto dir = std::find_if(directories->begin(), directories->end(), [&](const auto& d) { return d.first == key; });
   if (dir == directories->end()) dir = directories->insert(directories->end(), {key, {}});
-  const bool repeated = std::any_of(dir->second.begin(), dir->second.end(),
-                                    [&](const kestrel::NamedFile& f) { return f.name == name; });
+  const bool repeated =
+      std::any_of(dir->second.begin(), dir->second.end(), [&](const kestrel::NamedFile& f) { return f.name == name; });
   if (!repeated) dir->second.push_back(kestrel::NamedFile{name, path, 0});
 }
 
 // Appends the queues of one directory's named files. They stay kGiven and
 // directory-less: writing commands treat them as files named directly (compact
 // needs -o, repair backs each up by its name), not as a queue directory.
-void add_named_queues(std::vector<kestrel::NamedFile> named, std::vector<OpenJournal>* journals,
-                      Reporter* reporter) {
+void add_named_queues(std::vector<kestrel::NamedFile> named, std::vector<OpenJournal>* journals, Reporter* reporter) {
   FindingList layout;
   const std::size_t first = journals->size();
   for (auto& q : kestrel::group_queues(std::move(named), &layout)) {
@@ -124,7 +119,8 @@ std::vector<OpenJournal> given_journals(const std::vector<std::string>& files, R
   for (const std::string& path : files) {
     const std::string name = std::filesystem::path(path).filename().string();
     if (path == "-" || !kestrel::queue_of_name(name)) {
-      journals.push_back(OpenJournal{name, {kestrel::JournalFile{path, name, kestrel::FileRole::kGiven, 0}}, {}, "", {}, {}});
+      journals.push_back(
+          OpenJournal{name, {kestrel::JournalFile{path, name, kestrel::FileRole::kGiven, 0}}, {}, "", {}, {}});
     } else {
       add_to_directory(path, name, &directories);
     }
@@ -138,8 +134,7 @@ std::vector<OpenJournal> given_journals(const std::vector<std::string>& files, R
 
 }  // namespace
 
-JournalSelection open_journals(const std::vector<std::string>& paths, const std::string& queue,
-                               Reporter* reporter) {
+JournalSelection open_journals(const std::vector<std::string>& paths, const std::string& queue, Reporter* reporter) {
   JournalSelection selection;
   std::vector<std::string> given;
   for (const std::string& path : paths) {
@@ -162,8 +157,8 @@ void report_layout(const JournalSelection& selection, Reporter* reporter) {
     for (const Finding& f : journal.layout_findings) reporter->report(f);
 }
 
-JournalSelection open_journals_and_report(const std::vector<std::string>& paths,
-                                          const std::string& queue, Reporter* reporter) {
+JournalSelection open_journals_and_report(const std::vector<std::string>& paths, const std::string& queue,
+                                          Reporter* reporter) {
   JournalSelection selection = open_journals(paths, queue, reporter);
   report_layout(selection, reporter);
   return selection;
@@ -186,8 +181,7 @@ std::vector<std::uint64_t> replay_journal(const OpenJournal& journal, kestrel::R
     kestrel::JournalRecord record;
     while (reader.next(&record)) {
       state->apply(record);
-      if (record.type != kestrel::RecordType::kEndOfFile && record.type != kestrel::RecordType::kBroken)
-        ++counts[i];
+      if (record.type != kestrel::RecordType::kEndOfFile && record.type != kestrel::RecordType::kBroken) ++counts[i];
     }
   }
   return counts;

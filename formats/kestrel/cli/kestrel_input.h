@@ -21,9 +21,9 @@ struct OpenJournal {
   std::string queue;  // for a file the naming rule cannot place, its name
   std::vector<kestrel::JournalFile> files;
   std::vector<std::unique_ptr<InputFile>> inputs;  // parallel to files; null if unreadable
-  std::string directory;                // empty for files named directly
-  std::vector<std::string> leftovers;   // QueueJournal::leftovers
-  std::vector<Finding> layout_findings; // what the directory's layout says about this queue
+  std::string directory;                           // empty for files named directly
+  std::vector<std::string> leftovers;              // QueueJournal::leftovers
+  std::vector<Finding> layout_findings;            // what the directory's layout says about this queue
 };
 
 struct JournalSelection {
@@ -36,16 +36,15 @@ struct JournalSelection {
 // one. Everything else goes to `reporter`: a missing path or queue, a
 // directory without any classic journal, or a file that cannot be read, is
 // an "io_error" finding and sets status.
-JournalSelection open_journals(const std::vector<std::string>& paths, const std::string& queue,
-                               Reporter* reporter);
+JournalSelection open_journals(const std::vector<std::string>& paths, const std::string& queue, Reporter* reporter);
 
 // Tells `reporter` every layout finding of every journal.
 void report_layout(const JournalSelection& selection, Reporter* reporter);
 
 // open_journals, then report_layout to the same reporter: for commands that
 // do not keep layout findings per queue.
-JournalSelection open_journals_and_report(const std::vector<std::string>& paths,
-                                          const std::string& queue, Reporter* reporter);
+JournalSelection open_journals_and_report(const std::vector<std::string>& paths, const std::string& queue,
+                                          Reporter* reporter);
 
 // Feeds every readable file of `journal` through `state`, in order, and
 // returns the number of records (terminal records excluded) of each file.

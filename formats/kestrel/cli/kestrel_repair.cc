@@ -7,12 +7,12 @@
 
 #include <fmt/format.h>
 
-#include "kestrel/journal_repair.h"
-#include "json_line.h"
-#include "kestrel/cli/kestrel_input.h"
-#include "kestrel/cli/kestrel_commands.h"
-#include "path_family.h"
 #include "guarded_replace.h"
+#include "json_line.h"
+#include "kestrel/cli/kestrel_commands.h"
+#include "kestrel/cli/kestrel_input.h"
+#include "kestrel/journal_repair.h"
+#include "path_family.h"
 
 namespace qjt::app {
 namespace {
@@ -43,12 +43,18 @@ std::string action_name(const FilePlan& f, bool salvage) {
 }
 
 void write_file_json(JsonWriter* out, const FilePlan& f, bool salvage) {
-  out->begin_object().str("file", f.path()).str("action", action_name(f, salvage))
-      .unsigned_num("size", f.bytes().size()).unsigned_num("size_after", f.plan.kept_bytes())
+  out->begin_object()
+      .str("file", f.path())
+      .str("action", action_name(f, salvage))
+      .unsigned_num("size", f.bytes().size())
+      .unsigned_num("size_after", f.plan.kept_bytes())
       .begin_array("dropped");
   for (const auto& d : f.plan.dropped) {
-    out->begin_object().unsigned_num("offset", d.range.begin).unsigned_num("length", d.range.size())
-        .str("reason", d.reason).end_object();
+    out->begin_object()
+        .unsigned_num("offset", d.range.begin)
+        .unsigned_num("length", d.range.size())
+        .str("reason", d.reason)
+        .end_object();
   }
   out->end_array();
   f.backup_dir.empty() ? out->null("backup_dir") : out->str("backup_dir", f.backup_dir);
@@ -57,8 +63,8 @@ void write_file_json(JsonWriter* out, const FilePlan& f, bool salvage) {
 
 std::string file_text(const FilePlan& f, bool salvage) {
   if (!f.plan.changes_file()) return fmt::format("{}: clean, nothing to do\n", f.path());
-  std::string text = fmt::format("{}: {} from {} to {} bytes\n", f.path(), action_name(f, salvage),
-                                 f.bytes().size(), f.plan.kept_bytes());
+  std::string text = fmt::format("{}: {} from {} to {} bytes\n", f.path(), action_name(f, salvage), f.bytes().size(),
+                                 f.plan.kept_bytes());
   for (const auto& d : f.plan.dropped)
     text += fmt::format("  drop {} byte(s) at offset {}: {}\n", d.range.size(), d.range.begin, d.reason);
   if (!f.backup_dir.empty()) text += fmt::format("  backup in {}\n", f.backup_dir);
@@ -133,8 +139,7 @@ FindingList verify_result(const RepairOptions& o) {
   return findings;
 }
 
-void print(Output* out, const std::vector<FilePlan>& plans, const RepairOptions& o,
-           const FindingList* verified) {
+void print(Output* out, const std::vector<FilePlan>& plans, const RepairOptions& o, const FindingList* verified) {
   const std::size_t errors = verified ? verified->count(Severity::kError) : 0;
   if (!o.json) {
     for (const auto& f : plans) out->write(file_text(f, o.salvage));

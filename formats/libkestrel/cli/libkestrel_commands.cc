@@ -92,11 +92,11 @@ void append_replay_json(Output* out, const LkQueue& q, const QueueReplay& replay
 
 void append_replay_text(Output* out, const LkQueue& q, const QueueReplay& replay) {
   std::string text = fmt::format("queue {}: {} segment(s), {} item(s), tail id {}, {} reader(s)\n",
-                                 q.name.empty() ? "(files)" : q.name, replay.segments().size(),
-                                 replay.items().size(), replay.tail_id(), replay.readers().size());
+                                 q.name.empty() ? "(files)" : q.name, replay.segments().size(), replay.items().size(),
+                                 replay.tail_id(), replay.readers().size());
   for (const auto& s : replay.segments()) {
-    text += s.first_id ? fmt::format("  {}: ids {} to {}, {} item(s), {} bytes\n", s.path, *s.first_id,
-                                     *s.last_id, s.items, s.bytes)
+    text += s.first_id ? fmt::format("  {}: ids {} to {}, {} item(s), {} bytes\n", s.path, *s.first_id, *s.last_id,
+                                     s.items, s.bytes)
                        : fmt::format("  {}: no items, {} bytes\n", s.path, s.bytes);
   }
   for (const auto& r : replay.readers()) {
@@ -106,8 +106,8 @@ void append_replay_text(Output* out, const LkQueue& q, const QueueReplay& replay
       bytes += replay.item_record(item).data.size();
     });
     text += fmt::format("  reader \"{}\"{}: head {}, {} done beyond it; {} item(s) to read, {} payload byte(s)\n",
-                        r.name, r.path.empty() ? " (no bookmark: libkestrel creates it at the tail)" : "",
-                        r.head, r.done.size(), pending, bytes);
+                        r.name, r.path.empty() ? " (no bookmark: libkestrel creates it at the tail)" : "", r.head,
+                        r.done.size(), pending, bytes);
   }
   text += replay.saw_broken_record() ? "  BROKEN records found\n" : "";
   out->write(text);

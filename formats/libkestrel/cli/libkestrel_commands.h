@@ -17,9 +17,9 @@ struct LibkestrelRun {
   std::vector<std::string> paths{};
   std::string queue{};
   bool json = false;
-  std::string data{};                   // --data, empty when not given
-  std::optional<std::uint64_t> limit{}; // dump --limit
-  bool strict = false, quiet = false;   // verify
+  std::string data{};                    // --data, empty when not given
+  std::optional<std::uint64_t> limit{};  // dump --limit
+  bool strict = false, quiet = false;    // verify
   // compact
   bool dry_run = false, rewrite_bookmarks = false;
   WriteGuardOptions guard{};

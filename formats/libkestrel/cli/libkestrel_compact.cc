@@ -9,8 +9,8 @@
 #include "guarded_replace.h"
 #include "json_line.h"
 #include "libkestrel/cli/libkestrel_commands.h"
-#include "libkestrel/libkestrel_compaction.h"
 #include "libkestrel/cli/libkestrel_input.h"
+#include "libkestrel/libkestrel_compaction.h"
 
 namespace qjt::app {
 namespace {

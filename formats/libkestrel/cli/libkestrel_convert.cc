@@ -53,11 +53,12 @@ ExitCode write_queue(const LibkestrelConvert& run, const std::string& queue, con
   const std::string segment = (fs::path(run.output) / fmt::format("{}.{}", queue, ms)).string();
   std::string error;
   const std::string head = libkestrel::head_bookmark();
-  if (!write_file_atomically(bookmark, [&](FileWriter* w, std::string* e) { return w->append(ByteSpan(head), e); },
-                             &error) ||
-      !write_file_atomically(segment, [&](FileWriter* w, std::string* e) {
-        return libkestrel::write_segment(state, run.legacy_add_time_ms, w, e);
-      }, &error))
+  if (!write_file_atomically(
+          bookmark, [&](FileWriter* w, std::string* e) { return w->append(ByteSpan(head), e); }, &error) ||
+      !write_file_atomically(
+          segment,
+          [&](FileWriter* w, std::string* e) { return libkestrel::write_segment(state, run.legacy_add_time_ms, w, e); },
+          &error))
     return io_failure(error);
   return ExitCode::kOk;
 }
@@ -107,9 +108,9 @@ ExitCode to_classic(const LibkestrelConvert& run) {
   if (!reader) return usage(problem);
   const ExitCode found = findings_status(replayed.findings);
   std::string error;
-  if (!write_file_atomically(run.output, [&](FileWriter* w, std::string* e) {
-        return libkestrel::write_classic(replay, *reader, w, e);
-      }, &error))
+  if (!write_file_atomically(
+          run.output, [&](FileWriter* w, std::string* e) { return libkestrel::write_classic(replay, *reader, w, e); },
+          &error))
     return worse(found, io_failure(error));
   return found;
 }

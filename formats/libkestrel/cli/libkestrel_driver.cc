@@ -21,9 +21,12 @@ class LibkestrelDriver final : public Driver {
 
   std::optional<Claim> claim(const std::string&, ByteSpan bytes) const override {
     switch (libkestrel::file_kind(bytes)) {
-      case libkestrel::FileKind::kSegment: return Claim{true, "a libkestrel segment magic", "libkestrel"};
-      case libkestrel::FileKind::kBookmark: return Claim{true, "a libkestrel bookmark magic", "libkestrel"};
-      case libkestrel::FileKind::kClassic: break;
+      case libkestrel::FileKind::kSegment:
+        return Claim{true, "a libkestrel segment magic", "libkestrel"};
+      case libkestrel::FileKind::kBookmark:
+        return Claim{true, "a libkestrel bookmark magic", "libkestrel"};
+      case libkestrel::FileKind::kClassic:
+        break;
     }
     // A segment or bookmark cut inside its magic: no classic journal starts
     // with 0x27 or 0x26, which are not Kestrel opcodes. Read as libkestrel,
@@ -36,12 +39,18 @@ class LibkestrelDriver final : public Driver {
 
   std::string_view does(Command command) const override {
     switch (command) {
-      case Command::kDump: return "every item of each segment, and each bookmark";
-      case Command::kVerify: return "decodes segments and bookmarks; replays every reader";
-      case Command::kReplay: return "what each reader still has to read";
-      case Command::kCompact: return "drops the segments every reader has read";
-      case Command::kConvert: return "a classic queue to Kestrel 3 (libkestrel); a reader's queue to classic";
-      case Command::kRepair: return "";
+      case Command::kDump:
+        return "every item of each segment, and each bookmark";
+      case Command::kVerify:
+        return "decodes segments and bookmarks; replays every reader";
+      case Command::kReplay:
+        return "what each reader still has to read";
+      case Command::kCompact:
+        return "drops the segments every reader has read";
+      case Command::kConvert:
+        return "a classic queue to Kestrel 3 (libkestrel); a reader's queue to classic";
+      case Command::kRepair:
+        return "";
     }
     return "";
   }
@@ -70,14 +79,23 @@ class LibkestrelDriver final : public Driver {
     return run_libkestrel_convert({r.to, r.input, r.output, queue_, reader_, legacy_add_time(r)});
   }
   ExitCode compact(const WriteRequest& r) override {
-    return run_libkestrel_compact({.paths = r.paths, .queue = r.queue, .json = r.json, .dry_run = r.dry_run,
-                                   .rewrite_bookmarks = rewrite_bookmarks_, .guard = r.guard});
+    return run_libkestrel_compact({.paths = r.paths,
+                                   .queue = r.queue,
+                                   .json = r.json,
+                                   .dry_run = r.dry_run,
+                                   .rewrite_bookmarks = rewrite_bookmarks_,
+                                   .guard = r.guard});
   }
 
  private:
   static LibkestrelRun run(const ReadRequest& r) {
-    return {.paths = r.paths, .queue = r.queue, .json = r.json, .data = r.data, .limit = r.limit,
-            .strict = r.strict, .quiet = r.quiet};
+    return {.paths = r.paths,
+            .queue = r.queue,
+            .json = r.json,
+            .data = r.data,
+            .limit = r.limit,
+            .strict = r.strict,
+            .quiet = r.quiet};
   }
   bool rewrite_bookmarks_ = false;
   std::string queue_, reader_;  // convert

@@ -26,13 +26,15 @@ void add_directory(const std::string& dir, const std::string& queue, Reporter* r
   std::vector<libkestrel::QueueLayout> layouts;
   std::string error;
   FindingList layout_findings;
-  if (!libkestrel::discover_queues(dir, &layout_findings, &layouts, &error)) return io_error(reporter, selection, dir, error);
+  if (!libkestrel::discover_queues(dir, &layout_findings, &layouts, &error))
+    return io_error(reporter, selection, dir, error);
   bool found = false;
   for (auto& layout : layouts) {
     if (!queue.empty() && layout.queue != queue) continue;
     found = true;
     LkQueue q{layout.queue, dir, {}, std::move(layout.temp_files), {}};
-    for (const auto& s : layout.segments) q.files.push_back(LkFile{s.path, libkestrel::FileKind::kSegment, "", nullptr});
+    for (const auto& s : layout.segments)
+      q.files.push_back(LkFile{s.path, libkestrel::FileKind::kSegment, "", nullptr});
     for (const auto& b : layout.bookmarks)
       q.files.push_back(LkFile{b.path, libkestrel::FileKind::kBookmark, b.reader, nullptr});
     for (const Finding& f : layout_findings.findings()) {
@@ -45,7 +47,8 @@ void add_directory(const std::string& dir, const std::string& queue, Reporter* r
   if (layouts.empty())
     io_error(reporter, selection, dir, "expected a libkestrel queue in this directory, found none");
   else if (!queue.empty() && !found)
-    io_error(reporter, selection, dir, fmt::format("expected a libkestrel queue named {} in this directory, found none", queue));
+    io_error(reporter, selection, dir,
+             fmt::format("expected a libkestrel queue named {} in this directory, found none", queue));
 }
 
 // The reader a bookmark named directly belongs to: the text after ".read.".

@@ -23,13 +23,13 @@ bool names_libkestrel(const std::vector<std::string>& paths);
 struct LkFile {
   std::string path;
   libkestrel::FileKind kind = libkestrel::FileKind::kSegment;
-  std::string reader;                  // bookmarks: the reader's name
-  std::unique_ptr<InputFile> input;    // null when unreadable
+  std::string reader;                // bookmarks: the reader's name
+  std::unique_ptr<InputFile> input;  // null when unreadable
 };
 
 struct LkQueue {
-  std::string name;       // empty for files named directly
-  std::string directory;  // empty for files named directly
+  std::string name;           // empty for files named directly
+  std::string directory;      // empty for files named directly
   std::vector<LkFile> files;  // segments in libkestrel's order, then bookmarks
   std::vector<std::string> temp_files;
   std::vector<Finding> layout_findings;
