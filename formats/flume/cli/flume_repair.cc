@@ -58,7 +58,7 @@ std::optional<flume::ChannelRepairRequest> make_request(const FlumeRepairOptions
   flume::ChannelRepairRequest request;
   std::string error;
   if (!parse_drop_events(o.drop_events, &request.drop_events, &error)) {
-    fmt::print(stderr, "qjt repair: {}\n", error);
+    usage_error("repair", error);
     return std::nullopt;
   }
   request.capacity = o.flume.capacity;
@@ -255,12 +255,10 @@ ExitCode run_flume_repair(const FlumeRepairOptions& o) {
   std::string error;
   const auto keys = parse_keys(o.flume.keys, &error);
   if (!keys) {
-    fmt::print(stderr, "qjt repair: {}\n", error);
-    return ExitCode::kUsage;
+    return usage_error("repair", error);
   }
   if (o.flume.checkpoint_dir.empty() || o.flume.data_dirs.empty()) {
-    fmt::print(stderr, "qjt repair: a Flume channel is named by --checkpoint-dir and --data-dir\n");
-    return ExitCode::kUsage;
+    return usage_error("repair", "a Flume channel is named by --checkpoint-dir and --data-dir");
   }
   if (auto refused = refuse_foreign("repair", "flume", named_dirs(o.flume), o.drivers)) return *refused;
   FindingList plan_findings;

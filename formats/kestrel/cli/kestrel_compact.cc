@@ -180,30 +180,25 @@ ExitCode compact_one(const OpenJournal& j, const CompactOptions& o, Output* out)
 
 ExitCode check_usage(const CompactOptions& o, const JournalSelection& selection) {
   if (!o.if_larger_than.empty() && !parse_byte_size(o.if_larger_than)) {
-    fmt::print(stderr, "qjt compact: --if-larger-than {}: expected a size like 4096, 64K, 1M, 2G\n", o.if_larger_than);
-    return ExitCode::kUsage;
+    return usage_error("compact",
+                       fmt::format("--if-larger-than {}: expected a size like 4096, 64K, 1M, 2G", o.if_larger_than));
   }
   if (!o.output.empty()) {
     if (selection.journals.size() != 1) {
-      fmt::print(stderr,
-                 "qjt compact: -o writes one journal: expected one queue (use --queue), "
-                 "found {}\n",
-                 selection.journals.size());
-      return ExitCode::kUsage;
+      return usage_error("compact", fmt::format("-o writes one journal: expected one queue (use --queue), found {}",
+                                                selection.journals.size()));
     }
     std::error_code ec;
     if (fs::exists(o.output, ec) && !o.guard.force) {
-      fmt::print(stderr, "qjt compact: {} exists; choose a new path or use --force\n", o.output);
-      return ExitCode::kUsage;
+      return usage_error("compact", fmt::format("{} exists; choose a new path or use --force", o.output));
     }
     return ExitCode::kOk;
   }
   for (const auto& j : selection.journals) {
     if (j.directory.empty() && !o.dry_run) {
-      fmt::print(stderr,
-                 "qjt compact: files named directly can only be compacted with -o PATH "
-                 "(or --dry-run); give the queue directory to compact in place\n");
-      return ExitCode::kUsage;
+      return usage_error("compact",
+                         "files named directly can only be compacted with -o PATH (or --dry-run); give the queue "
+                         "directory to compact in place");
     }
   }
   return ExitCode::kOk;

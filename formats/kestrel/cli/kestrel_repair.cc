@@ -187,8 +187,7 @@ ExitCode run_repair(const RepairOptions& o) {
   JournalSelection selection = open_journals_and_report(o.paths, o.queue, &diagnostics);
   if (selection.status != ExitCode::kOk) return selection.status;
   if (o.apply && std::find(o.paths.begin(), o.paths.end(), "-") != o.paths.end()) {
-    fmt::print(stderr, "qjt repair: --apply changes files in place; standard input (-) has none\n");
-    return ExitCode::kUsage;
+    return usage_error("repair", "--apply changes files in place; standard input (-) has none");
   }
   std::vector<FilePlan> plans;
   bool changes = false;

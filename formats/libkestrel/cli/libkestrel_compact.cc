@@ -132,8 +132,7 @@ ExitCode run_libkestrel_compact(const LibkestrelRun& run) {
   if (selection.status != ExitCode::kOk) return selection.status;
   for (const auto& q : selection.queues) {
     if (q.directory.empty()) {
-      fmt::print(stderr, "qjt compact: give the Kestrel 3 queue directory, not its files\n");
-      return ExitCode::kUsage;
+      return usage_error("compact", "give the Kestrel 3 queue directory, not its files");
     }
   }
   Output out;
