@@ -165,8 +165,7 @@ std::optional<std::vector<Assignment>> assign(const std::vector<std::string>& pa
     const auto given = options.given();
     Driver* owner = given.size() == 1 ? given.front().first : nullptr;
     for (const PathGroup& g : group_by_family(paths, unclaimed, options.drivers(), owner))
-      runs.push_back(
-          Assignment{g.driver, g.key, is_write(command) ? g.paths : group_inputs(g, options.drivers()), g.unproven});
+      runs.push_back(Assignment{g.driver, g.key, is_write(command) ? g.paths : g.inputs, g.unproven});
   }
   if (paths.empty()) {
     auto named = option_inputs(options);

@@ -37,22 +37,40 @@ int weight(const PathClaim& claim, Registry drivers) {
   return (claim.positive ? 2 : 0) + (claim.driver != drivers.back() ? 1 : 0);
 }
 
-// The weightiest claim on a file of `dir`, naming that file, the first of
-// equals; for another family than the registry's last, one of its files is
-// enough. nullopt when no file of `dir` is claimed.
-std::optional<PathClaim> claim_directory(const std::string& dir, Registry drivers) {
+// A directory's regular files, each claimed once, in name order, and the
+// directory's own claim: the weightiest of theirs, the first of equals,
+// naming that file (for another family than the registry's last, one of its
+// files is enough). No claim when no file of the directory is claimed.
+struct DirectoryScan {
+  std::optional<PathClaim> claim;
+  std::vector<std::pair<std::string, PathClaim>> files;
+};
+
+DirectoryScan scan_directory(const std::string& dir, Registry drivers) {
+  DirectoryScan scan;
   std::error_code ec;
-  std::optional<PathClaim> best;
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
     const std::string file = entry.path().string();
     if (!is_regular(file)) continue;
-    auto claim = claim_regular_file(file, drivers);
-    if (!claim || (best && weight(*claim, drivers) <= weight(*best, drivers))) continue;
-    claim->evidence = fmt::format("a directory holding {}, {}", file, claim->evidence);
-    best = std::move(claim);
-    if (weight(*best, drivers) == 3) break;
+    if (auto claim = claim_regular_file(file, drivers)) scan.files.emplace_back(file, std::move(*claim));
   }
-  return best;
+  std::sort(scan.files.begin(), scan.files.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& [file, claim] : scan.files) {
+    if (scan.claim && weight(claim, drivers) <= weight(*scan.claim, drivers)) continue;
+    scan.claim = claim;
+    scan.claim->evidence = fmt::format("a directory holding {}, {}", file, claim.evidence);
+  }
+  return scan;
+}
+
+// What a family reads of `path`: a directory of a family that does not
+// read directories as a whole stands for its files of the claim's group.
+std::vector<std::string> inputs_of(const std::string& path, const DirectoryScan& scan) {
+  if (!scan.claim || scan.claim->driver->reads_directories()) return {path};
+  std::vector<std::string> files;
+  for (const auto& [file, claim] : scan.files)
+    if (claim.group == scan.claim->group) files.push_back(file);
+  return files;
 }
 
 }  // namespace
@@ -73,7 +91,7 @@ std::optional<PathClaim> claim_file(const std::string& path, ByteSpan bytes, Reg
 
 std::optional<PathClaim> claim_path(const std::string& path, Registry drivers) {
   if (path == "-") return std::nullopt;
-  if (is_directory(path)) return claim_directory(path, drivers);
+  if (is_directory(path)) return scan_directory(path, drivers).claim;
   if (!is_regular(path)) return std::nullopt;
   return claim_regular_file(path, drivers);
 }
@@ -82,8 +100,10 @@ std::vector<PathGroup> group_by_family(const std::vector<std::string>& paths, Re
                                        Driver* unopened_owner) {
   std::vector<PathGroup> groups;
   for (const std::string& path : paths) {
-    const auto claim = claim_path(path, drivers);
-    if (!claim && is_directory(path)) {
+    const bool directory = is_directory(path);
+    const DirectoryScan scan = directory ? scan_directory(path, drivers) : DirectoryScan{};
+    const auto claim = directory ? scan.claim : claim_path(path, drivers);
+    if (!claim && directory) {
       unclaimed->report(Finding{Severity::kError, "io_error", path, std::nullopt,
                                 "expected a journal, channel or checkpoint file in this directory, found none"});
       continue;
@@ -91,31 +111,13 @@ std::vector<PathGroup> group_by_family(const std::vector<std::string>& paths, Re
     Driver* driver = claim ? claim->driver : unopened_owner != nullptr ? unopened_owner : drivers.back();
     const std::string key = claim ? claim->group : std::string(driver->name());
     auto group = std::find_if(groups.begin(), groups.end(), [&](const PathGroup& g) { return g.key == key; });
-    if (group == groups.end()) group = groups.insert(groups.end(), PathGroup{key, driver, {}, {}});
+    if (group == groups.end()) group = groups.insert(groups.end(), PathGroup{key, driver, {}, {}, {}});
     group->paths.push_back(path);
+    const auto inputs = directory ? inputs_of(path, scan) : std::vector<std::string>{path};
+    group->inputs.insert(group->inputs.end(), inputs.begin(), inputs.end());
     if (claim && !claim->positive) group->unproven.push_back({path, claim->evidence});
   }
   return groups;
-}
-
-std::vector<std::string> group_inputs(const PathGroup& g, Registry drivers) {
-  std::vector<std::string> files;
-  for (const std::string& path : g.paths) {
-    if (g.driver->reads_directories() || !is_directory(path)) {
-      files.push_back(path);
-      continue;
-    }
-    std::vector<std::string> entries;
-    std::error_code ec;
-    for (const auto& entry : fs::directory_iterator(path, ec)) {
-      const std::string file = entry.path().string();
-      const auto claim = entry.is_regular_file(ec) ? claim_path(file, drivers) : std::nullopt;
-      if (claim && claim->group == g.key) entries.push_back(file);
-    }
-    std::sort(entries.begin(), entries.end());
-    files.insert(files.end(), entries.begin(), entries.end());
-  }
-  return files;
 }
 
 std::optional<ExitCode> refuse_foreign(std::string_view command, std::string_view family,

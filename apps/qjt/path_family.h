@@ -59,6 +59,11 @@ struct PathGroup {
   Driver* driver;
   std::vector<std::string> paths;
   std::vector<std::pair<std::string, std::string>> unproven;  // PATH and evidence of weak claims
+  // What the family reads: the PATHs, except that a directory of a family
+  // that does not read directories as a whole (Flume, Canal: a channel's
+  // replay needs its directories named by options) stands for its files of
+  // the group, found in the same single look at each file.
+  std::vector<std::string> inputs;
 };
 
 // Each PATH goes to the family that claims it; what no family can open (a
@@ -68,11 +73,5 @@ struct PathGroup {
 // family finds a file is an io_error finding in `unclaimed` and in no group.
 std::vector<PathGroup> group_by_family(const std::vector<std::string>& paths, Reporter* unclaimed, Registry drivers,
                                        Driver* unopened_owner = nullptr);
-
-// The PATHs a group's family reads: a directory stands for its files of
-// the group's kind when the driver does not read directories as a whole
-// (Flume's channel replay needs its directories named by --checkpoint-dir
-// and --data-dir); other PATHs are kept as they are.
-std::vector<std::string> group_inputs(const PathGroup& g, Registry drivers);
 
 }  // namespace qjt::app
