@@ -28,6 +28,16 @@ struct JsonValue {
   std::vector<JsonValue> items;                            // kArray
   std::vector<std::pair<std::string, JsonValue>> members;  // kObject, in file order
 
+  // Defined where JsonValue is complete: clang with libstdc++ 12 refuses the
+  // implicit ones, which instantiate ~vector<pair<string, JsonValue>> inside
+  // the class (the fuzz build, tests/fuzz, is built with clang).
+  JsonValue();
+  JsonValue(const JsonValue&);
+  JsonValue(JsonValue&&) noexcept;
+  JsonValue& operator=(const JsonValue&);
+  JsonValue& operator=(JsonValue&&) noexcept;
+  ~JsonValue();
+
   // The first member named `key`, or null.
   const JsonValue* find(std::string_view key) const;
   // The number as a 64-bit integer; nullopt when it is not an integer

@@ -1,6 +1,7 @@
 #include "libkestrel/libkestrel_replay.h"
 
 #include <algorithm>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -127,10 +128,15 @@ std::vector<std::int64_t> QueueReplay::clamp_done(const Bookmark& b, std::int64_
   return kept;
 }
 
-// head = max(min(head, tail), first id on disk - 1) (spec §5.6).
+// head = max(min(head, tail), first id on disk - 1) (spec §5.6). A first
+// id of INT64_MIN (a corrupt PUT) has no id before it: no head is below it.
 ReaderState QueueReplay::load(const Bookmark& b) {
   const std::int64_t tail = tail_id();
-  const std::int64_t before_first = items_.empty() ? tail : items_.front().id - 1;
+  std::int64_t before_first = tail;
+  if (!items_.empty()) {
+    const std::int64_t first = items_.front().id;
+    before_first = first == std::numeric_limits<std::int64_t>::min() ? first : first - 1;
+  }
   std::int64_t head = b.head;
   if (head > tail) {
     report(Severity::kWarning, "head_beyond_tail", b.path, std::nullopt,

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -441,4 +442,22 @@ TEST_CASE("libkestrel: a classic queue becomes PUTs from id 1, open transactions
   }
   CHECK(read_back(dir.path() / "back") ==
         cat({{0x02, 18, 0, 0, 0}, le64(5), le64(0), {'a', 'b'}, {0x02, 17, 0, 0, 0}, le64(6), le64(9), {'c'}}));
+}
+
+// Found by tests/fuzz (libkestrel_segment): a PUT whose id is INT64_MIN made
+// load() compute "first id - 1" with a signed overflow.
+TEST_CASE("libkestrel: a first id of INT64_MIN clamps no head below it") {
+  constexpr std::int64_t kMin = std::numeric_limits<std::int64_t>::min();
+  std::string segment;
+  append_magic(&segment, FileKind::kSegment);
+  append_put(&segment, PutFields{kMin, 0, 0, std::nullopt}, ByteSpan(std::string_view("x")));
+  const std::string mark = bookmark_bytes(0, {});
+  Replayed r;
+  r.replay.add_segment("q.1", ByteSpan(segment));
+  r.replay.add_bookmark("q.read.", "", ByteSpan(mark));
+  r.replay.finish();
+  REQUIRE(r.replay.readers().size() == 1);
+  CHECK(r.replay.readers()[0].head == kMin);  // min(0, tail INT64_MIN)
+  CHECK(r.pending(0).empty());
+  CHECK(r.codes() == std::vector<std::string>{"head_beyond_tail"});
 }

@@ -1,0 +1,23 @@
+// canal_meta_log: a Canal meta.log (the cursor history). Reads its entries,
+// checks their order, picks the cursors at the last entry's time and builds
+// the meta.dat they give, which must write without trouble.
+#include "canal/meta_dat.h"
+#include "canal/meta_log.h"
+#include "fuzz_support.h"
+
+using namespace qjt;
+using namespace qjt::canal;
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  fuzz::RenderingReporter reporter;
+  std::vector<LogEntry> entries;
+  read_meta_log(fuzz::text(data, size), "logs/example/meta.log", &entries, &reporter);
+  check_cursor_order(entries, &reporter);
+  if (entries.empty()) return 0;
+  for (const LogEntry& entry : entries) FUZZ_CHECK(entry.offset < size && entry.line >= 1);
+  const auto cursors = cursors_at(entries, entries.back().time_ms);
+  const MetaDat meta = meta_dat_from_log(cursors, "example", nullptr);
+  FUZZ_CHECK(!write_meta_dat(meta).empty());
+  (void)parse_at_time(entries.front().time);
+  return 0;
+}
