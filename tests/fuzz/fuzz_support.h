@@ -11,6 +11,7 @@
 
 #include "byte_span.h"
 #include "finding.h"
+#include "json_writer.h"
 
 namespace qjt::fuzz {
 
@@ -32,7 +33,8 @@ class RenderingReporter : public Reporter {
   void report(Finding finding) override {
     ++count_;
     json_.clear();
-    append_finding_json(&json_, finding);
+    JsonWriter writer(&json_);
+    write_finding_json(&writer, finding);
     FUZZ_CHECK(!json_.empty());
   }
   std::size_t count() const { return count_; }
