@@ -72,6 +72,23 @@ void write_verify_json(JsonWriter* out, const FindingList& verified) {
   out->end_object();
 }
 
+void write_optional_verify_json(JsonWriter* out, const std::optional<FindingList>& verified) {
+  if (verified) {
+    write_verify_json(out, *verified);
+  } else {
+    out->null();
+  }
+}
+
+std::string verify_errors_text(const std::optional<FindingList>& verified) {
+  const std::size_t errors = verified ? verified->count(Severity::kError) : 0;
+  if (errors == 0) return "";
+  std::string text;
+  for (const Finding& f : verified->findings())
+    if (f.severity == Severity::kError) text += "  " + format_finding(f) + "\n";
+  return text + fmt::format("  verify after the change: {} error(s)\n", errors);
+}
+
 namespace {
 bool json_errors = false;
 }  // namespace

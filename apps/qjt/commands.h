@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -59,6 +60,12 @@ ExitCode finish_verify(const VerifyTally& tally, bool json, bool strict, bool qu
 // The value of a repair report's "verify" member: {"ok","errors",
 // "warnings","findings"} over what verify found after the repair.
 void write_verify_json(JsonWriter* out, const FindingList& verified);
+// The same, or null when nothing was changed (nothing verified).
+void write_optional_verify_json(JsonWriter* out, const std::optional<FindingList>& verified);
+// For a writer whose text report says nothing of a clean verify: each
+// error found after the change, a line each, then their count; "" when
+// there is none.
+std::string verify_errors_text(const std::optional<FindingList>& verified);
 
 // The one path for an error that ends a command before or instead of its
 // output (a usage error, a refusal): "qjt COMMAND: MESSAGE" on stderr

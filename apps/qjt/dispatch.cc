@@ -153,6 +153,9 @@ std::optional<std::vector<Assignment>> assign(const std::vector<std::string>& pa
                                               Reporter* unclaimed) {
   const Command command = options.command();
   std::vector<Assignment> runs;
+  Registry claimants = options.drivers();
+  const auto given = options.given();
+  Driver* owner = given.size() == 1 ? given.front().first : nullptr;
   if (options.format() != "auto") {
     Driver* forced = find_driver(options.drivers(), options.format());
     if (forced == nullptr) {
@@ -160,11 +163,14 @@ std::optional<std::vector<Assignment>> assign(const std::vector<std::string>& pa
             fmt::format("unknown --format {}: expected {}", options.format(), format_names(options.drivers())));
       return std::nullopt;
     }
-    runs.push_back(Assignment{forced, "", paths, {}});
-  } else {
-    const auto given = options.given();
-    Driver* owner = given.size() == 1 ? given.front().first : nullptr;
-    for (const PathGroup& g : group_by_family(paths, unclaimed, options.drivers(), owner))
+    // A kind forced: every PATH is of that kind. A family forced: its own
+    // claims still tell the kinds it reads apart.
+    if (forced->name() != options.format() || paths.empty()) runs.push_back(Assignment{forced, "", paths, {}});
+    claimants = Registry(&forced, 1);
+    owner = forced;
+  }
+  if (runs.empty()) {
+    for (const PathGroup& g : group_by_family(paths, unclaimed, claimants, owner))
       runs.push_back(Assignment{g.driver, g.key, is_write(command) ? g.paths : g.inputs, g.unproven});
   }
   if (paths.empty()) {
@@ -224,6 +230,7 @@ ExitCode run_write_command(WriteRequest request, const FamilyOptions& options) {
   request.drivers = options.drivers();
   for (const Assignment& run : *runs) {
     request.paths = run.paths;
+    request.group = run.group;
     status = worse(status,
                    request.command == Command::kCompact ? run.driver->compact(request) : run.driver->repair(request));
   }

@@ -64,6 +64,7 @@ using Registry = std::span<Driver* const>;
 struct WriteRequest {
   Command command = Command::kCompact;
   std::vector<std::string> paths{};  // the PATHs this driver was given, as given
+  std::string group{};               // the claim group they share
   std::string queue{};               // --queue
   bool json = false;
   bool dry_run = false;  // compact --dry-run

@@ -1,22 +1,77 @@
 #include "guarded_replace.h"
 
+#include <algorithm>
 #include <filesystem>
 
 #include <fmt/format.h>
 
+#include "clock.h"
 #include "failpoint.h"
+#include "in_use.h"
 
 namespace qjt::app {
 namespace {
 
 namespace fs = std::filesystem;
 
-ReplaceResult failed(ExitCode status, std::string reason) { return ReplaceResult{status, std::move(reason), ""}; }
+ReplaceResult failed(ExitCode status, std::string reason) {
+  return ReplaceResult{status, std::move(reason), "", std::nullopt};
+}
 
-// Step 1. The locks stay held until guarded_replace returns.
+ExitCode refuse_if_open(const std::vector<std::string>& files, std::string* reason) {
+  const auto holders = find_open_holders(files);
+  if (holders.empty()) return ExitCode::kOk;
+  *reason = describe_holder(holders.front()) + "; stop it, or use --force";
+  return ExitCode::kInUse;
+}
+
+// Step 1: qjt's lock on each directory, then the refusals. The locks stay
+// held until guarded_replace returns.
 ExitCode guard(const ReplaceRequest& r, const WriteGuardOptions& options,
                std::vector<std::unique_ptr<DirectoryLock>>* locks, std::string* reason) {
-  return guard_directories(r.lock_dirs, r.owner_locks, r.owner, r.watched, options, locks, reason);
+  if (options.force) return ExitCode::kOk;
+  for (const std::string& dir : r.lock_dirs) {
+    auto lock = DirectoryLock::try_acquire(dir, reason);
+    if (!lock) {
+      *reason += "; use --force to override";
+      return ExitCode::kInUse;
+    }
+    locks->push_back(std::move(lock));
+  }
+  for (const std::string& lock_file : r.owner_locks) {
+    if (const auto holder = find_lock_holder(lock_file)) {
+      *reason = fmt::format("pid {} ({}) holds {}: the files are in use by {}; stop it, or use --force", holder->pid,
+                            holder->command, lock_file, r.owner);
+      return ExitCode::kInUse;
+    }
+  }
+  return refuse_if_open(r.watched, reason);
+}
+
+// <root>/<name>.<ms>, root (--backup-to) defaulting to "<dirs[0]>.qjt-backup"
+// beside the first of `dirs`; never inside one of `dirs`, where the owner
+// would take the copies for its own files or delete them (false, *error).
+bool choose_backup_dir(const std::vector<std::string>& dirs, const std::string& name, const WriteGuardOptions& options,
+                       std::string* backup, std::string* error) {
+  // Absolute and resolved first: "." or a relative --backup-to must not
+  // slip inside a queue directory.
+  std::error_code ec;
+  auto resolved = [&ec](const std::string& path) { return fs::weakly_canonical(fs::absolute(path), ec); };
+  const fs::path first = resolved(dirs.front());
+  const fs::path base = options.backup_root.empty() ? first.parent_path() / (first.filename().string() + ".qjt-backup")
+                                                    : resolved(options.backup_root);
+  for (const std::string& dir : dirs) {
+    const fs::path dir_real = resolved(dir);
+    const auto [dir_end, base_end] = std::mismatch(dir_real.begin(), dir_real.end(), base.begin(), base.end());
+    if (dir_end != dir_real.end()) continue;
+    *error = fmt::format(
+        "the backup directory {} is inside {}, where the queue would read the "
+        "copies as its own files; choose another --backup-to",
+        base.string(), dir_real.string());
+    return false;
+  }
+  *backup = (base / fmt::format("{}.{}", name, now_ms())).string();
+  return true;
 }
 
 // Step 2: "" for no backup.
@@ -63,6 +118,16 @@ bool make_change(const FileChange& c, const std::string& backup, std::string* er
   return done;
 }
 
+// Step 6.
+void verify(const std::function<FindingList()>& verify, ReplaceResult* result) {
+  result->verified = verify();
+  const std::size_t errors = result->verified->count(Severity::kError);
+  if (errors == 0) return;
+  result->status = ExitCode::kProblems;
+  result->reason = fmt::format("the result has {} error(s) (qjt verify){}", errors,
+                               result->backup.empty() ? "" : fmt::format("; the originals are in {}", result->backup));
+}
+
 }  // namespace
 
 FileChange FileChange::replace(std::string path, FileContent content, const char* failpoint) {
@@ -90,8 +155,14 @@ ReplaceResult guarded_replace(const ReplaceRequest& request, const WriteGuardOpt
   if (!done) {
     result.status = ExitCode::kIoError;  // the backup made stays: it is named
     result.reason = reason;
+    return result;
   }
+  if (request.verify) verify(request.verify, &result);
   return result;
+}
+
+void report_unchanged(std::string_view command, const ReplaceResult& result) {
+  fmt::print(stderr, "qjt {}: {}{}\n", command, result.status == ExitCode::kInUse ? "refused: " : "", result.reason);
 }
 
 }  // namespace qjt::app

@@ -24,10 +24,10 @@
 //               file, fsync, rename, fsync of the directory), a failpoint
 //               after each: a crash between two changes leaves a state the
 //               writer's order makes safe for the owner.
-//
-// The verify that follows is the writer's own: what the result must replay
-// to is the format's business, and a repair verifies all of its requests'
-// files at once.
+//   6  verify   still under the locks, the family's verify of what the
+//               changed files replay to now (`verify`: what a clean result
+//               is, and what it must still hold, is the format's business).
+//               Errors give kProblems; the backup stays and is named.
 //
 // A format whose own protocol orders its writes, backup and renames in a
 // way its owner's startup understands runs it as a kProtocol change, which
@@ -38,11 +38,13 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "durable_file.h"
 #include "exit_code.h"
+#include "finding.h"
 #include "write_guard.h"
 
 namespace qjt::app {
@@ -85,16 +87,25 @@ struct ReplaceRequest {
   std::function<bool(std::string*)> check;  // step 3; none when empty
   BackupRequest backup;
   std::vector<FileChange> changes;
+  std::function<FindingList()> verify;      // step 6; none when empty
 };
 
 struct ReplaceResult {
-  ExitCode status = ExitCode::kOk;  // kInUse (step 1), kUsage (2), kIoError (3 to 5)
+  ExitCode status = ExitCode::kOk;  // kInUse (step 1), kUsage (2), kIoError (3 to 5), kProblems (6)
   std::string reason;               // a sentence, when status is not kOk
   std::string backup;               // the backup's place; "" for none
+  std::optional<FindingList> verified;  // step 6's findings, once every change is made
+
+  // Every change was made (whatever the verify found).
+  bool changed() const { return status == ExitCode::kOk || status == ExitCode::kProblems; }
 };
 
-// Runs steps 1 to 5. On failure the steps done stay done: each is safe on
+// Runs steps 1 to 6. On failure the steps done stay done: each is safe on
 // its own, and the backup, once made, stays.
 ReplaceResult guarded_replace(const ReplaceRequest& request, const WriteGuardOptions& options);
+
+// "qjt COMMAND: [refused: ]REASON" on standard error, for a result whose
+// changes were not made.
+void report_unchanged(std::string_view command, const ReplaceResult& result);
 
 }  // namespace qjt::app

@@ -62,7 +62,8 @@ diff -r "$BROKEN" "$WORK/broken" >/dev/null || fail "refused broken compaction c
 # In place: same queues, backups outside, and the JSON report.
 "$QJT" compact --json --backup-to "$WORK/backups" "$WORK/q" > "$WORK/done.json" || fail "compact exited $?"
 [ "$(queue_state "$WORK/q")" = "$expected" ] || fail "compaction changed the queues"
-jq -se 'map(.action) == ["compacted", "compacted"]' "$WORK/done.json" >/dev/null || fail "report: $(cat "$WORK/done.json")"
+jq -se 'map([.action, .verify.ok]) == [["compacted", true], ["compacted", true]]' "$WORK/done.json" >/dev/null ||
+  fail "report: $(cat "$WORK/done.json")"
 [ "$(ls "$WORK/q" | tr '\n' ' ')" = "events orders " ] || fail "left: $(ls "$WORK/q")"
 "$QJT" verify --strict --quiet "$WORK/q" || fail "compacted directory does not verify strictly clean"
 echo "compact safety checks passed"

@@ -111,7 +111,7 @@ queue() { "$qjt" replay --json "${channel[@]}" | jq -c '[.queue[].data]'; }
 before=$(queue)
 check "v2 channel: the queue Flume recovers" '["bravo","charlie","delta"]' "$before"
 out=$("$qjt" convert --to flume-v3 --json "${channel[@]}")
-check "plan: JSON" '{"checkpoint":"ch/checkpoint/checkpoint","state":"v2","version":2,"applied":false,"backup":null,"write_order_id":1000,"queue_size":3,"queue_head":8,"active_logs":[{"file_id":1,"count":2},{"file_id":2,"count":1}]}' "$out"
+check "plan: JSON" '{"checkpoint":"ch/checkpoint/checkpoint","state":"v2","version":2,"applied":false,"backup":null,"write_order_id":1000,"queue_size":3,"queue_head":8,"active_logs":[{"file_id":1,"count":2},{"file_id":2,"count":1}],"verify":null}' "$out"
 check "plan: nothing changed" "checkpoint" "$(ls ch/checkpoint)"
 sleep 600 <ch/checkpoint/checkpoint &
 holder=$!
@@ -120,7 +120,8 @@ sleep 0.2
 check "apply while a process has the checkpoint open: exit 4, nothing changed" "4 checkpoint" "$? $(ls ch/checkpoint)"
 kill "$holder"; wait "$holder" 2>/dev/null; holder=
 out=$("$qjt" convert --to flume-v3 --apply --json "${channel[@]}")
-check "apply: exit 0, applied, a backup" "0 true v2" "$? $(jq -r '.applied, .state' <<<"$out" | tr '\n' ' ' | sed 's/ $//')"
+check "apply: exit 0, applied, a backup, verified clean" "0 true v2 true" \
+  "$? $(jq -r '.applied, .state, .verify.ok' <<<"$out" | tr '\n' ' ' | sed 's/ $//')"
 backup=$(jq -r .backup <<<"$out")
 cmp -s "$backup" "$td/v2/checkpoint/checkpoint"; check "the backup is the V2 checkpoint" 0 $?
 check "only long[0] changed, 2 -> 3" "8 2 3" "$(cmp -l "$td/v2/checkpoint/checkpoint" ch/checkpoint/checkpoint | tr -s ' ' | sed 's/^ //')"

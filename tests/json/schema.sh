@@ -70,8 +70,10 @@ reports=$( ("$qjt" replay --json $k/sample; "$qjt" replay --json testdata/libkes
             "$qjt" compact --json --dry-run $k/sample; "$qjt" compact --json --dry-run testdata/libkestrel/queue;
             "$qjt" repair --json $k/files/broken-opcode-0a;
             "$qjt" repair --json --checkpoint-dir $f/channel/checkpoint --data-dir $f/channel/data1;
-            "$qjt" repair --json --drop-client 1001 testdata/canal/conf/example/meta.dat) 2>/dev/null | jq -c .)
-check "replay, compact, repair: some reports" yes "$([ "$(wc -l <<<"$reports")" -ge 9 ] && echo yes)"
+            "$qjt" repair --json --drop-client 1001 testdata/canal/conf/example/meta.dat;
+            "$qjt" convert --to flume-v3 --json --checkpoint-dir $f/v2/checkpoint --data-dir $f/v2/data1) \
+            2>/dev/null | jq -c .)
+check "replay, compact, repair, upgrade: some reports" yes "$([ "$(wc -l <<<"$reports")" -ge 10 ] && echo yes)"
 # Their keys are described in running text: a .B or .BR line naming the key.
 undescribed=$(jq -r 'keys_unsorted[]' <<<"$reports" | sort -u | while read -r key; do
   grep -Eq "^\.BR? $key( |,|\.|;|\)|$)" $page || echo "$key"; done)

@@ -59,7 +59,11 @@ for name in jobs.1700000000000 jobs.read.web 'jobs.read.web~~123'; do
   found=$(find "$WORK/backup" -type f -name "$name" | head -1)
   [ -n "$found" ] && cmp -s "$source_dir/$name" "$found" || fail "backup lacks an identical copy of $name"
 done
-"$QJT" compact --json "$WORK/q" | jq -e '.action == "skipped"' >/dev/null || fail "a second compaction is not a no-op"
+"$QJT" compact --json "$WORK/q" | jq -e '.action == "skipped" and .verify == null' >/dev/null ||
+  fail "a second compaction is not a no-op"
+rm -rf "$WORK/q"; cp -a "$source_dir" "$WORK/q"
+out=$("$QJT" compact --json --rewrite-bookmarks --no-backup "$WORK/q") || fail "compact exited $?"
+jq -e '.action == "compacted" and .verify.ok' >/dev/null <<<"$out" || fail "not verified after compaction: $out"
 
 # A process holding a segment open: exit 4, nothing changed.
 rm -rf "$WORK/q"; cp -a "$source_dir" "$WORK/q"

@@ -42,4 +42,14 @@ alone=$(for p in "$k" "$lk" "$canal_log"; do "$QJT" replay --json "$p" 2>/dev/nu
 check "replay of three families" "$alone" "$("$QJT" replay --json "$canal_log" "$lk" "$k" 2>/dev/null | sort)"
 "$QJT" dump "$WORK/empty" >/dev/null 2>&1
 check "dump of an empty directory exits 3" 3 $?
+
+# --format canal: Canal's own claims still read meta.dat and meta.log apart.
+canal_dat=$DATA/canal/conf/example/meta.dat
+alone=$(for p in "$canal_dat" "$canal_log"; do "$QJT" dump --json "$p"; done | sort)
+check "dump --format canal of both kinds" "$alone" "$("$QJT" dump --json --format canal "$canal_log" "$canal_dat" | sort)"
+check "verify --format canal of both kinds: two files" 2 \
+  "$("$QJT" verify --json --format canal "$canal_dat" "$canal_log" | jq -r '.files')"
+"$QJT" dump --format canal "$k" >/dev/null 2>"$WORK/err"
+check "--format canal on a Kestrel journal: usage, the kinds named" "2 1" \
+  "$? $(grep -c 'name its kind with --format canal-meta-dat' "$WORK/err")"
 [ $failures -eq 0 ]

@@ -64,7 +64,7 @@ check "--format kestrel on a libkestrel directory: the io_error" \
   "io_error $DATA/libkestrel/queue expected a classic Kestrel journal in this directory, found none" \
   "$("$QJT" verify --json --format kestrel "$DATA/libkestrel/queue" | jq -r '.findings[0] | "\(.code) \(.file) \(.message)"')"
 check "--format kestrel on an empty directory: the io_error" \
-  "io_error $WORK/empty expected a classic Kestrel journal in this directory, found none" \
+  "io_error $WORK/empty expected a journal, channel or checkpoint file in this directory, found none" \
   "$("$QJT" verify --json --format kestrel "$WORK/empty" | jq -r '.findings[0] | "\(.code) \(.file) \(.message)"')"
 for cmd in "compact --dry-run" repair; do
   "$QJT" $cmd "$WORK/empty" >/dev/null 2>&1

@@ -141,13 +141,13 @@ bool usage(const std::string& message) {
   return false;
 }
 
-// The meta.dat PATHs must all be meta.dat, the meta.log PATHs all logs.
-bool same_kind(const CanalRun& run, FileKind kind) {
-  for (const std::string& path : run.paths)
-    if (canal_kind({path}, run.format).value_or(kind) != kind)
-      return usage(fmt::format("{} is not a {}: give meta.dat and meta.log files to separate runs", path,
-                               kind == FileKind::kMetaDat ? "meta.dat" : "meta.log"));
-  return true;
+// Every PATH is of one kind (the dispatch groups them by their claims);
+// a PATH no claim told is refused here.
+bool known_kind(const CanalRun& run) {
+  if (run.kind || run.paths.empty()) return true;
+  return usage(fmt::format("{} is not a Canal meta.dat or meta.log; name its kind with --format canal-meta-dat or "
+                           "--format canal-meta-log",
+                           run.paths.front()));
 }
 
 struct Verified {
@@ -220,8 +220,8 @@ void add_canal_replay_options(CLI::App* command, CanalOptions* o) {
 }
 
 ExitCode run_canal_dump(const CanalRun& run) {
-  const auto kind = canal_kind(run.paths, run.format);
-  if (!kind || !same_kind(run, *kind)) return ExitCode::kUsage;
+  if (!known_kind(run)) return ExitCode::kUsage;
+  const auto kind = run.kind;
   StderrReporter reporter;
   Output out;
   bool read_all = true;
@@ -249,8 +249,8 @@ ExitCode run_canal_dump(const CanalRun& run) {
 }
 
 std::optional<VerifyTally> check_canal(const CanalRun& run) {
-  const auto kind = canal_kind(run.paths, run.format);
-  if (!run.paths.empty() && (!kind || !same_kind(run, *kind))) return std::nullopt;
+  if (!known_kind(run)) return std::nullopt;
+  const auto kind = run.kind;
   if (!run.canal.binlogs.empty() && kind != FileKind::kMetaDat) {
     usage("--binlogs checks meta.dat files");
     return std::nullopt;
@@ -276,12 +276,11 @@ std::optional<VerifyTally> check_canal(const CanalRun& run) {
 }
 
 ExitCode run_canal_replay(const CanalRun& run) {
-  const auto kind = canal_kind(run.paths, run.format);
-  if (kind != FileKind::kMetaLog) {
+  if (!known_kind(run)) return ExitCode::kUsage;
+  if (run.kind != FileKind::kMetaLog) {
     usage("replay reads meta.log files (plain or gzip'd)");
     return ExitCode::kUsage;
   }
-  if (!same_kind(run, FileKind::kMetaLog)) return ExitCode::kUsage;
   std::optional<std::int64_t> at;
   if (!run.canal.at.empty() && !(at = parse_at_option(run.canal.at))) return ExitCode::kUsage;
   StderrReporter reporter;

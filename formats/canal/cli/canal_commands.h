@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "canal/canal_file_kind.h"
 #include "commands.h"
 #include "exit_code.h"
 
@@ -24,7 +25,9 @@ struct CanalOptions {
 
 struct CanalRun {
   std::vector<std::string> paths;
-  std::string format;  // the command's --format
+  // The kind of every PATH, as the claims or --format told it; nullopt
+  // when neither did (a PATH Canal does not recognise under --format canal).
+  std::optional<canal::FileKind> kind;
   bool json = false;
   bool strict = false, quiet = false;  // verify
   CanalOptions canal;

@@ -56,17 +56,17 @@ class CanalDriver final : public Driver {
   std::optional<VerifyTally> verify(const ReadRequest& r) override { return check_canal(run(r)); }
   ExitCode replay(const ReadRequest& r) override { return run_canal_replay(run(r)); }
   ExitCode repair(const WriteRequest& r) override {
-    return run_canal_repair(CanalRepairRun{r.paths, repair_, r.apply, r.json, r.guard});
+    return run_canal_repair(CanalRepairRun{r.paths, r.group == "canal-meta-log", repair_, r.apply, r.json, r.guard});
   }
 
  private:
   static std::size_t index(Command command) { return static_cast<std::size_t>(command); }
 
   // The group of the claims (canal-meta-dat, canal-meta-log) is the kind,
-  // so no PATH is read twice to tell it.
+  // so no PATH is read twice to tell it; else --format names it.
   CanalRun run(const ReadRequest& r) const {
-    const std::string format = !r.group.empty() ? r.group : r.format == name() ? "auto" : r.format;
-    return CanalRun{r.paths, format, r.json, r.strict, r.quiet, options_[index(r.command)]};
+    const auto kind = canal::parse_format(r.group) ? canal::parse_format(r.group) : canal::parse_format(r.format);
+    return CanalRun{r.paths, kind, r.json, r.strict, r.quiet, options_[index(r.command)]};
   }
 
   std::array<CanalOptions, kAllCommands.size()> options_{};

@@ -9,14 +9,6 @@
 
 namespace qjt::app {
 
-std::optional<canal::FileKind> canal_kind(const std::vector<std::string>& paths, const std::string& format) {
-  if (const auto forced = canal::parse_format(format)) return forced;
-  if (format != "auto" || paths.empty() || paths.front() == "-") return std::nullopt;
-  std::string ignored;
-  const auto input = InputFile::open(paths.front(), &ignored);
-  return input ? canal::detect_file_kind(paths.front(), input->bytes()) : std::nullopt;
-}
-
 std::optional<std::int64_t> parse_at_option(const std::string& at) {
   const auto ms = canal::parse_at_time(at);
   if (!ms) usage_error("", fmt::format("--at {}: expected epoch milliseconds or yyyy-MM-dd HH:mm:ss[.SSS]", at));

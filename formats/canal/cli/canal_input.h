@@ -1,6 +1,6 @@
 // Reading Canal's files for the commands: meta.dat decoded with the
-// destination its directory names, meta.log text (gunzipped when rolled),
-// and whether a PATH is Canal's at all.
+// destination its directory names, and meta.log text (gunzipped when
+// rolled).
 #pragma once
 
 #include <optional>
@@ -13,10 +13,6 @@
 #include "finding.h"
 
 namespace qjt::app {
-
-// The kind `format` forces (canal-meta-dat, canal-meta-log), or the one
-// detected from the first PATH; nullopt when it is not Canal's.
-std::optional<canal::FileKind> canal_kind(const std::vector<std::string>& paths, const std::string& format);
 
 // An --at value (canal::parse_at_time); a malformed one is printed as a
 // usage error and gives nullopt.

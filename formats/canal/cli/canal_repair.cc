@@ -128,25 +128,6 @@ std::string backup_path(const Plan& p, const WriteGuardOptions& guard) {
   return (fs::path(guard.backup_root) / (fs::path(p.path).filename().string() + suffix)).string();
 }
 
-ExitCode carry_out(Plan* p, const WriteGuardOptions& guard) {
-  const std::string dir = fs::path(p->path).parent_path().empty() ? "." : fs::path(p->path).parent_path().string();
-  ReplaceRequest request;
-  request.lock_dirs = {dir};
-  request.watched = {p->path};
-  if (p->before) {
-    request.backup.file = backup_path(*p, guard);
-    request.backup.files = {p->path};
-    request.backup.failpoint = "repair.backed_up";
-  }
-  request.changes.push_back(
-      FileChange::replace(p->path, [p](FileWriter* w, std::string* e) { return w->append(ByteSpan(p->after), e); }));
-  const ReplaceResult result = guarded_replace(request, guard);
-  p->backup = result.backup;
-  if (result.status != ExitCode::kOk)
-    fmt::print(stderr, "qjt repair: {}{}\n", result.status == ExitCode::kInUse ? "refused: " : "", result.reason);
-  return result.status;
-}
-
 void print(Output* out, const Plan& p, bool applied, bool json, const FindingList& verified) {
   if (json) {
     JsonLine line(out->buffer());
@@ -180,6 +161,31 @@ FindingList verify_bytes(const Plan& p, const std::string& bytes) {
   return findings;
 }
 
+// The plan through guarded_replace; its verify reads meta.dat back.
+ReplaceResult carry_out(Plan* p, const WriteGuardOptions& guard) {
+  const std::string dir = fs::path(p->path).parent_path().empty() ? "." : fs::path(p->path).parent_path().string();
+  ReplaceRequest request;
+  request.lock_dirs = {dir};
+  request.watched = {p->path};
+  if (p->before) {
+    request.backup.file = backup_path(*p, guard);
+    request.backup.files = {p->path};
+    request.backup.failpoint = "repair.backed_up";
+  }
+  request.changes.push_back(
+      FileChange::replace(p->path, [p](FileWriter* w, std::string* e) { return w->append(ByteSpan(p->after), e); }));
+  request.verify = [p] {
+    std::string now;
+    StderrReporter io;
+    read_whole(p->path, &now, &io);
+    return verify_bytes(*p, now);
+  };
+  ReplaceResult result = guarded_replace(request, guard);
+  p->backup = result.backup;
+  if (!result.changed()) report_unchanged("repair", result);
+  return result;
+}
+
 }  // namespace
 
 void add_canal_repair_options(CLI::App* command, CanalRepairOptions* o) {
@@ -210,7 +216,7 @@ ExitCode run_canal_repair(const CanalRepairRun& run) {
                     run.paths.front()));
     return ExitCode::kUsage;
   }
-  if (canal_kind(run.paths, "auto") == canal::FileKind::kMetaLog) {
+  if (run.names_meta_log) {
     usage(
         fmt::format("refused: {} is a Canal meta.log; repair rewrites a meta.dat (a meta.log is read with "
                     "--from-log); nothing was changed",
@@ -236,13 +242,10 @@ ExitCode run_canal_repair(const CanalRepairRun& run) {
     fmt::print(stderr, "qjt repair: refused: the result would still have errors; use --force to write it anyway\n");
     return ExitCode::kProblems;
   }
-  if (ExitCode done = carry_out(&*plan, run.guard); done != ExitCode::kOk) return done;
-  std::string now;
-  StderrReporter io;
-  read_whole(plan->path, &now, &io);
-  const FindingList verified = verify_bytes(*plan, now);
-  print(&out, *plan, true, run.json, verified);
-  return finish_output(&out, verified.count(Severity::kError) == 0 ? ExitCode::kOk : ExitCode::kProblems);
+  const ReplaceResult result = carry_out(&*plan, run.guard);
+  if (!result.changed()) return result.status;
+  print(&out, *plan, true, run.json, *result.verified);
+  return finish_output(&out, result.status);
 }
 
 }  // namespace qjt::app

@@ -29,6 +29,7 @@ void add_canal_repair_options(CLI::App* command, CanalRepairOptions* options);
 
 struct CanalRepairRun {
   std::vector<std::string> paths;
+  bool names_meta_log = false;  // the PATH is claimed as a meta.log
   CanalRepairOptions canal;
   bool apply = false;
   bool json = false;

@@ -108,6 +108,13 @@ std::optional<VerifyTally> check_flume(const FlumeRun& run) {
   return check;
 }
 
+FindingList verify_channel(const FlumeOptions& flume) {
+  FlumeRun run;
+  run.flume = flume;
+  auto check = check_flume(run);
+  return check ? std::move(check->findings) : FindingList{};
+}
+
 namespace {
 
 void append_counts(JsonWriter* line, const flume::ReplayCounts& c) {

@@ -28,6 +28,10 @@ struct FlumeRun {
 // error (already printed).
 std::optional<VerifyTally> check_flume(const FlumeRun& run);
 
+// check_flume's findings for the channel `flume` names: the verify step of
+// the writers that change a channel (guarded_replace.h).
+FindingList verify_channel(const FlumeOptions& flume);
+
 ExitCode run_flume_dump(const FlumeRun& run);
 ExitCode run_flume_replay(const FlumeRun& run);
 

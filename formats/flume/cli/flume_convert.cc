@@ -11,6 +11,7 @@
 #include "clock.h"
 #include "durable_file.h"
 #include "flume/checkpoint_upgrade.h"
+#include "flume/cli/flume_commands.h"
 #include "flume/file_dump.h"
 #include "flume/log_json.h"
 #include "flume/log_metadata.h"
@@ -255,7 +256,8 @@ std::string active_logs_text(const std::vector<flume::ActiveLogCount>& logs) {
   return text;
 }
 
-void print_plan_json(const flume::UpgradePlan& plan, bool applied, const std::string& backup) {
+void print_plan_json(const flume::UpgradePlan& plan, bool applied, const std::string& backup,
+                     const std::optional<FindingList>& verified) {
   std::string out;
   JsonLine line(&out);
   line.str("checkpoint", plan.checkpoint_path).str("state", flume::upgrade_state_name(plan.state));
@@ -268,11 +270,13 @@ void print_plan_json(const flume::UpgradePlan& plan, bool applied, const std::st
   line.num("write_order_id", plan.meta.write_order_id).num("queue_size", plan.meta.queue_size);
   line.num("queue_head", plan.meta.queue_head).key("active_logs");
   flume::write_active_logs_json(&line, plan.meta.active_logs);
+  write_optional_verify_json(&line.key("verify"), verified);
   line.finish();
   fmt::print("{}", out);
 }
 
-void print_plan_text(const flume::UpgradePlan& plan, bool applied, const std::string& backup) {
+void print_plan_text(const flume::UpgradePlan& plan, bool applied, const std::string& backup,
+                     const std::optional<FindingList>& verified) {
   if (plan.state == flume::UpgradeState::kV3) {
     fmt::print("{}: already V3 (checkpoint.meta beside it): nothing to do\n", plan.checkpoint_path);
     return;
@@ -284,19 +288,21 @@ void print_plan_text(const flume::UpgradePlan& plan, bool applied, const std::st
   fmt::print("  checkpoint.meta: woid={} size={} head={} active_logs={}\n", plan.meta.write_order_id,
              plan.meta.queue_size, plan.meta.queue_head, active_logs_text(plan.meta.active_logs));
   fmt::print("  checkpoint: long[0] 2 -> 3, every other byte unchanged\n");
-  fmt::print("{}\n", applied ? "upgraded" : "dry run: nothing changed (use --apply)");
+  fmt::print("{}\n{}", applied ? "upgraded" : "dry run: nothing changed (use --apply)", verify_errors_text(verified));
 }
 
 // The upgrade through guarded_replace: the channel's guard, then Flume's
 // own upgrade protocol, which makes the backup Flume itself knows
 // (checkpoint-backup-<now_ms> in the checkpoint directory) and orders its
 // renames as Flume's startup expects. qjt places no backup of its own.
-ReplaceRequest upgrade_request(const flume::ChannelLayout& layout, const flume::UpgradePlan& plan, std::int64_t now_ms,
-                               std::string* backup) {
+// The channel is verified after.
+ReplaceRequest upgrade_request(const FlumeOptions& flume, const flume::ChannelLayout& layout,
+                               const flume::UpgradePlan& plan, std::int64_t now_ms, std::string* backup) {
   ReplaceRequest request = channel_request(layout, {plan.checkpoint_path, plan.meta_path});
   request.changes.push_back(FileChange::by_protocol([&plan, now_ms, backup](const std::string&, std::string* error) {
     return flume::apply_checkpoint_upgrade(plan, now_ms, backup, error);
   }));
+  request.verify = [&flume] { return verify_channel(flume); };
   return request;
 }
 
@@ -316,23 +322,25 @@ ExitCode upgrade_checkpoint(const FlumeConvertOptions& o) {
   if (plan.state == flume::UpgradeState::kRefused) return ExitCode::kProblems;
   std::string backup = plan.existing_backup;
   const bool apply = o.apply && plan.state != flume::UpgradeState::kV3;
+  std::optional<FindingList> verified;
   if (apply) {
     WriteGuardOptions guard;
     guard.force = o.force;
-    const ReplaceResult result = guarded_replace(upgrade_request(layout, plan, now_ms(), &backup), guard);
+    const ReplaceResult result = guarded_replace(upgrade_request(o.flume, layout, plan, now_ms(), &backup), guard);
     if (result.status == ExitCode::kInUse) {
       fmt::print(stderr, "qjt convert: {}: refusing to upgrade: {} (--force overrides)\n", plan.checkpoint_path,
                  result.reason);
       return ExitCode::kInUse;
     }
-    if (result.status != ExitCode::kOk) return io_error(plan.checkpoint_path, result.reason);
+    if (!result.changed()) return io_error(plan.checkpoint_path, result.reason);
+    verified = result.verified;
   }
   if (o.json) {
-    print_plan_json(plan, apply, backup);
+    print_plan_json(plan, apply, backup, verified);
   } else {
-    print_plan_text(plan, apply, backup);
+    print_plan_text(plan, apply, backup, verified);
   }
-  return ExitCode::kOk;
+  return verified && verified->count(Severity::kError) > 0 ? ExitCode::kProblems : ExitCode::kOk;
 }
 
 }  // namespace

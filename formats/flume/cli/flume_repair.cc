@@ -86,7 +86,7 @@ struct Report {
   const FindingList& plan_findings;
   std::string backup_dir;
   std::vector<flume::AppliedBackup> backups;
-  const FindingList* verified = nullptr;
+  std::optional<FindingList> verified;
 
   std::string backup_of(const std::string& path) const {
     for (const auto& b : backups)
@@ -133,7 +133,7 @@ void write_files_json(JsonWriter* line, const Report& r) {
 
 void print_json(Output* out, const Report& r, const flume::ChannelRepairRequest& request) {
   JsonLine line(out->buffer());
-  line.boolean("applied", r.options.apply && r.verified != nullptr)
+  line.boolean("applied", r.options.apply && r.verified.has_value())
       .str("checkpoint_action", flume::checkpoint_action_name(request.checkpoint))
       .boolean("feasible", r.plan.feasible)
       .key("files");
@@ -224,10 +224,11 @@ ExitCode apply(const flume::ChannelLayout& layout, Report* r) {
     request.changes.push_back(FileChange::by_protocol(
         [&c](const std::string&, std::string* error) { return flume::apply_file_change(c, error); },
         "flume_repair.changed"));
-  const ReplaceResult result = guarded_replace(request, r->options.guard);
+  request.verify = [r] { return verify_channel(r->options.flume); };
+  ReplaceResult result = guarded_replace(request, r->options.guard);
   r->backup_dir = result.backup;
-  if (result.status != ExitCode::kOk)
-    fmt::print(stderr, "qjt repair: {}{}\n", result.status == ExitCode::kInUse ? "refused: " : "", result.reason);
+  r->verified = std::move(result.verified);
+  if (!result.changed()) report_unchanged("repair", result);
   return result.status;
 }
 
@@ -267,19 +268,12 @@ ExitCode run_flume_repair(const FlumeRepairOptions& o) {
   if (!request) return ExitCode::kUsage;
   flume::ChannelLogs logs(layout.logs, *keys, &plan_findings);
   const flume::ChannelRepairPlan plan = flume::plan_channel_repair(layout, &logs, *request, &plan_findings);
-  Report report{o, plan, plan_findings, "", {}, nullptr};
+  Report report{o, plan, plan_findings, "", {}, std::nullopt};
   ExitCode status =
       plan.changes.empty() && plan_findings.count(Severity::kError) == 0 ? ExitCode::kOk : ExitCode::kProblems;
-  std::optional<FindingList> verified;
   if (o.apply && plan.feasible && !plan.changes.empty()) {
-    if (ExitCode applied = apply(layout, &report); applied != ExitCode::kOk) return applied;
-    FlumeRun run;
-    run.flume = o.flume;
-    auto check = check_flume(run);
-    if (!check) return ExitCode::kUsage;
-    verified = std::move(check->findings);
-    report.verified = &*verified;
-    status = verified->count(Severity::kError) == 0 ? ExitCode::kOk : ExitCode::kProblems;
+    status = apply(layout, &report);
+    if (!report.verified) return status;
   }
   Output out;
   o.json ? print_json(&out, report, *request) : print_text(&out, report);

@@ -38,6 +38,7 @@ struct Report {
   std::size_t files = 0;
   kestrel::JournalSize before, after;
   std::string backup_dir, output;
+  std::optional<FindingList> verified;  // in place, once compacted
 };
 
 std::optional<double> overflow_ratio(const Report& r) {
@@ -64,6 +65,7 @@ void print_report(Output* out, const Report& r, bool json) {
     ratio ? line.raw("overflow_ratio", fmt::format("{:.4f}", *ratio)) : line.null("overflow_ratio");
     r.backup_dir.empty() ? line.null("backup_dir") : line.str("backup_dir", r.backup_dir);
     r.output.empty() ? line.null("output") : line.str("output", r.output);
+    write_optional_verify_json(&line.key("verify"), r.verified);
     line.finish();
     out->commit();
     return;
@@ -75,7 +77,7 @@ void print_report(Output* out, const Report& r, bool json) {
   if (ratio) text += fmt::format(", overflow {:.2f}x", *ratio);
   if (r.action == "written") text += fmt::format("; written to {}", r.output);
   if (!r.backup_dir.empty()) text += fmt::format("; backup in {}", r.backup_dir);
-  out->write(text + "\n");
+  out->write(text + "\n" + verify_errors_text(r.verified));
 }
 
 std::int64_t mtime_ms(const std::string& path) {
@@ -119,11 +121,41 @@ kestrel::JournalContent compacted_content(const kestrel::ReplayState& state, con
   };
 }
 
+// What a queue holds after Kestrel's restart: its items and their bytes.
+struct LiveItems {
+  std::uint64_t items = 0, bytes = 0;
+  bool operator==(const LiveItems&) const = default;
+};
+
+LiveItems live_items(const kestrel::ReplayState& state) {
+  return LiveItems{state.queue().size() + state.open_transactions().size(), state.live_bytes()};
+}
+
+// The compacted queue read again from disk: its findings, and
+// `result_differs` unless it holds what `before` held.
+FindingList verify_compacted(const OpenJournal& j, const LiveItems& before) {
+  FindingList findings;
+  JournalSelection selection = open_journals_and_report({j.directory}, j.queue, &findings);
+  for (const auto& journal : selection.journals) {
+    kestrel::ReplayState state(kestrel::ReplayOptions{}, &findings);
+    replay_journal(journal, &state);
+    if (const LiveItems after = live_items(state); after != before) {
+      findings.report(Finding{Severity::kError, "result_differs", j.directory, std::nullopt,
+                              fmt::format("the compacted queue {} replays to {} item(s) ({} journal bytes); "
+                                          "expected {} ({})",
+                                          j.queue, after.items, after.bytes, before.items, before.bytes)});
+    }
+  }
+  return findings;
+}
+
 // Kestrel's rewrite protocol (queue_rewrite.h) orders its own writes,
 // backup and renames so that Kestrel's startup replays every state it
-// leaves; guarded_replace guards it and places the backup it makes.
-ExitCode compact_in_place(const OpenJournal& j, const CompactOptions& o, const kestrel::JournalContent& content,
+// leaves; guarded_replace guards it and places the backup it makes, then
+// verifies that the queue still holds every item.
+ExitCode compact_in_place(const OpenJournal& j, const CompactOptions& o, const kestrel::ReplayState& state,
                           Report* r) {
+  const kestrel::JournalContent content = compacted_content(state, j);
   const auto files = queue_files(j);
   ReplaceRequest request;
   request.lock_dirs = {j.directory};
@@ -134,22 +166,24 @@ ExitCode compact_in_place(const OpenJournal& j, const CompactOptions& o, const k
                                           kestrel::highest_segment_stamp(j.queue, files) + 1};
     return kestrel::rewrite_queue(rewrite, content, error);
   }));
-  const ReplaceResult result = guarded_replace(request, o.guard);
+  request.verify = [&j, before = live_items(state)] { return verify_compacted(j, before); };
+  ReplaceResult result = guarded_replace(request, o.guard);
   r->reason = result.reason;
-  if (result.status != ExitCode::kOk) {
+  r->backup_dir = result.backup;
+  r->verified = std::move(result.verified);
+  if (!result.changed()) {
     r->action = result.status == ExitCode::kIoError ? "failed" : "refused";
     return result.status;
   }
   r->action = "compacted";
-  r->backup_dir = result.backup;
-  return ExitCode::kOk;
+  return result.status;
 }
 
 ExitCode compact_one(const OpenJournal& j, const CompactOptions& o, Output* out) {
   FindingList findings;
   kestrel::ReplayState state(kestrel::ReplayOptions{}, &findings);
   replay_journal(j, &state);
-  Report r{j.queue, "", "", j.files.size(), {}, kestrel::compacted_size(state), "", ""};
+  Report r{j.queue, "", "", j.files.size(), {}, kestrel::compacted_size(state), "", "", std::nullopt};
   for (const auto& f : j.files) r.before.bytes += f.size;
   r.before.records = state.total_records();
   ExitCode status = ExitCode::kOk;
@@ -171,7 +205,7 @@ ExitCode compact_one(const OpenJournal& j, const CompactOptions& o, Output* out)
     r.output = o.output;
     if (!error.empty()) status = ExitCode::kIoError;
   } else {
-    status = compact_in_place(j, o, compacted_content(state, j), &r);
+    status = compact_in_place(j, o, state, &r);
   }
   if (r.action != "skipped" || o.json) print_report(out, r, o.json);  // cron: skips are quiet
   if (status != ExitCode::kOk) fmt::print(stderr, "qjt compact: {}: {}\n", r.queue, r.reason);

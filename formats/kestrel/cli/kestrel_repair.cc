@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -86,57 +87,80 @@ FileContent kept_content(const FilePlan& f) {
   };
 }
 
+// What `journals` replay to now, read again from disk.
+FindingList verify_journals(const std::vector<const OpenJournal*>& journals) {
+  FindingList findings;
+  for (const OpenJournal* j : journals) {
+    std::vector<std::string> paths;
+    if (!j->directory.empty()) paths = {j->directory};
+    for (const auto& f : j->files)
+      if (j->directory.empty()) paths.push_back(f.path);
+    JournalSelection selection = open_journals_and_report(paths, j->directory.empty() ? "" : j->queue, &findings);
+    for (const auto& journal : selection.journals) {
+      kestrel::ReplayState state(kestrel::ReplayOptions{}, &findings);
+      replay_journal(journal, &state);
+    }
+  }
+  return findings;
+}
+
 // One guarded replacement for each queue (or each file named directly: it
 // is backed up under its own name, queue or not), in the order of `plans`:
-// all of its originals backed up before the first is replaced.
+// all of its originals backed up before the first is replaced. A journal
+// is verified by the group that changes the last of its files.
 struct RepairGroup {
   ReplaceRequest request;
   std::vector<FilePlan*> plans;
+  std::vector<const OpenJournal*> verifies;
 };
+
+RepairGroup* group_of(std::vector<RepairGroup>* groups, const FilePlan& f) {
+  const std::string dir = directory_of(*f.journal, f.path());
+  const std::string name = f.journal->directory.empty() ? fs::path(f.path()).filename().string() : f.journal->queue;
+  auto group = std::find_if(groups->begin(), groups->end(), [&](const RepairGroup& g) {
+    return g.request.lock_dirs.front() == dir && g.request.backup.name == name;
+  });
+  if (group != groups->end()) return &*group;
+  RepairGroup& added = groups->emplace_back();
+  added.request.lock_dirs = {dir};
+  added.request.backup.name = name;
+  added.request.backup.failpoint = "repair.backed_up";
+  return &added;
+}
 
 std::vector<RepairGroup> group_changes(std::vector<FilePlan>* plans) {
   std::vector<RepairGroup> groups;
+  std::map<const OpenJournal*, std::size_t> last_group;
   for (FilePlan& f : *plans) {
     if (!f.plan.changes_file()) continue;
-    const std::string dir = directory_of(*f.journal, f.path());
-    const std::string name = f.journal->directory.empty() ? fs::path(f.path()).filename().string() : f.journal->queue;
-    auto group = std::find_if(groups.begin(), groups.end(), [&](const RepairGroup& g) {
-      return g.request.lock_dirs.front() == dir && g.request.backup.name == name;
-    });
-    if (group == groups.end()) {
-      group = groups.insert(groups.end(), RepairGroup{});
-      group->request.lock_dirs = {dir};
-      group->request.backup.name = name;
-      group->request.backup.failpoint = "repair.backed_up";
-    }
+    RepairGroup* group = group_of(&groups, f);
     group->request.watched.push_back(f.path());
     group->request.backup.files.push_back(f.path());
     group->request.changes.push_back(FileChange::replace(f.path(), kept_content(f)));
     group->plans.push_back(&f);
+    last_group[f.journal] = static_cast<std::size_t>(group - groups.data());
   }
+  for (const auto& [journal, group] : last_group) groups[group].verifies.push_back(journal);
+  for (RepairGroup& group : groups)
+    group.request.verify = [journals = group.verifies] { return verify_journals(journals); };
   return groups;
 }
 
-ExitCode apply_plans(std::vector<FilePlan>* plans, const RepairOptions& o) {
+// Every group in order, stopping at the first whose changes were not made;
+// *verified gathers the verifies.
+ExitCode apply_plans(std::vector<FilePlan>* plans, const RepairOptions& o, FindingList* verified) {
+  ExitCode status = ExitCode::kOk;
   for (RepairGroup& group : group_changes(plans)) {
-    const ReplaceResult result = guarded_replace(group.request, o.guard);
+    ReplaceResult result = guarded_replace(group.request, o.guard);
     for (FilePlan* f : group.plans) f->backup_dir = result.backup;
-    if (result.status == ExitCode::kOk) continue;
-    fmt::print(stderr, "qjt repair: {}{}\n", result.status == ExitCode::kInUse ? "refused: " : "", result.reason);
-    return result.status;
+    if (!result.changed()) {
+      report_unchanged("repair", result);
+      return result.status;
+    }
+    for (const Finding& finding : result.verified->findings()) verified->report(finding);
+    status = worse(status, result.status);
   }
-  return ExitCode::kOk;
-}
-
-// Replays what the paths name now; the repaired journals' findings.
-FindingList verify_result(const RepairOptions& o) {
-  FindingList findings;
-  JournalSelection selection = open_journals_and_report(o.paths, o.queue, &findings);
-  for (const auto& journal : selection.journals) {
-    kestrel::ReplayState state(kestrel::ReplayOptions{}, &findings);
-    replay_journal(journal, &state);
-  }
-  return findings;
+  return status;
 }
 
 void print(Output* out, const std::vector<FilePlan>& plans, const RepairOptions& o, const FindingList* verified) {
@@ -203,10 +227,11 @@ ExitCode run_repair(const RepairOptions& o) {
     print(&out, plans, o, nullptr);
     return finish_output(&out, changes ? ExitCode::kProblems : ExitCode::kOk);
   }
-  if (ExitCode applied = apply_plans(&plans, o); applied != ExitCode::kOk) return applied;
-  const FindingList verified = verify_result(o);
+  FindingList verified;
+  const ExitCode applied = apply_plans(&plans, o, &verified);
+  if (applied != ExitCode::kOk && applied != ExitCode::kProblems) return applied;
   print(&out, plans, o, &verified);
-  return finish_output(&out, verified.count(Severity::kError) == 0 ? ExitCode::kOk : ExitCode::kProblems);
+  return finish_output(&out, applied);
 }
 
 }  // namespace

@@ -3,6 +3,8 @@
 // bookmarks rewritten canonically (libkestrel_compaction.h), with qjt's lock,
 // the refusal while the files are open, and a backup, as for classic
 // Kestrel.
+#include <map>
+
 #include <fmt/format.h>
 
 #include "commands.h"
@@ -20,6 +22,7 @@ struct Report {
   std::string action;  // compacted, dry_run, skipped, refused, failed
   std::string reason, backup_dir;
   libkestrel::CompactionPlan plan;
+  std::optional<FindingList> verified;  // once compacted
 };
 
 void write_paths_json(JsonWriter* out, const std::vector<std::string>& paths) {
@@ -43,6 +46,7 @@ void print_report(Output* out, const Report& r, bool json) {
     write_paths_json(&line.key("rewritten_bookmarks"), bookmark_paths(r.plan));
     write_paths_json(&line.key("deleted_temp_files"), r.plan.temp_files);
     r.backup_dir.empty() ? line.null("backup_dir") : line.str("backup_dir", r.backup_dir);
+    write_optional_verify_json(&line.key("verify"), r.verified);
     line.finish();
     out->commit();
     return;
@@ -54,7 +58,7 @@ void print_report(Output* out, const Report& r, bool json) {
   for (const auto& path : r.plan.delete_segments) text += "\n  delete " + path;
   for (const auto& path : bookmark_paths(r.plan)) text += "\n  rewrite " + path;
   if (!r.backup_dir.empty()) text += fmt::format("\n  backup in {}", r.backup_dir);
-  out->write(text + "\n");
+  out->write(text + "\n" + verify_errors_text(r.verified));
 }
 
 std::vector<std::string> queue_files(const LkQueue& q) {
@@ -86,16 +90,50 @@ ReplaceRequest replace_request(const LkQueue& q, const libkestrel::CompactionPla
   return request;
 }
 
-ExitCode compact_in_place(const LkQueue& q, const LibkestrelRun& run, Report* r) {
-  const ReplaceResult result = guarded_replace(replace_request(q, r->plan), run.guard);
+// What each reader would read next: its name and pending item ids, in order.
+using PendingItems = std::map<std::string, std::vector<std::int64_t>>;
+
+PendingItems pending_items(const libkestrel::QueueReplay& replay) {
+  PendingItems pending;
+  for (const auto& reader : replay.readers()) {
+    auto& ids = pending[reader.name];
+    replay.for_each_pending(reader, [&ids](const libkestrel::ItemRef& item) { ids.push_back(item.id); });
+  }
+  return pending;
+}
+
+// The compacted queue read again from disk: its findings, and
+// `result_differs` unless every reader still has what it had pending.
+FindingList verify_compacted(const LkQueue& q, const PendingItems& before) {
+  FindingList findings;
+  LkSelection selection = open_libkestrel({q.directory}, q.name, &findings);
+  for (const LkQueue& now : selection.queues) {
+    const ReplayedQueue replayed(now);
+    for (const Finding& f : replayed.findings.findings()) findings.report(f);
+    if (pending_items(replayed.replay) != before) {
+      findings.report(Finding{Severity::kError, "result_differs", q.directory, std::nullopt,
+                              fmt::format("the compacted queue {} no longer gives every reader the items it had "
+                                          "pending",
+                                          q.name)});
+    }
+  }
+  return findings;
+}
+
+ExitCode compact_in_place(const LkQueue& q, const libkestrel::QueueReplay& replay, const LibkestrelRun& run,
+                          Report* r) {
+  ReplaceRequest request = replace_request(q, r->plan);
+  request.verify = [&q, before = pending_items(replay)] { return verify_compacted(q, before); };
+  ReplaceResult result = guarded_replace(request, run.guard);
   r->reason = result.reason;
   r->backup_dir = result.backup;
-  if (result.status != ExitCode::kOk) {
+  r->verified = std::move(result.verified);
+  if (!result.changed()) {
     r->action = result.status == ExitCode::kIoError ? "failed" : "refused";
     return result.status;
   }
   r->action = "compacted";
-  return ExitCode::kOk;
+  return result.status;
 }
 
 ExitCode compact_one(const LkQueue& q, const LibkestrelRun& run, Output* out) {
@@ -104,7 +142,8 @@ ExitCode compact_one(const LkQueue& q, const LibkestrelRun& run, Output* out) {
   std::map<std::string, ByteSpan> bookmarks;
   for (const auto& f : q.files)
     if (f.input && f.kind == libkestrel::FileKind::kBookmark) bookmarks.emplace(f.path, f.input->bytes());
-  Report r{q.name, "", "", "", libkestrel::plan_compaction(replay, run.rewrite_bookmarks, bookmarks, q.temp_files)};
+  Report r{q.name, "", "", "", libkestrel::plan_compaction(replay, run.rewrite_bookmarks, bookmarks, q.temp_files),
+           std::nullopt};
   ExitCode status = ExitCode::kOk;
   if (const std::size_t errors = replayed.findings.count(Severity::kError); errors > 0) {
     r.action = "refused";
@@ -117,7 +156,7 @@ ExitCode compact_one(const LkQueue& q, const LibkestrelRun& run, Output* out) {
   } else if (run.dry_run) {
     r.action = "dry_run";
   } else {
-    status = compact_in_place(q, run, &r);
+    status = compact_in_place(q, replay, run, &r);
   }
   print_report(out, r, run.json);
   if (status != ExitCode::kOk) fmt::print(stderr, "qjt compact: {}: {}\n", r.queue, r.reason);

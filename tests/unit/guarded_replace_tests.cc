@@ -1,0 +1,100 @@
+// guarded_replace's last step: the verify runs once every change is made,
+// under the locks; its errors give kProblems and name the backup.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+
+#include "guarded_replace.h"
+#include "unit_helpers.h"
+
+namespace fs = std::filesystem;
+using qjt::ExitCode;
+using qjt::Finding;
+using qjt::FindingList;
+using qjt::Severity;
+using qjt::app::FileChange;
+using qjt::app::ReplaceRequest;
+using qjt::app::WriteGuardOptions;
+using qjt_test::read_file;
+using qjt_test::text;
+using qjt_test::write_file;
+
+namespace {
+
+struct Scratch {
+  fs::path root = fs::temp_directory_path() / fs::path("qjt-guarded-" + std::to_string(::getpid()));
+  fs::path dir = root / "queue";
+  fs::path file = dir / "journal";
+  Scratch() {
+    fs::remove_all(root);
+    fs::create_directories(dir);
+    write_file(file, text("old"));
+  }
+  ~Scratch() { fs::remove_all(root); }
+
+  ReplaceRequest request(bool content_ok) const {
+    ReplaceRequest r;
+    r.lock_dirs = {dir.string()};
+    r.backup.name = "queue";
+    r.backup.files = {file.string()};
+    r.changes.push_back(FileChange::replace(file.string(), [content_ok](qjt::FileWriter* w, std::string* e) {
+      if (!content_ok) *e = "no content";
+      return content_ok && w->append(qjt::ByteSpan(std::string_view("new")), e);
+    }));
+    return r;
+  }
+};
+
+FindingList one_error() {
+  FindingList findings;
+  findings.report(Finding{Severity::kError, "result_differs", "journal", std::nullopt, "expected 3 items, found 2"});
+  return findings;
+}
+
+}  // namespace
+
+TEST_CASE("guarded_replace: a clean verify leaves kOk and its findings") {
+  Scratch s;
+  ReplaceRequest r = s.request(true);
+  bool verified_after_change = false;
+  r.verify = [&] {
+    verified_after_change = read_file(s.file) == "new";
+    return FindingList{};
+  };
+  const auto result = qjt::app::guarded_replace(r, WriteGuardOptions{(s.root / "backups").string(), false, false});
+  CHECK(result.status == ExitCode::kOk);
+  CHECK(verified_after_change);
+  REQUIRE(result.verified.has_value());
+  CHECK(result.verified->findings().empty());
+  CHECK(result.changed());
+}
+
+TEST_CASE("guarded_replace: verify errors give kProblems, the change stays and the backup is named") {
+  Scratch s;
+  ReplaceRequest r = s.request(true);
+  r.verify = one_error;
+  const auto result = qjt::app::guarded_replace(r, WriteGuardOptions{(s.root / "backups").string(), false, false});
+  CHECK(result.status == ExitCode::kProblems);
+  CHECK(result.changed());
+  CHECK(read_file(s.file) == "new");
+  REQUIRE(!result.backup.empty());
+  CHECK(read_file(fs::path(result.backup) / "journal") == "old");
+  CHECK(qjt_test::contains(result.reason, result.backup));
+  CHECK(result.verified->count(Severity::kError) == 1);
+}
+
+TEST_CASE("guarded_replace: no verify when a change fails") {
+  Scratch s;
+  ReplaceRequest r = s.request(false);
+  bool ran = false;
+  r.verify = [&ran] {
+    ran = true;
+    return FindingList{};
+  };
+  const auto result = qjt::app::guarded_replace(r, WriteGuardOptions{(s.root / "backups").string(), false, false});
+  CHECK(result.status == ExitCode::kIoError);
+  CHECK(!result.changed());
+  CHECK(!ran);
+  CHECK(!result.verified.has_value());
+  CHECK(read_file(s.file) == "old");
+}
