@@ -20,18 +20,16 @@ bool same_file(const std::string& a, const std::string& b) {
   return std::filesystem::equivalent(a, b, ec) && !ec;
 }
 
-ExitCode usage(const std::string& message) { return usage_error("convert", message); }
-
 // What holds for every family: the output never overwrites the input, and
 // binary output never goes to a terminal.
 ExitCode run_convert(const ConvertRequest& r, const FamilyOptions& families) {
-  if (!r.data.empty() && r.to != "jsonl") return usage("--data applies to --to jsonl only");
+  if (!r.data.empty() && r.to != "jsonl") return usage_error("convert", "--data applies to --to jsonl only");
   if (r.add_time && r.to != "kestrel2" && r.to != "libkestrel")
-    return usage("--add-time applies to --to kestrel2 and libkestrel only");
+    return usage_error("convert", "--add-time applies to --to kestrel2 and libkestrel only");
   if (r.output != "-" && r.input != "-" && !r.input.empty() && same_file(r.input, r.output))
-    return usage(fmt::format("refusing to write the output over the input {}", r.input));
+    return usage_error("convert", fmt::format("refusing to write the output over the input {}", r.input));
   if (r.output == "-" && r.to != "jsonl" && r.to != "flume-v3" && stdout_is_terminal())
-    return usage("refusing to write a binary journal to a terminal: use -o OUTPUT or a redirect");
+    return usage_error("convert", "refusing to write a binary journal to a terminal: use -o OUTPUT or a redirect");
   return run_convert_command(r, families);
 }
 

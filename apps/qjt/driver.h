@@ -35,6 +35,18 @@ inline constexpr std::array kAllCommands{Command::kDump,    Command::kVerify,  C
                                          Command::kCompact, Command::kConvert, Command::kRepair};
 std::string_view command_name(Command command);
 
+// A family's options, one set per command: each command's parser binds its
+// own, so what one command was given never reaches another.
+template <typename Options>
+class PerCommand {
+ public:
+  Options& operator[](Command command) { return all_[static_cast<std::size_t>(command)]; }
+  const Options& operator[](Command command) const { return all_[static_cast<std::size_t>(command)]; }
+
+ private:
+  std::array<Options, kAllCommands.size()> all_{};
+};
+
 // A driver's claim on one file.
 struct Claim {
   bool positive = false;  // magic, the family's own names, or a decodable first record

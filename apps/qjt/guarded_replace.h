@@ -87,13 +87,13 @@ struct ReplaceRequest {
   std::function<bool(std::string*)> check;  // step 3; none when empty
   BackupRequest backup;
   std::vector<FileChange> changes;
-  std::function<FindingList()> verify;      // step 6; none when empty
+  std::function<FindingList()> verify;  // step 6; none when empty
 };
 
 struct ReplaceResult {
-  ExitCode status = ExitCode::kOk;  // kInUse (step 1), kUsage (2), kIoError (3 to 5), kProblems (6)
-  std::string reason;               // a sentence, when status is not kOk
-  std::string backup;               // the backup's place; "" for none
+  ExitCode status = ExitCode::kOk;      // kInUse (step 1), kUsage (2), kIoError (3 to 5), kProblems (6)
+  std::string reason;                   // a sentence, when status is not kOk
+  std::string backup;                   // the backup's place; "" for none
   std::optional<FindingList> verified;  // step 6's findings, once every change is made
 
   // Every change was made (whatever the verify found).

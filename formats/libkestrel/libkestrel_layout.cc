@@ -82,15 +82,6 @@ void place(const Entry& e, QueueLayout* q, Reporter* reporter) {
 
 }  // namespace
 
-bool holds_libkestrel(const std::string& dir) {
-  std::vector<Entry> entries;
-  std::string error;
-  if (!list(dir, &entries, &error)) return false;
-  return std::any_of(entries.begin(), entries.end(), [](const Entry& e) {
-    return e.kind != FileKind::kClassic && e.name.find("~~") == std::string::npos;
-  });
-}
-
 bool discover_queues(const std::string& dir, Reporter* reporter, std::vector<QueueLayout>* queues, std::string* error) {
   std::vector<Entry> entries;
   if (!list(dir, &entries, error)) return false;

@@ -29,9 +29,6 @@ struct QueueLayout {
   std::vector<std::string> temp_files;  // Q~~*, Q.read.x~~*: deleted at libkestrel's startup
 };
 
-// True when `dir` holds a file with the segment or the bookmark magic.
-bool holds_libkestrel(const std::string& dir);
-
 // Lists the libkestrel queues of `dir`, sorted by name; queues with no
 // libkestrel file (classic ones) are left out. Reported: temp files
 // (temp_file), files with a magic under a name libkestrel does not read

@@ -145,9 +145,10 @@ bool usage(const std::string& message) {
 // a PATH no claim told is refused here.
 bool known_kind(const CanalRun& run) {
   if (run.kind || run.paths.empty()) return true;
-  return usage(fmt::format("{} is not a Canal meta.dat or meta.log; name its kind with --format canal-meta-dat or "
-                           "--format canal-meta-log",
-                           run.paths.front()));
+  return usage(
+      fmt::format("{} is not a Canal meta.dat or meta.log; name its kind with --format canal-meta-dat or "
+                  "--format canal-meta-log",
+                  run.paths.front()));
 }
 
 struct Verified {

@@ -41,12 +41,12 @@ class CanalDriver final : public Driver {
   }
 
   void add_options(Command command, CLI::App* group) override {
-    CanalOptions* o = &options_[index(command)];
+    CanalOptions* o = &options_[command];
     if (command == Command::kVerify) add_canal_verify_options(group, o);
     if (command == Command::kReplay) add_canal_replay_options(group, o);
     if (command == Command::kRepair) add_canal_repair_options(group, &repair_);
   }
-  bool options_name_input(Command command) const override { return !options_[index(command)].metrics.empty(); }
+  bool options_name_input(Command command) const override { return !options_[command].metrics.empty(); }
   std::string_view input_options(Command command) const override {
     return command == Command::kVerify ? "Canal's --metrics" : "";
   }
@@ -60,16 +60,14 @@ class CanalDriver final : public Driver {
   }
 
  private:
-  static std::size_t index(Command command) { return static_cast<std::size_t>(command); }
-
   // The group of the claims (canal-meta-dat, canal-meta-log) is the kind,
   // so no PATH is read twice to tell it; else --format names it.
   CanalRun run(const ReadRequest& r) const {
     const auto kind = canal::parse_format(r.group) ? canal::parse_format(r.group) : canal::parse_format(r.format);
-    return CanalRun{r.paths, kind, r.json, r.strict, r.quiet, options_[index(r.command)]};
+    return CanalRun{r.paths, kind, r.json, r.strict, r.quiet, options_[r.command]};
   }
 
-  std::array<CanalOptions, kAllCommands.size()> options_{};
+  PerCommand<CanalOptions> options_;
   CanalRepairOptions repair_;
 };
 

@@ -27,8 +27,6 @@ namespace {
 namespace fs = std::filesystem;
 using flume::FileKind;
 
-ExitCode usage(const std::string& message) { return usage_error("convert", message); }
-
 ExitCode io_error(const std::string& file, const std::string& message) {
   StderrReporter().report(Finding{Severity::kError, "io_error", file, std::nullopt, message});
   return ExitCode::kIoError;
@@ -114,10 +112,10 @@ ExitCode log_to_jsonl(const FlumeConvertOptions& o, const flume::KeyRing& keys) 
   if (!open_files(&files, &reporter)) return ExitCode::kIoError;
   const FlumeFile& log = files.front();
   if (log.kind != FileKind::kLogV2 && log.kind != FileKind::kLogV3)
-    return usage(
-        fmt::format("--to jsonl takes a Flume data log (log-N), found {} ({}): use qjt dump --json for "
-                    "other Flume files",
-                    o.input, flume::file_kind_name(log.kind)));
+    return usage_error("convert",
+                       fmt::format("--to jsonl takes a Flume data log (log-N), found {} ({}): use qjt dump --json for "
+                                   "other Flume files",
+                                   o.input, flume::file_kind_name(log.kind)));
   flume::FileDumpOptions options;
   options.json = true;
   options.mode = *parse_data_mode(o.data.empty() ? "text" : o.data);
@@ -142,7 +140,8 @@ ExitCode log_to_jsonl(const FlumeConvertOptions& o, const flume::KeyRing& keys) 
       },
       &abandoned);
   if (reporter.key_problem())
-    return usage(fmt::format("{} is encrypted: give its key with --key ALIAS=HEX (nothing written)", o.input));
+    return usage_error("convert",
+                       fmt::format("{} is encrypted: give its key with --key ALIAS=HEX (nothing written)", o.input));
   if (written != ExitCode::kOk) return written;
   return reporter.errors() > 0 ? ExitCode::kProblems : ExitCode::kOk;
 }
@@ -180,7 +179,7 @@ std::optional<std::uint64_t> read_lines(const std::string& name, flume::LogJsonA
     if (blank(text)) continue;
     if (flume::parse_log_json_line(text, &line, &error) && log->add(line, &error)) continue;
     if (log->refusal() == flume::LogJsonAssembler::Refusal::kMissingKey) {
-      *status = usage(fmt::format("{}:{}: {}", name, number, error));
+      *status = usage_error("convert", fmt::format("{}:{}: {}", name, number, error));
       return std::nullopt;
     }
     fmt::print(stderr, "qjt convert: {}:{}: {}\n", name, number, error);
@@ -212,15 +211,15 @@ ExitCode jsonl_to_log(const FlumeConvertOptions& o, const flume::KeyRing& keys) 
   const auto bad = read_lines(o.input, &log, &status);
   if (!bad) return status;
   const std::string where = o.output == "-" ? "standard output" : o.output;
-  if (*bad > 0) return usage(fmt::format("{}: {} bad line(s); {} not written", o.input, *bad, where));
+  if (*bad > 0) return usage_error("convert", fmt::format("{}: {} bad line(s); {} not written", o.input, *bad, where));
   std::optional<std::string> meta;
   if (o.output != "-") {
     meta = meta_for(log, o.output);
     if (!meta)
-      return usage(
-          fmt::format("cannot tell the log's file id: name the output log-N, or start {} with the log_meta "
-                      "line convert --to jsonl writes",
-                      o.input));
+      return usage_error(
+          "convert", fmt::format("cannot tell the log's file id: name the output log-N, or start {} with the log_meta "
+                                 "line convert --to jsonl writes",
+                                 o.input));
   } else if (log.meta()) {
     fmt::print(stderr, "qjt convert: the log_meta line is not written: log-N.meta needs -o log-N\n");
   }
@@ -307,8 +306,9 @@ ReplaceRequest upgrade_request(const FlumeOptions& flume, const flume::ChannelLa
 }
 
 ExitCode upgrade_checkpoint(const FlumeConvertOptions& o) {
-  if (o.flume.checkpoint_dir.empty()) return usage("--to flume-v3 needs --checkpoint-dir DIR");
-  if (!o.input.empty()) return usage("--to flume-v3 takes no INPUT: it upgrades the checkpoint in --checkpoint-dir");
+  if (o.flume.checkpoint_dir.empty()) return usage_error("convert", "--to flume-v3 needs --checkpoint-dir DIR");
+  if (!o.input.empty())
+    return usage_error("convert", "--to flume-v3 takes no INPUT: it upgrades the checkpoint in --checkpoint-dir");
   if (auto refused = refuse_foreign("convert", "flume", named_dirs(o.flume), o.drivers)) return *refused;
   FindingList layout_findings;
   const flume::ChannelLayout layout = flume::discover_channel(channel_dirs(o.flume), &layout_findings);
@@ -354,12 +354,12 @@ void add_flume_convert_options(CLI::App* command, FlumeConvertOptions* o) {
 
 ExitCode run_flume_convert(const FlumeConvertOptions& o) {
   if (o.to != "flume-v3" && (o.apply || o.json || o.force))
-    return usage("--apply, --json and --force apply to --to flume-v3 only");
+    return usage_error("convert", "--apply, --json and --force apply to --to flume-v3 only");
   std::string error;
   const auto keys = parse_keys(o.flume.keys, &error);
-  if (!keys) return usage(error);
+  if (!keys) return usage_error("convert", error);
   if (o.to == "flume-v3") return upgrade_checkpoint(o);
-  if (o.input.empty()) return usage("INPUT is required");
+  if (o.input.empty()) return usage_error("convert", "INPUT is required");
   if (o.to == "flume-log") return jsonl_to_log(o, *keys);
   return log_to_jsonl(o, *keys);
 }

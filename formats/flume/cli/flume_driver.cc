@@ -50,12 +50,12 @@ class FlumeDriver final : public Driver {
 
   void add_options(Command command, CLI::App* group) override {
     if (command == Command::kDump || command == Command::kVerify || command == Command::kReplay)
-      add_channel_options(group, &options_[index(command)], command != Command::kDump);
+      add_channel_options(group, &options_[command], command != Command::kDump);
     if (command == Command::kRepair) add_flume_repair_options(group, &repair_);
     if (command == Command::kConvert) add_flume_convert_options(group, &convert_);
   }
   bool options_name_input(Command command) const override {
-    return names_channel(command == Command::kRepair ? repair_.flume : options_[index(command)]);
+    return names_channel(command == Command::kRepair ? repair_.flume : options_[command]);
   }
   std::string_view input_options(Command command) const override {
     return command == Command::kCompact || command == Command::kConvert
@@ -97,15 +97,13 @@ class FlumeDriver final : public Driver {
   }
 
  private:
-  static std::size_t index(Command command) { return static_cast<std::size_t>(command); }
-
   FlumeRun run(const ReadRequest& r) const {
-    FlumeOptions options = options_[index(r.command)];
+    FlumeOptions options = options_[r.command];
     options.format = r.format == name() ? "auto" : r.format;
     return FlumeRun{r.paths, options, r.json, r.data, r.limit, r.strict, r.quiet};
   }
 
-  std::array<FlumeOptions, kAllCommands.size()> options_{};
+  PerCommand<FlumeOptions> options_;
   FlumeRepairOptions repair_;
   FlumeConvertOptions convert_;
 };

@@ -153,8 +153,7 @@ FindingList verify_compacted(const OpenJournal& j, const LiveItems& before) {
 // backup and renames so that Kestrel's startup replays every state it
 // leaves; guarded_replace guards it and places the backup it makes, then
 // verifies that the queue still holds every item.
-ExitCode compact_in_place(const OpenJournal& j, const CompactOptions& o, const kestrel::ReplayState& state,
-                          Report* r) {
+ExitCode compact_in_place(const OpenJournal& j, const CompactOptions& o, const kestrel::ReplayState& state, Report* r) {
   const kestrel::JournalContent content = compacted_content(state, j);
   const auto files = queue_files(j);
   ReplaceRequest request;

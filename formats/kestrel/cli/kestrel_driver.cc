@@ -37,7 +37,7 @@ class KestrelDriver final : public Driver {
   }
 
   void add_options(Command command, CLI::App* group) override {
-    KestrelOptions& o = options_[static_cast<std::size_t>(command)];
+    KestrelOptions& o = options_[command];
     if (command == Command::kDump) {
       group->add_option("--op", o.ops, "Only records of this type (repeatable)")
           ->delimiter(',')
@@ -62,8 +62,8 @@ class KestrelDriver final : public Driver {
   ExitCode convert(const ConvertRequest& r) override { return run_kestrel_convert(r); }
 
  private:
-  const KestrelOptions& options(const ReadRequest& r) const { return options_[static_cast<std::size_t>(r.command)]; }
-  std::array<KestrelOptions, kAllCommands.size()> options_{};
+  const KestrelOptions& options(const ReadRequest& r) const { return options_[r.command]; }
+  PerCommand<KestrelOptions> options_;
   KestrelCompactOptions compact_;
   bool salvage_ = false;
 };

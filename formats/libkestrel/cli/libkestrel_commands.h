@@ -36,6 +36,7 @@ ExitCode run_libkestrel_compact(const LibkestrelRun& run);
 struct LibkestrelConvert {
   std::string to;  // "libkestrel" or "classic"
   std::string input, output, queue, reader;
+  std::string input_family;  // the family whose claim on INPUT is positive; "" for none
   std::int64_t legacy_add_time_ms = 0;
 };
 ExitCode run_libkestrel_convert(const LibkestrelConvert& run);

@@ -142,7 +142,7 @@ ExitCode compact_one(const LkQueue& q, const LibkestrelRun& run, Output* out) {
   std::map<std::string, ByteSpan> bookmarks;
   for (const auto& f : q.files)
     if (f.input && f.kind == libkestrel::FileKind::kBookmark) bookmarks.emplace(f.path, f.input->bytes());
-  Report r{q.name, "", "", "", libkestrel::plan_compaction(replay, run.rewrite_bookmarks, bookmarks, q.temp_files),
+  Report r{q.name,      "", "", "", libkestrel::plan_compaction(replay, run.rewrite_bookmarks, bookmarks, q.temp_files),
            std::nullopt};
   ExitCode status = ExitCode::kOk;
   if (const std::size_t errors = replayed.findings.count(Severity::kError); errors > 0) {

@@ -16,8 +16,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-ExitCode usage(const std::string& message) { return usage_error("convert", message); }
-
 ExitCode io_failure(const std::string& message) {
   fmt::print(stderr, "qjt convert: {}\n", message);
   return ExitCode::kIoError;
@@ -47,7 +45,7 @@ ExitCode write_queue(const LibkestrelConvert& run, const std::string& queue, con
   fs::create_directories(run.output, ec);
   if (ec) return io_failure(fmt::format("cannot create {}: {}", run.output, ec.message()));
   if (queue_exists(run.output, queue))
-    return usage(fmt::format("{} already holds a Kestrel 3 queue named {}", run.output, queue));
+    return usage_error("convert", fmt::format("{} already holds a Kestrel 3 queue named {}", run.output, queue));
   const std::string bookmark = (fs::path(run.output) / (queue + ".read." + run.reader)).string();
   const auto ms = now_ms();
   const std::string segment = (fs::path(run.output) / fmt::format("{}.{}", queue, ms)).string();
@@ -64,12 +62,13 @@ ExitCode write_queue(const LibkestrelConvert& run, const std::string& queue, con
 }
 
 ExitCode to_libkestrel(const LibkestrelConvert& run) {
-  if (run.output == "-") return usage("--to libkestrel writes a queue directory: give it with -o DIR");
+  if (run.output == "-") return usage_error("convert", "--to libkestrel writes a queue directory: give it with -o DIR");
   StderrReporter reporter;
   JournalSelection selection = open_journals_and_report({run.input}, run.queue, &reporter);
   if (selection.status != ExitCode::kOk) return selection.status;
   if (selection.journals.size() != 1)
-    return usage(fmt::format("{} holds {} queues: choose one with --queue", run.input, selection.journals.size()));
+    return usage_error(
+        "convert", fmt::format("{} holds {} queues: choose one with --queue", run.input, selection.journals.size()));
   const OpenJournal& journal = selection.journals.front();
   const std::string name = fs::path(run.input).filename().string();
   const std::string queue = journal.directory.empty() ? name.substr(0, name.find('.')) : journal.queue;
@@ -94,18 +93,20 @@ const libkestrel::ReaderState* choose_reader(const libkestrel::QueueReplay& repl
 }
 
 ExitCode to_classic(const LibkestrelConvert& run) {
-  if (run.output == "-") return usage("--to classic writes a journal file: give it with -o PATH");
-  if (!names_libkestrel({run.input})) return usage(fmt::format("{} is not a Kestrel 3 (libkestrel) queue", run.input));
+  if (run.output == "-") return usage_error("convert", "--to classic writes a journal file: give it with -o PATH");
+  if (run.input_family != "libkestrel")
+    return usage_error("convert", fmt::format("{} is not a Kestrel 3 (libkestrel) queue", run.input));
   StderrReporter reporter;
   LkSelection selection = open_libkestrel({run.input}, run.queue, &reporter);
   if (selection.status != ExitCode::kOk) return selection.status;
   if (selection.queues.size() != 1)
-    return usage(fmt::format("{} holds {} queues: choose one with --queue", run.input, selection.queues.size()));
+    return usage_error("convert",
+                       fmt::format("{} holds {} queues: choose one with --queue", run.input, selection.queues.size()));
   const ReplayedQueue replayed(selection.queues.front());
   const libkestrel::QueueReplay& replay = replayed.replay;
   std::string problem;
   const auto* reader = choose_reader(replay, run.reader, &problem);
-  if (!reader) return usage(problem);
+  if (!reader) return usage_error("convert", problem);
   const ExitCode found = findings_status(replayed.findings);
   std::string error;
   if (!write_file_atomically(

@@ -4,6 +4,7 @@
 #include "kestrel/cli/kestrel_commands.h"
 #include "libkestrel/cli/libkestrel_commands.h"
 #include "libkestrel/libkestrel_format.h"
+#include "path_family.h"
 
 namespace qjt::app {
 namespace {
@@ -76,7 +77,9 @@ class LibkestrelDriver final : public Driver {
   ExitCode replay(const ReadRequest& r) override { return run_libkestrel_replay(run(r)); }
   std::vector<std::string_view> converts_to() const override { return {"libkestrel", "classic"}; }
   ExitCode convert(const ConvertRequest& r) override {
-    return run_libkestrel_convert({r.to, r.input, r.output, queue_, reader_, legacy_add_time(r)});
+    const auto claim = claim_path(r.input, r.drivers);
+    const std::string family = claim && claim->positive ? std::string(claim->driver->name()) : "";
+    return run_libkestrel_convert({r.to, r.input, r.output, queue_, reader_, family, legacy_add_time(r)});
   }
   ExitCode compact(const WriteRequest& r) override {
     return run_libkestrel_compact({.paths = r.paths,

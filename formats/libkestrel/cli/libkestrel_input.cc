@@ -60,15 +60,6 @@ std::string reader_of(const std::string& path) {
 
 }  // namespace
 
-bool names_libkestrel(const std::vector<std::string>& paths) {
-  for (const std::string& path : paths) {
-    if (is_directory(path) ? libkestrel::holds_libkestrel(path)
-                           : path != "-" && libkestrel::file_kind_of(path) != libkestrel::FileKind::kClassic)
-      return true;
-  }
-  return false;
-}
-
 LkSelection open_libkestrel(const std::vector<std::string>& paths, const std::string& queue, Reporter* reporter) {
   LkSelection selection;
   LkQueue given;

@@ -16,10 +16,6 @@
 
 namespace qjt::app {
 
-// True when a PATH is libkestrel: a directory holding a file with a
-// libkestrel magic, or such a file.
-bool names_libkestrel(const std::vector<std::string>& paths);
-
 struct LkFile {
   std::string path;
   libkestrel::FileKind kind = libkestrel::FileKind::kSegment;
