@@ -1,5 +1,6 @@
 #include "canal/meta_log.h"
 
+#include <array>
 #include <charconv>
 #include <ctime>
 #include <filesystem>
@@ -19,6 +20,14 @@ std::optional<T> number(std::string_view s) {
   return out;
 }
 
+// Sets *to to `text` in the buffer it has: the entry of each line is
+// written over the last one, so millions of lines parse without an
+// allocation each.
+void set(std::optional<std::string>* to, std::string_view text) {
+  if (!*to) to->emplace();
+  (*to)->assign(text);
+}
+
 // Splits "HOST/IP:PORT", "/IP:PORT" or "HOST:PORT" into the host Canal
 // writes to meta.dat (the name when there is one) and the port.
 bool parse_address(std::string_view text, Cursor* cursor) {
@@ -29,7 +38,7 @@ bool parse_address(std::string_view text, Cursor* cursor) {
   if (const auto slash = host.find('/'); slash != std::string_view::npos)
     host = slash > 0 ? host.substr(0, slash) : host.substr(1);
   if (!port || host.empty()) return false;
-  cursor->address = std::string(host);
+  cursor->address.assign(host);
   cursor->port = *port;
   return true;
 }
@@ -37,21 +46,24 @@ bool parse_address(std::string_view text, Cursor* cursor) {
 // "JOURNAL,POS,TS" or "JOURNAL,POS,TS,SERVERID,GTID"; a GTID set may hold
 // commas itself, so it is the whole rest.
 bool parse_cursor_fields(std::string_view text, Cursor* c) {
-  std::vector<std::string_view> fields;
-  while (fields.size() < 4) {
+  std::array<std::string_view, 5> fields;
+  std::size_t count = 0;
+  for (; count < 4; ++count) {
     const auto comma = text.find(',');
     if (comma == std::string_view::npos) break;
-    fields.push_back(text.substr(0, comma));
+    fields[count] = text.substr(0, comma);
     text.remove_prefix(comma + 1);
   }
-  fields.push_back(text);
-  if (fields.size() != 3 && fields.size() != 5) return false;
-  c->journal_name = std::string(fields[0]);
+  fields[count++] = text;
+  if (count != 3 && count != 5) return false;
+  set(&c->journal_name, fields[0]);
   c->position = number<std::int64_t>(fields[1]);
   c->timestamp = number<std::int64_t>(fields[2]);
-  if (fields.size() == 5) {
+  c->server_id.reset();
+  c->gtid.reset();
+  if (count == 5) {
     c->server_id = number<std::int64_t>(fields[3]);
-    c->gtid = std::string(fields[4]);
+    set(&c->gtid, fields[4]);
     if (!c->server_id) return false;
   }
   return c->position && c->timestamp;
@@ -71,7 +83,7 @@ bool parse_line(std::string_view line, TimeMs time_ms, LogEntry* e) {
   const auto time = time_ms(line.substr(0, kTimeLength));
   std::string_view rest = line.substr(kTimeLength);
   if (!time || !consume(&rest, " - clientId:")) return false;
-  e->time = std::string(line.substr(0, kTimeLength));
+  e->time.assign(line.substr(0, kTimeLength));
   e->time_ms = *time;
   const auto id_end = rest.find(' ');
   const auto id = number<std::int64_t>(rest.substr(0, id_end));
@@ -85,7 +97,7 @@ bool parse_line(std::string_view line, TimeMs time_ms, LogEntry* e) {
   while (!rest.empty() && rest.back() == ' ') rest.remove_suffix(1);
   if (rest.empty()) return true;
   if (!consume(&rest, " address[") || rest.empty() || rest.back() != ']') return false;
-  e->address_text = std::string(rest.substr(0, rest.size() - 1));
+  e->address_text.assign(rest.substr(0, rest.size() - 1));
   e->has_address = parse_address(e->address_text, &e->cursor);
   return true;
 }
@@ -144,10 +156,15 @@ bool MetaLogParser::parse(const std::string& file, const TextLine& line, LogEntr
   }
   std::string_view text = line.text;
   if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
-  *e = LogEntry{};
-  e->file = file;
+  // Over the last line's entry (set() says why): what parse_line may leave
+  // unset is reset here.
+  e->file.assign(file);
   e->line = line.number;
   e->offset = line.offset;
+  e->has_address = false;
+  e->address_text.clear();
+  e->cursor.address.clear();
+  e->cursor.port = 0;
   if (!parse_line(
           text, [this](std::string_view t) { return time_ms(t); }, e)) {
     if (!text.empty())
@@ -163,7 +180,11 @@ bool MetaLogParser::parse(const std::string& file, const TextLine& line, LogEntr
     e->cursor.address = known->second.first;
     e->cursor.port = known->second.second;
   }
-  if (!e->cursor.address.empty()) last_address_[e->client_id] = {e->cursor.address, e->cursor.port};
+  if (!e->cursor.address.empty()) {
+    auto& [address, port] = last_address_[e->client_id];
+    address.assign(e->cursor.address);
+    port = e->cursor.port;
+  }
   return true;
 }
 

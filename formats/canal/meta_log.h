@@ -46,7 +46,9 @@ class MetaLogParser {
  public:
   explicit MetaLogParser(Reporter* reporter) : reporter_(reporter) {}
 
-  // True with *entry (overwritten whole) for a cursor line of `file`.
+  // True with *entry for a cursor line of `file`. *entry is written over
+  // (pass the same one each time: its buffers are reused); on false it
+  // holds nothing of use.
   // Otherwise a finding, unless the line is empty: canal_log_line (a
   // warning: a stack trace logged by the same logger) or canal_long_line
   // (an error: longer than kMaxLineBytes, not read).
