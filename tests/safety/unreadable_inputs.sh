@@ -52,6 +52,7 @@ for command in dump verify replay; do
     if [ $command != replay ]; then
       check "canal meta.dat $command $json" "$expected" "$(outcome $command $json canal/conf/example/meta.dat)"
       check "flume log-1 named $command $json" "$expected" "$(outcome $command $json flume/data1/log-1)"
+      check "flume data directory named $command $json" "$expected" "$(outcome $command $json flume/data1)"
     fi
   done
 done
