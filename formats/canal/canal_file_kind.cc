@@ -23,9 +23,9 @@ bool starts_with_cursor_line(std::string_view text) {
   return !entries.empty();
 }
 
-// The first line of the inflated text, or what inflates of it (at most
-// kMaxLineBytes) before damage; only the head is inflated, so a damaged
-// tail still detects.
+// The first line of the inflated text, or what inflates of it before
+// damage. Only the head is inflated, at most a line's bound, so a damaged
+// tail still detects and a file without newlines costs no more.
 std::string first_gzip_line(ByteSpan bytes) {
   std::string line, error;
   LineSplitter lines([&line](const TextLine& first) {
@@ -33,7 +33,7 @@ std::string first_gzip_line(ByteSpan bytes) {
     return false;
   });
   inflate_gzip(
-      bytes, [&lines](std::string_view piece) { return lines.feed(piece); }, &error);
+      bytes, [&lines](std::string_view piece) { return lines.feed(piece); }, &error, kMaxLineBytes + 1);
   lines.finish();
   return line;
 }

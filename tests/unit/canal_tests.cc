@@ -414,6 +414,20 @@ TEST_CASE("canal lines: split across pieces, offsets in the text, a line over th
   CHECK(split({"01234567\n"}, 8) == std::vector<std::string>{"1@0:01234567"});
 }
 
+TEST_CASE("canal meta.log: a line over the bound is an error, not memory, and the next line is read") {
+  setenv("TZ", "UTC", 1);
+  tzset();
+  const std::string next = "2021-01-15 22:49:07.000 - clientId:1 cursor:[b.000001,400,1610750947000,1,] address[h:1]\n";
+  const std::string text = std::string(kMaxLineBytes + 1, 'x') + "\n" + next;
+  std::vector<LogEntry> entries;
+  FindingList findings;
+  read_meta_log(text, "meta.log", &entries, &findings);
+  CHECK(codes(findings) == std::vector<std::string>{"canal_long_line"});
+  REQUIRE(entries.size() == 1);
+  CHECK(entries[0].line == 2);
+  CHECK(entries[0].offset == kMaxLineBytes + 2);
+}
+
 TEST_CASE("canal meta.dat: a number beyond 64 bits is a type finding, not a wrapped value") {
   std::string s = kSpecExample;
   s.replace(s.find("226987109"), 9, "99999999999999999999");
