@@ -51,8 +51,9 @@ bool inflate_gzip(ByteSpan bytes, const std::function<bool(std::string_view)>& o
     if (allowed > 0 && !on_piece(std::string_view(piece.get(), allowed))) return true;
     inflated += allowed;
     if (allowed < produced) {
-      *error = fmt::format("inflates beyond {} MiB, the limit for a rolled meta.log: the lines after are not read",
-                           max_inflated >> 20);
+      const std::string limit =
+          max_inflated >= (1 << 20) ? fmt::format("{} MiB", max_inflated >> 20) : fmt::format("{} bytes", max_inflated);
+      *error = fmt::format("inflates beyond {}, the limit for a rolled meta.log: the lines after are not read", limit);
       return false;
     }
     const bool more_input = z.avail_in > 0 || next_in < bytes.size();

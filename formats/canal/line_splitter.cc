@@ -1,7 +1,5 @@
 #include "canal/line_splitter.h"
 
-#include <algorithm>
-
 namespace qjt::canal {
 
 bool LineSplitter::emit(std::string_view text) {
