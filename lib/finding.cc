@@ -20,6 +20,11 @@ void StderrReporter::report(Finding finding) {
   fmt::print(stderr, "qjt: {}\n", format_finding(finding));
 }
 
+void print_io_errors(const std::vector<Finding>& findings) {
+  for (const Finding& f : findings)
+    if (f.code == "io_error") fmt::print(stderr, "qjt: {}\n", format_finding(f));
+}
+
 std::string format_finding(const Finding& finding) {
   std::string where = finding.file;
   if (finding.offset) where += fmt::format(":{}", *finding.offset);

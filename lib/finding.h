@@ -56,6 +56,12 @@ class StderrReporter : public Reporter {
   std::size_t errors_ = 0;
 };
 
+// Prints on standard error, as StderrReporter does, each "io_error" finding
+// (a file that cannot be opened, read or written): what a command whose
+// findings go into a report on standard output (verify; replay --json)
+// still owes standard error, where qjt(1) promises every diagnostic.
+void print_io_errors(const std::vector<Finding>& findings);
+
 // "file:offset: severity[code]: message", the one-line human form.
 std::string format_finding(const Finding& finding);
 

@@ -59,6 +59,7 @@ void VerifyTally::add(const VerifyTally& other) {
 }
 
 ExitCode finish_verify(const VerifyTally& tally, bool json, bool strict, bool quiet) {
+  print_io_errors(tally.findings.findings());
   Output out;
   const bool ok = write_verify_report(&out, tally, json, strict, quiet);
   return finish_output(&out, worse(tally.status, ok ? ExitCode::kOk : ExitCode::kProblems));

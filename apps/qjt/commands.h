@@ -54,7 +54,8 @@ struct VerifyTally {
 bool write_verify_report(Output* out, const VerifyTally& tally, bool json, bool strict, bool quiet);
 
 // write_verify_report over `tally`, then the exit status: the tally's own,
-// or kProblems when the report is not OK.
+// or kProblems when the report is not OK. The io_error findings also go to
+// standard error, in every mode (print_io_errors).
 ExitCode finish_verify(const VerifyTally& tally, bool json, bool strict, bool quiet);
 
 // The value of a repair report's "verify" member: {"ok","errors",

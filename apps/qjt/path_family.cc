@@ -24,9 +24,10 @@ bool is_directory(const std::string& path) {
   return fs::is_directory(path, ec);
 }
 
-std::optional<PathClaim> claim_regular_file(const std::string& path, Registry drivers) {
-  std::string error;
-  const auto input = InputFile::open(path, &error);
+// nullopt with *error when the file cannot be opened, as when no family
+// claims it (error empty).
+std::optional<PathClaim> claim_regular_file(const std::string& path, Registry drivers, std::string* error) {
+  const auto input = InputFile::open(path, error);
   if (!input) return std::nullopt;
   return claim_file(path, input->bytes(), drivers);
 }
@@ -41,9 +42,11 @@ int weight(const PathClaim& claim, Registry drivers) {
 // directory's own claim: the weightiest of theirs, the first of equals,
 // naming that file (for another family than the registry's last, one of its
 // files is enough). No claim when no file of the directory is claimed.
+// Files that cannot be opened are claimed by no one: io_error findings.
 struct DirectoryScan {
   std::optional<PathClaim> claim;
   std::vector<std::pair<std::string, PathClaim>> files;
+  std::vector<Finding> unreadable;
 };
 
 DirectoryScan scan_directory(const std::string& dir, Registry drivers) {
@@ -52,7 +55,12 @@ DirectoryScan scan_directory(const std::string& dir, Registry drivers) {
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
     const std::string file = entry.path().string();
     if (!is_regular(file)) continue;
-    if (auto claim = claim_regular_file(file, drivers)) scan.files.emplace_back(file, std::move(*claim));
+    std::string error;
+    if (auto claim = claim_regular_file(file, drivers, &error)) {
+      scan.files.emplace_back(file, std::move(*claim));
+    } else if (!error.empty()) {
+      scan.unreadable.push_back(Finding{Severity::kError, "io_error", file, std::nullopt, error});
+    }
   }
   std::sort(scan.files.begin(), scan.files.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   for (const auto& [file, claim] : scan.files) {
@@ -93,7 +101,8 @@ std::optional<PathClaim> claim_path(const std::string& path, Registry drivers) {
   if (path == "-") return std::nullopt;
   if (is_directory(path)) return scan_directory(path, drivers).claim;
   if (!is_regular(path)) return std::nullopt;
-  return claim_regular_file(path, drivers);
+  std::string error;
+  return claim_regular_file(path, drivers, &error);
 }
 
 std::vector<PathGroup> group_by_family(const std::vector<std::string>& paths, Reporter* unclaimed, Registry drivers,
@@ -103,6 +112,11 @@ std::vector<PathGroup> group_by_family(const std::vector<std::string>& paths, Re
     const bool directory = is_directory(path);
     const DirectoryScan scan = directory ? scan_directory(path, drivers) : DirectoryScan{};
     const auto claim = directory ? scan.claim : claim_path(path, drivers);
+    // A family that reads a directory lists it itself and reports what it
+    // cannot open; one that is given the directory's files gets only those
+    // claimed, so what no one could read is reported here.
+    if (!claim || !claim->driver->reads_directories())
+      for (const Finding& f : scan.unreadable) unclaimed->report(f);
     if (!claim && directory) {
       unclaimed->report(Finding{Severity::kError, "io_error", path, std::nullopt,
                                 "expected a journal, channel or checkpoint file in this directory, found none"});

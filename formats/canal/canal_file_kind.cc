@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "canal/gzip_text.h"
+#include "canal/line_splitter.h"
 #include "canal/meta_log.h"
 
 namespace qjt::canal {
@@ -22,6 +23,21 @@ bool starts_with_cursor_line(std::string_view text) {
   return !entries.empty();
 }
 
+// The first line of the inflated text, or what inflates of it before
+// damage. Only the head is inflated, at most a line's bound, so a damaged
+// tail still detects and a file without newlines costs no more.
+std::string first_gzip_line(ByteSpan bytes) {
+  std::string line, error;
+  LineSplitter lines([&line](const TextLine& first) {
+    line = first.text;
+    return false;
+  });
+  inflate_gzip(
+      bytes, [&lines](std::string_view piece) { return lines.feed(piece); }, &error, kMaxLineBytes + 1);
+  lines.finish();
+  return line;
+}
+
 bool looks_like_meta_dat(std::string_view text) {
   const auto first = text.find_first_not_of(" \t\r\n");
   return first != std::string_view::npos && text[first] == '{' &&
@@ -34,10 +50,7 @@ std::optional<FileKind> detect_file_kind(const std::string& path, ByteSpan bytes
   const std::string name = std::filesystem::path(path).filename().string();
   if (name == "meta.dat") return FileKind::kMetaDat;
   if (is_gzip(bytes)) {
-    // Only the head is needed, so a damaged tail still detects.
-    std::string text, error;
-    gunzip(bytes.subspan(0, 1 << 16), &text, &error);
-    if (named_meta_log(name) || starts_with_cursor_line(text)) return FileKind::kMetaLog;
+    if (named_meta_log(name) || starts_with_cursor_line(first_gzip_line(bytes))) return FileKind::kMetaLog;
     return std::nullopt;
   }
   const std::string_view text = bytes.as_chars();

@@ -1,10 +1,9 @@
 #include "canal/meta_log.h"
 
-#include <algorithm>
+#include <array>
 #include <charconv>
 #include <ctime>
 #include <filesystem>
-#include <map>
 
 #include <fmt/format.h>
 
@@ -21,6 +20,14 @@ std::optional<T> number(std::string_view s) {
   return out;
 }
 
+// Sets *to to `text` in the buffer it has: the entry of each line is
+// written over the last one, so millions of lines parse without an
+// allocation each.
+void set(std::optional<std::string>* to, std::string_view text) {
+  if (!*to) to->emplace();
+  (*to)->assign(text);
+}
+
 // Splits "HOST/IP:PORT", "/IP:PORT" or "HOST:PORT" into the host Canal
 // writes to meta.dat (the name when there is one) and the port.
 bool parse_address(std::string_view text, Cursor* cursor) {
@@ -31,7 +38,7 @@ bool parse_address(std::string_view text, Cursor* cursor) {
   if (const auto slash = host.find('/'); slash != std::string_view::npos)
     host = slash > 0 ? host.substr(0, slash) : host.substr(1);
   if (!port || host.empty()) return false;
-  cursor->address = std::string(host);
+  cursor->address.assign(host);
   cursor->port = *port;
   return true;
 }
@@ -39,21 +46,24 @@ bool parse_address(std::string_view text, Cursor* cursor) {
 // "JOURNAL,POS,TS" or "JOURNAL,POS,TS,SERVERID,GTID"; a GTID set may hold
 // commas itself, so it is the whole rest.
 bool parse_cursor_fields(std::string_view text, Cursor* c) {
-  std::vector<std::string_view> fields;
-  while (fields.size() < 4) {
+  std::array<std::string_view, 5> fields;
+  std::size_t count = 0;
+  for (; count < 4; ++count) {
     const auto comma = text.find(',');
     if (comma == std::string_view::npos) break;
-    fields.push_back(text.substr(0, comma));
+    fields[count] = text.substr(0, comma);
     text.remove_prefix(comma + 1);
   }
-  fields.push_back(text);
-  if (fields.size() != 3 && fields.size() != 5) return false;
-  c->journal_name = std::string(fields[0]);
+  fields[count++] = text;
+  if (count != 3 && count != 5) return false;
+  set(&c->journal_name, fields[0]);
   c->position = number<std::int64_t>(fields[1]);
   c->timestamp = number<std::int64_t>(fields[2]);
-  if (fields.size() == 5) {
+  c->server_id.reset();
+  c->gtid.reset();
+  if (count == 5) {
     c->server_id = number<std::int64_t>(fields[3]);
-    c->gtid = std::string(fields[4]);
+    set(&c->gtid, fields[4]);
     if (!c->server_id) return false;
   }
   return c->position && c->timestamp;
@@ -65,13 +75,15 @@ bool consume(std::string_view* s, std::string_view prefix) {
   return true;
 }
 
-bool parse_line(std::string_view line, LogEntry* e) {
+// A cursor line into *e; `time_ms` reads its time.
+template <typename TimeMs>
+bool parse_line(std::string_view line, TimeMs time_ms, LogEntry* e) {
   constexpr std::size_t kTimeLength = 23;  // yyyy-MM-dd HH:mm:ss.SSS
   if (line.size() < kTimeLength) return false;
-  const auto time = parse_log_time(line.substr(0, kTimeLength));
+  const auto time = time_ms(line.substr(0, kTimeLength));
   std::string_view rest = line.substr(kTimeLength);
   if (!time || !consume(&rest, " - clientId:")) return false;
-  e->time = std::string(line.substr(0, kTimeLength));
+  e->time.assign(line.substr(0, kTimeLength));
   e->time_ms = *time;
   const auto id_end = rest.find(' ');
   const auto id = number<std::int64_t>(rest.substr(0, id_end));
@@ -85,7 +97,7 @@ bool parse_line(std::string_view line, LogEntry* e) {
   while (!rest.empty() && rest.back() == ' ') rest.remove_suffix(1);
   if (rest.empty()) return true;
   if (!consume(&rest, " address[") || rest.empty() || rest.back() != ']') return false;
-  e->address_text = std::string(rest.substr(0, rest.size() - 1));
+  e->address_text.assign(rest.substr(0, rest.size() - 1));
   e->has_address = parse_address(e->address_text, &e->cursor);
   return true;
 }
@@ -120,84 +132,111 @@ std::optional<std::int64_t> parse_at_time(std::string_view text) {
   return parse_log_time(text);
 }
 
+std::optional<std::int64_t> MetaLogParser::time_ms(std::string_view text) {
+  constexpr std::size_t kMinute = 16;  // yyyy-MM-dd HH:mm
+  if (text.size() == 23 && !minute_.empty() && text.substr(0, kMinute) == minute_ && text[16] == ':' &&
+      text[19] == '.') {
+    const auto second = number<int>(text.substr(17, 2)), ms = number<int>(text.substr(20, 3));
+    if (second && ms && *second <= 60) return minute_ms_ + *second * 1000 + *ms;
+  }
+  const auto ms = parse_log_time(text);
+  if (ms) {
+    minute_ = std::string(text.substr(0, kMinute));
+    minute_ms_ = *ms - *number<int>(text.substr(17, 2)) * 1000 - *number<int>(text.substr(20, 3));
+  }
+  return ms;
+}
+
+bool MetaLogParser::parse(const std::string& file, const TextLine& line, LogEntry* e) {
+  if (line.too_long()) {
+    reporter_->report(Finding{Severity::kError, "canal_long_line", file, line.offset,
+                              fmt::format("line {} is {} bytes long, more than a meta.log line can be ({}); not read",
+                                          line.number, line.length, kMaxLineBytes)});
+    return false;
+  }
+  std::string_view text = line.text;
+  if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
+  // Over the last line's entry (set() says why): what parse_line may leave
+  // unset is reset here.
+  e->file.assign(file);
+  e->line = line.number;
+  e->offset = line.offset;
+  e->has_address = false;
+  e->address_text.clear();
+  e->cursor.address.clear();
+  e->cursor.port = 0;
+  if (!parse_line(
+          text, [this](std::string_view t) { return time_ms(t); }, e)) {
+    if (!text.empty())
+      reporter_->report(Finding{Severity::kWarning, "canal_log_line", file, line.offset,
+                                fmt::format("line {} is not a cursor line (\"TIME - clientId:N cursor:[...] "
+                                            "address[...]\"); skipped",
+                                            line.number)});
+    return false;
+  }
+  // The source of a cursor does not change between flushes unless the log
+  // says so.
+  if (const auto known = last_address_.find(e->client_id); !e->has_address && known != last_address_.end()) {
+    e->cursor.address = known->second.first;
+    e->cursor.port = known->second.second;
+  }
+  if (!e->cursor.address.empty()) {
+    auto& [address, port] = last_address_[e->client_id];
+    address.assign(e->cursor.address);
+    port = e->cursor.port;
+  }
+  return true;
+}
+
 void read_meta_log(std::string_view text, const std::string& file, std::vector<LogEntry>* entries, Reporter* reporter) {
-  // Lines without an address use the client's last one: the source of a
-  // cursor does not change between flushes unless the log says so.
-  std::map<std::int64_t, std::pair<std::string, std::int64_t>> last_address;
-  for (const LogEntry& e : *entries)
-    if (!e.cursor.address.empty()) last_address[e.client_id] = {e.cursor.address, e.cursor.port};
-  std::uint64_t line_number = 0;
-  for (std::size_t start = 0; start < text.size();) {
-    const auto newline = text.find('\n', start);
-    const std::size_t end = newline == std::string_view::npos ? text.size() : newline;
-    std::string_view line = text.substr(start, end - start);
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    ++line_number;
-    LogEntry e;
-    e.file = file;
-    e.line = line_number;
-    e.offset = start;
-    if (parse_line(line, &e)) {
-      if (const auto known = last_address.find(e.client_id); !e.has_address && known != last_address.end()) {
-        e.cursor.address = known->second.first;
-        e.cursor.port = known->second.second;
-      }
-      if (!e.cursor.address.empty()) last_address[e.client_id] = {e.cursor.address, e.cursor.port};
-      entries->push_back(std::move(e));
-    } else if (!line.empty()) {
-      reporter->report(Finding{Severity::kWarning, "canal_log_line", file, start,
-                               fmt::format("line {} is not a cursor line (\"TIME - clientId:N cursor:[...] "
-                                           "address[...]\"); skipped",
-                                           line_number)});
-    }
-    start = end + 1;
+  MetaLogParser parser(reporter);
+  LogEntry entry;
+  LineSplitter lines([&](const TextLine& line) {
+    if (parser.parse(file, line, &entry)) entries->push_back(entry);
+    return true;
+  });
+  lines.feed(text);
+  lines.finish();
+}
+
+void CursorOrderCheck::add(const LogEntry& e, Reporter* reporter) {
+  const auto [previous, first] = last_.try_emplace(e.client_id, e.cursor);
+  if (first) return;
+  if (cursor_before(e.cursor, previous->second))
+    reporter->report(
+        Finding{Severity::kWarning, "canal_cursor_backwards", e.file, e.offset,
+                fmt::format("line {}: client {} moved back from {}:{} to {}:{}", e.line, e.client_id,
+                            previous->second.journal_name.value_or(""), previous->second.position.value_or(0),
+                            e.cursor.journal_name.value_or(""), e.cursor.position.value_or(0))});
+  previous->second = e.cursor;
+}
+
+void CursorsAt::add(const LogEntry& e) {
+  if (e.time_ms > at_ms_) return;
+  const auto [place, first] = index_.try_emplace(e.client_id, cursors_.size());
+  if (first) {
+    cursors_.push_back(e);
+  } else {
+    cursors_[place->second] = e;
   }
 }
 
-void check_cursor_order(const std::vector<LogEntry>& entries, Reporter* reporter) {
-  std::map<std::int64_t, const LogEntry*> last;
-  for (const LogEntry& e : entries) {
-    const LogEntry*& previous = last[e.client_id];
-    if (previous && cursor_before(e.cursor, previous->cursor))
-      reporter->report(
-          Finding{Severity::kWarning, "canal_cursor_backwards", e.file, e.offset,
-                  fmt::format("line {}: client {} moved back from {}:{} to {}:{}", e.line, e.client_id,
-                              previous->cursor.journal_name.value_or(""), previous->cursor.position.value_or(0),
-                              e.cursor.journal_name.value_or(""), e.cursor.position.value_or(0))});
-    previous = &e;
-  }
-}
-
-std::vector<const LogEntry*> cursors_at(const std::vector<LogEntry>& entries, std::int64_t at_ms) {
-  std::vector<const LogEntry*> out;
-  for (const LogEntry& e : entries) {
-    if (e.time_ms > at_ms) continue;
-    auto same = std::find_if(out.begin(), out.end(), [&e](const LogEntry* o) { return o->client_id == e.client_id; });
-    if (same == out.end()) {
-      out.push_back(&e);
-    } else {
-      *same = &e;
-    }
-  }
-  return out;
-}
-
-MetaDat meta_dat_from_log(const std::vector<const LogEntry*>& cursors, const std::string& destination,
+MetaDat meta_dat_from_log(const std::vector<LogEntry>& cursors, const std::string& destination,
                           const MetaDat* previous) {
   MetaDat meta;
   meta.destination = destination;
-  for (const LogEntry* e : cursors) {
+  for (const LogEntry& e : cursors) {
     ClientData client;
-    client.client_id = e->client_id;
+    client.client_id = e.client_id;
     client.destination = destination;
     client.filter = "";
-    client.cursor = e->cursor;
+    client.cursor = e.cursor;
     const ClientData* old = nullptr;
     if (previous)
       for (const ClientData& c : previous->clients)
-        if (c.client_id == e->client_id) old = &c;
+        if (c.client_id == e.client_id) old = &c;
     if (old) client.filter = old->filter;
-    if (old && old->cursor && e->cursor.address.empty()) {
+    if (old && old->cursor && e.cursor.address.empty()) {
       client.cursor->address = old->cursor->address;
       client.cursor->port = old->cursor->port;
     }

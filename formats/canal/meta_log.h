@@ -11,12 +11,14 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "byte_span.h"
+#include "canal/line_splitter.h"
 #include "canal/meta_dat.h"
 #include "finding.h"
 
@@ -37,27 +39,68 @@ struct LogEntry {
 // "yyyy-MM-dd HH:mm:ss.SSS" as local time, in epoch milliseconds.
 std::optional<std::int64_t> parse_log_time(std::string_view text);
 
-// The entries of one meta.log's text, appended to *entries. Lines that are
-// not cursor lines (a stack trace logged by the same logger) are
-// canal_log_line warnings.
+// Turns meta.log lines into entries one at a time, so that a log is read in
+// memory bounded by its longest line, and across files in the order read: a
+// line without an address takes its client's last address.
+class MetaLogParser {
+ public:
+  explicit MetaLogParser(Reporter* reporter) : reporter_(reporter) {}
+
+  // True with *entry for a cursor line of `file`. *entry is written over
+  // (pass the same one each time: its buffers are reused); on false it
+  // holds nothing of use.
+  // Otherwise a finding, unless the line is empty: canal_log_line (a
+  // warning: a stack trace logged by the same logger) or canal_long_line
+  // (an error: longer than kMaxLineBytes, not read).
+  bool parse(const std::string& file, const TextLine& line, LogEntry* entry);
+
+ private:
+  std::optional<std::int64_t> time_ms(std::string_view text);
+
+  Reporter* reporter_;
+  std::map<std::int64_t, std::pair<std::string, std::int64_t>> last_address_;
+  // parse_log_time's mktime (which may stat /etc/localtime) once a minute
+  // of log, not once a line: the minute "yyyy-MM-dd HH:mm" and its time.
+  std::string minute_;
+  std::int64_t minute_ms_ = 0;
+};
+
+// The entries of one meta.log's whole text, appended to *entries.
 void read_meta_log(std::string_view text, const std::string& file, std::vector<LogEntry>* entries, Reporter* reporter);
 
 // Warns (canal_cursor_backwards) where a client's cursor moves before its
-// previous one, by Canal's own comparison (restart_cursor.h).
-void check_cursor_order(const std::vector<LogEntry>& entries, Reporter* reporter);
+// previous one, by Canal's own comparison (restart_cursor.h). Keeps one
+// cursor per client.
+class CursorOrderCheck {
+ public:
+  void add(const LogEntry& entry, Reporter* reporter);
+
+ private:
+  std::map<std::int64_t, Cursor> last_;
+};
 
 // A --at value: epoch milliseconds, or local time as the log writes it
 // ("yyyy-MM-dd HH:mm:ss.SSS", the milliseconds optional).
 std::optional<std::int64_t> parse_at_time(std::string_view text);
 
-// Each client's last entry logged at or before `at_ms`, in the order the
-// clients first appear.
-std::vector<const LogEntry*> cursors_at(const std::vector<LogEntry>& entries, std::int64_t at_ms);
+// Each client's last entry logged at or before a time, in the order the
+// clients first appear, gathered from the entries in the order logged.
+class CursorsAt {
+ public:
+  explicit CursorsAt(std::int64_t at_ms) : at_ms_(at_ms) {}
+  void add(const LogEntry& entry);
+  const std::vector<LogEntry>& cursors() const { return cursors_; }
+
+ private:
+  std::int64_t at_ms_;
+  std::vector<LogEntry> cursors_;
+  std::map<std::int64_t, std::size_t> index_;  // client id -> its place in cursors_
+};
 
 // The meta.dat Canal had after flushing `cursors`: one client each, filter
 // and (when the log line has none) source address taken from `previous`,
 // the meta.dat being replaced, when it has that client.
-MetaDat meta_dat_from_log(const std::vector<const LogEntry*>& cursors, const std::string& destination,
+MetaDat meta_dat_from_log(const std::vector<LogEntry>& cursors, const std::string& destination,
                           const MetaDat* previous);
 
 // The destination a meta.log path implies: logs/<dest>/meta.log or

@@ -1,12 +1,14 @@
 #include "canal/restart_cursor.h"
 
+#include <string_view>
+
 namespace qjt::canal {
 
 bool cursor_before(const Cursor& a, const Cursor& b) {
   const bool same_source = a.address == b.address && a.port == b.port && a.slave_id == b.slave_id;
   if (!same_source) return a.timestamp.value_or(0) < b.timestamp.value_or(0);
-  const std::string ja = a.journal_name.value_or("");
-  const std::string jb = b.journal_name.value_or("");
+  const auto journal = [](const Cursor& c) { return c.journal_name ? std::string_view(*c.journal_name) : ""; };
+  const std::string_view ja = journal(a), jb = journal(b);
   if (ja != jb) return ja < jb;
   return a.position.value_or(0) < b.position.value_or(0);
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <optional>
 
@@ -18,7 +19,10 @@ namespace fs = std::filesystem;
 struct Entry {
   std::string name, path;
   FileKind kind = FileKind::kClassic;
+  bool readable = true;  // false: no magic to tell, the name alone places it
 };
+
+bool can_open(const std::string& path) { return std::ifstream(path, std::ios::binary).is_open(); }
 
 bool list(const std::string& dir, std::vector<Entry>* entries, std::string* error) {
   std::error_code ec;
@@ -26,7 +30,7 @@ bool list(const std::string& dir, std::vector<Entry>* entries, std::string* erro
     std::error_code type_ec;
     if (!it->is_regular_file(type_ec)) continue;
     const std::string path = it->path().string();
-    entries->push_back(Entry{it->path().filename().string(), path, file_kind_of(path)});
+    entries->push_back(Entry{it->path().filename().string(), path, file_kind_of(path), can_open(path)});
   }
   if (ec) {
     *error = fmt::format("cannot list {}: {}", dir, ec.message());
@@ -59,12 +63,15 @@ void warn(Reporter* reporter, const std::string& path, const char* code, std::st
   reporter->report(Finding{Severity::kWarning, code, path, std::nullopt, std::move(message)});
 }
 
+// A file that cannot be opened is placed by its name, so that reading it
+// fails where the commands report it (an io_error), instead of being left
+// out as not libkestrel's.
 void place(const Entry& e, QueueLayout* q, Reporter* reporter) {
   const auto number = segment_number(e.name, q->queue);
   const bool bookmark_name = is_bookmark_name(e.name, q->queue);
-  if (e.kind == FileKind::kSegment && number) {
+  if ((e.kind == FileKind::kSegment || !e.readable) && number) {
     q->segments.push_back(SegmentFile{e.path, e.name, *number});
-  } else if (e.kind == FileKind::kBookmark && bookmark_name) {
+  } else if ((e.kind == FileKind::kBookmark || !e.readable) && bookmark_name) {
     q->bookmarks.push_back(BookmarkFile{e.path, e.name, e.name.substr(q->queue.size() + 6)});
   } else if (e.kind != FileKind::kClassic) {
     warn(reporter, e.path, "unexpected_name",

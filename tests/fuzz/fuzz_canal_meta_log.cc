@@ -12,11 +12,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   fuzz::RenderingReporter reporter;
   std::vector<LogEntry> entries;
   read_meta_log(fuzz::text(data, size), "logs/example/meta.log", &entries, &reporter);
-  check_cursor_order(entries, &reporter);
   if (entries.empty()) return 0;
-  for (const LogEntry& entry : entries) FUZZ_CHECK(entry.offset < size && entry.line >= 1);
-  const auto cursors = cursors_at(entries, entries.back().time_ms);
-  const MetaDat meta = meta_dat_from_log(cursors, "example", nullptr);
+  CursorOrderCheck order;
+  CursorsAt at(entries.back().time_ms);
+  for (const LogEntry& entry : entries) {
+    FUZZ_CHECK(entry.offset < size && entry.line >= 1);
+    order.add(entry, &reporter);
+    at.add(entry);
+  }
+  FUZZ_CHECK(!at.cursors().empty());
+  const MetaDat meta = meta_dat_from_log(at.cursors(), "example", nullptr);
   FUZZ_CHECK(!write_meta_dat(meta).empty());
   (void)parse_at_time(entries.front().time);
   return 0;

@@ -8,10 +8,13 @@
 #include <ctime>
 #include <random>
 
+#include <fmt/format.h>
+
 #include "canal/binlog_list.h"
 #include "canal/canal_file_kind.h"
 #include "canal/gzip_text.h"
 #include "canal/json_value.h"
+#include "canal/line_splitter.h"
 #include "canal/meta_dat.h"
 #include "canal/meta_log.h"
 #include "canal/meta_repair.h"
@@ -261,12 +264,17 @@ TEST_CASE("canal meta.log: the cursors at a time, and a cursor moving back") {
       "2021-01-15 22:49:08.000 - clientId:1 cursor:[b.000001,300,1610750948000,1,] address[h:1]\n"
       "2021-01-15 22:49:09.000 - clientId:2 cursor:[b.000001,900,1610750949000,1,] address[h:1]\n",
       "meta.log", &entries, &findings);
-  check_cursor_order(entries, &findings);
+  CursorOrderCheck order;
+  CursorsAt at(1610750948500), later(1610750949000);
+  for (const LogEntry& e : entries) {
+    order.add(e, &findings);
+    at.add(e);
+    later.add(e);
+  }
   CHECK(codes(findings) == std::vector<std::string>{"canal_cursor_backwards"});
-  const auto at = cursors_at(entries, 1610750948500);
-  REQUIRE(at.size() == 1);
-  CHECK(*at[0]->cursor.position == 300);
-  CHECK(cursors_at(entries, 1610750949000).size() == 2);
+  REQUIRE(at.cursors().size() == 1);
+  CHECK(*at.cursors()[0].cursor.position == 300);
+  CHECK(later.cursors().size() == 2);
 }
 
 TEST_CASE("canal binlogs: the boxed table and mysql -B output") {
@@ -347,20 +355,77 @@ TEST_CASE("canal files: recognised by name and content") {
   CHECK_FALSE(parse_format("canal-zk"));
 }
 
-TEST_CASE("canal gzip: two members, and a truncated stream keeps what came before") {
+namespace {
+
+// The text inflate_gzip passes on, and whether it succeeded.
+bool inflate_all(const Bytes& gz, std::string* text, std::string* error, std::uint64_t max = kMaxInflatedBytes) {
+  return inflate_gzip(
+      ByteSpan(gz.data(), gz.size()),
+      [text](std::string_view piece) {
+        text->append(piece);
+        return true;
+      },
+      error, max);
+}
+
+// The lines LineSplitter passes on for `pieces`, as "NUMBER@OFFSET:TEXT"
+// ("NUMBER@OFFSET:LENGTH!" for one too long).
+std::vector<std::string> split(const std::vector<std::string>& pieces, std::size_t max_line) {
+  std::vector<std::string> out;
+  LineSplitter lines(
+      [&out](const TextLine& l) {
+        out.push_back(fmt::format("{}@{}:{}", l.number, l.offset,
+                                  l.too_long() ? std::to_string(l.length) + "!" : std::string(l.text)));
+        return true;
+      },
+      max_line);
+  for (const std::string& piece : pieces) lines.feed(piece);
+  lines.finish();
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("canal gzip: two members, a truncated stream, and the inflated limit") {
   // gzip -n of "a\n" and of "b\n" (RFC 1952 members, zero mtime).
   const Bytes a = {0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3, 0x4b, 0xe4, 0x02, 0x00, 0x07, 0xa1, 0xea, 0xdd, 2, 0, 0, 0};
   const Bytes b = {0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3, 0x4b, 0xe2, 0x02, 0x00, 0xc4, 0xf2, 0xc7, 0xf6, 2, 0, 0, 0};
   Bytes both = a;
   both.insert(both.end(), b.begin(), b.end());
   std::string text, error;
-  REQUIRE(gunzip(ByteSpan(both.data(), both.size()), &text, &error));
+  REQUIRE(inflate_all(both, &text, &error));
   CHECK(text == "a\nb\n");
   text.clear();
-  CHECK_FALSE(gunzip(ByteSpan(both.data(), both.size() - 3), &text, &error));
+  CHECK_FALSE(inflate_all(Bytes(both.begin(), both.end() - 3), &text, &error));
   CHECK(text == "a\nb\n");
-  CHECK_FALSE(error.empty());
+  CHECK(error.find("ends early") != std::string::npos);
+  text.clear();
+  CHECK_FALSE(inflate_all(both, &text, &error, 3));
+  CHECK(text == "a\nb");
+  CHECK(error.find("inflates beyond") != std::string::npos);
   CHECK(is_gzip(ByteSpan(a.data(), a.size())));
+}
+
+TEST_CASE("canal lines: split across pieces, offsets in the text, a line over the bound not kept") {
+  CHECK(split({"ab\ncd", "e\n", "", "f"}, 8) == std::vector<std::string>{"1@0:ab", "2@3:cde", "3@7:f"});
+  CHECK(split({"x\n\n"}, 8) == std::vector<std::string>{"1@0:x", "2@2:"});
+  CHECK(split({"0123", "45678", "9\nok\n"}, 8) == std::vector<std::string>{"1@0:10!", "2@11:ok"});
+  CHECK(split({"0123456789\nok"}, 8) == std::vector<std::string>{"1@0:10!", "2@11:ok"});
+  CHECK(split({"01234567\n"}, 8) == std::vector<std::string>{"1@0:01234567"});
+}
+
+TEST_CASE("canal meta.log: a line over the bound is an error, not memory, and the next line is read") {
+  setenv("TZ", "UTC", 1);
+  tzset();
+  const std::string next = "2021-01-15 22:49:07.000 - clientId:1 cursor:[b.000001,400,1610750947000,1,] address[h:1]\n";
+  const std::string text = std::string(kMaxLineBytes + 1, 'x') + "\n" + next;
+  std::vector<LogEntry> entries;
+  FindingList findings;
+  read_meta_log(text, "meta.log", &entries, &findings);
+  CHECK(codes(findings) == std::vector<std::string>{"canal_long_line"});
+  REQUIRE(entries.size() == 1);
+  CHECK(entries[0].line == 2);
+  CHECK(entries[0].offset == kMaxLineBytes + 2);
 }
 
 TEST_CASE("canal meta.dat: a number beyond 64 bits is a type finding, not a wrapped value") {

@@ -1,7 +1,7 @@
 #include "canal/cli/canal_commands.h"
 
-#include <algorithm>
 #include <ctime>
+#include <iterator>
 #include <map>
 
 #include <fmt/format.h>
@@ -113,23 +113,16 @@ void append_entry_json(std::string* out, const canal::LogEntry& e) {
   line.finish();
 }
 
-std::string log_text(const std::vector<canal::LogEntry>& entries) {
-  std::vector<std::int64_t> clients;
-  for (const auto& e : entries)
-    if (std::find(clients.begin(), clients.end(), e.client_id) == clients.end()) clients.push_back(e.client_id);
-  std::string text;
-  for (const std::int64_t id : clients) {
-    text += fmt::format("client {}:\n", id);
-    for (const auto& e : entries) {
-      if (e.client_id != id) continue;
-      text += fmt::format("  {}  {}:{} timestamp {}", e.time, e.cursor.journal_name.value_or(""),
-                          e.cursor.position.value_or(0), e.cursor.timestamp.value_or(0));
-      if (e.cursor.server_id)
-        text += fmt::format(" server_id {} gtid \"{}\"", *e.cursor.server_id, e.cursor.gtid.value_or(""));
-      text += e.address_text.empty() ? "\n" : fmt::format(" address {}\n", e.address_text);
-    }
-  }
-  return text;
+// One line per entry, in the order logged: a text dump streams as the log
+// is read, however long it is.
+void append_entry_text(std::string* out, const canal::LogEntry& e) {
+  fmt::format_to(std::back_inserter(*out), "{}  client {}  {}:{} timestamp {}", e.time, e.client_id,
+                 e.cursor.journal_name.value_or(""), e.cursor.position.value_or(0), e.cursor.timestamp.value_or(0));
+  if (e.cursor.server_id)
+    fmt::format_to(std::back_inserter(*out), " server_id {} gtid \"{}\"", *e.cursor.server_id,
+                   e.cursor.gtid.value_or(""));
+  if (!e.address_text.empty()) fmt::format_to(std::back_inserter(*out), " address {}", e.address_text);
+  out->push_back('\n');
 }
 
 ExitCode outcome(bool read_all, std::size_t errors) {
@@ -227,14 +220,12 @@ ExitCode run_canal_dump(const CanalRun& run) {
   Output out;
   bool read_all = true;
   if (*kind == FileKind::kMetaLog) {
-    std::vector<canal::LogEntry> entries;
-    read_all = load_meta_logs(run.paths, &entries, &reporter);
-    canal::check_cursor_order(entries, &reporter);
-    if (!run.json) out.write(log_text(entries));
-    for (const auto& e : entries) {
-      if (run.json) append_entry_json(out.buffer(), e);
+    canal::CursorOrderCheck order;
+    read_all = read_meta_logs(run.paths, &reporter, [&](const canal::LogEntry& e) {
+      order.add(e, &reporter);
+      run.json ? append_entry_json(out.buffer(), e) : append_entry_text(out.buffer(), e);
       out.commit();
-    }
+    });
     return finish_output(&out, outcome(read_all, reporter.errors()));
   }
   for (const std::string& path : run.paths) {
@@ -258,10 +249,11 @@ std::optional<VerifyTally> check_canal(const CanalRun& run) {
   }
   Verified v;
   if (kind == FileKind::kMetaLog) {
-    std::vector<canal::LogEntry> entries;
-    v.read_all = load_meta_logs(run.paths, &entries, &v.findings);
-    canal::check_cursor_order(entries, &v.findings);
-    v.records = entries.size();
+    canal::CursorOrderCheck order;
+    v.read_all = read_meta_logs(run.paths, &v.findings, [&v, &order](const canal::LogEntry& e) {
+      order.add(e, &v.findings);
+      ++v.records;
+    });
   } else if (kind == FileKind::kMetaDat) {
     verify_meta_dats(run, &v);
   }
@@ -285,18 +277,20 @@ ExitCode run_canal_replay(const CanalRun& run) {
   std::optional<std::int64_t> at;
   if (!run.canal.at.empty() && !(at = parse_at_option(run.canal.at))) return ExitCode::kUsage;
   StderrReporter reporter;
-  std::vector<canal::LogEntry> entries;
-  const bool read_all = load_meta_logs(run.paths, &entries, &reporter);
-  canal::check_cursor_order(entries, &reporter);
   Output out;
-  if (!at) {
-    for (const auto& e : entries) {
+  canal::CursorOrderCheck order;
+  canal::CursorsAt at_time(at.value_or(0));
+  const bool read_all = read_meta_logs(run.paths, &reporter, [&](const canal::LogEntry& e) {
+    order.add(e, &reporter);
+    if (at) {
+      at_time.add(e);
+    } else {
       append_entry_json(out.buffer(), e);
       out.commit();
     }
-    return finish_output(&out, outcome(read_all, reporter.errors()));
-  }
-  const auto cursors = canal::cursors_at(entries, *at);
+  });
+  if (!at) return finish_output(&out, outcome(read_all, reporter.errors()));
+  const auto& cursors = at_time.cursors();
   if (cursors.empty()) {
     fmt::print(stderr, "qjt replay: no cursor was logged at or before --at {}\n", run.canal.at);
     return worse(outcome(read_all, reporter.errors()), ExitCode::kProblems);

@@ -5,7 +5,9 @@
 #include <fmt/format.h>
 
 #include "canal/gzip_text.h"
+#include "canal/line_splitter.h"
 #include "input_file.h"
+#include "read_window.h"
 
 namespace qjt::app {
 
@@ -33,21 +35,32 @@ bool load_meta_dat(const std::string& path, MetaDatFile* out, Reporter* reporter
   return true;
 }
 
-bool load_meta_logs(const std::vector<std::string>& paths, std::vector<canal::LogEntry>* entries, Reporter* reporter) {
+bool read_meta_logs(const std::vector<std::string>& paths, Reporter* reporter, const LogEntrySink& on_entry) {
+  canal::MetaLogParser parser(reporter);
+  canal::LogEntry entry;
   bool all = true;
   for (const std::string& path : paths) {
-    std::string bytes, error;
-    if (!read_whole(path, &bytes, reporter)) {
+    std::string error;
+    const auto input = InputFile::open(path, &error);
+    if (!input) {
+      reporter->report(Finding{Severity::kError, "io_error", path, std::nullopt, error});
       all = false;
       continue;
     }
-    if (canal::is_gzip(ByteSpan(bytes))) {
-      std::string text;
-      if (!canal::gunzip(ByteSpan(bytes), &text, &error))
-        reporter->report(Finding{Severity::kError, "canal_gzip", path, std::nullopt, error});
-      bytes = std::move(text);
+    canal::LineSplitter lines([&](const canal::TextLine& line) {
+      if (parser.parse(path, line, &entry)) on_entry(entry);
+      return true;
+    });
+    const auto feed = [&lines](std::string_view piece) { return lines.feed(piece); };
+    if (!canal::is_gzip(input->bytes())) {
+      ReadWindow window(*input);
+      window.for_each_piece(0, window.size(), [&feed](ByteSpan piece) { return feed(piece.as_chars()); });
+      lines.finish();
+    } else if (canal::inflate_gzip(input->bytes(), feed, &error)) {
+      lines.finish();
+    } else {
+      reporter->report(Finding{Severity::kError, "canal_gzip", path, std::nullopt, error});
     }
-    canal::read_meta_log(bytes, path, entries, reporter);
   }
   return all;
 }

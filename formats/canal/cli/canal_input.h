@@ -3,6 +3,7 @@
 // rolled).
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,8 +30,15 @@ struct MetaDatFile {
 // false when the file could not be read at all (an io_error finding).
 bool load_meta_dat(const std::string& path, MetaDatFile* out, Reporter* reporter);
 
-// The entries of the logs, in the order given; a damaged gzip is a
-// canal_gzip finding, the lines before the damage still read.
-bool load_meta_logs(const std::vector<std::string>& paths, std::vector<canal::LogEntry>* entries, Reporter* reporter);
+// Reads the logs in the order given, passing each entry to `on_entry` as
+// its line is read (the entry is valid during the call): plain files
+// through a reused buffer, gzip'd ones inflated piece by piece, so memory
+// is bounded by the longest line (canal::kMaxLineBytes), not by the logs.
+// A damaged gzip, or one inflating beyond canal::kMaxInflatedBytes, is a
+// canal_gzip error after the entries of the lines before it (a line cut
+// there is not read). False when a file cannot be opened or read (an
+// io_error finding); the other files are still read.
+using LogEntrySink = std::function<void(const canal::LogEntry&)>;
+bool read_meta_logs(const std::vector<std::string>& paths, Reporter* reporter, const LogEntrySink& on_entry);
 
 }  // namespace qjt::app

@@ -58,20 +58,26 @@ std::optional<canal::MetaDat> from_log(const CanalRepairOptions& o, const std::o
   std::optional<std::int64_t> at = INT64_MAX;
   if (!o.at.empty() && !(at = parse_at_option(o.at))) return std::nullopt;
   StderrReporter reporter;
-  std::vector<canal::LogEntry> entries;
-  if (!load_meta_logs(o.from_logs, &entries, &reporter)) {
+  canal::CursorsAt at_time(*at);
+  if (!read_meta_logs(o.from_logs, &reporter, [&at_time](const canal::LogEntry& e) { at_time.add(e); })) {
     *status = ExitCode::kIoError;
     return std::nullopt;
   }
-  const auto cursors = canal::cursors_at(entries, *at);
+  // A log cut short (a damaged or oversized gzip) would give cursors from
+  // before the cut: refused, with the status dump, verify and replay give.
+  if (reporter.errors() > 0) {
+    *status = report_error("repair", ExitCode::kProblems,
+                           "refused: the --from-log files have errors (above); nothing was changed");
+    return std::nullopt;
+  }
+  const auto& cursors = at_time.cursors();
   if (cursors.empty()) {
     usage("no cursor was logged at or before --at in the --from-log files");
     *status = ExitCode::kProblems;
     return std::nullopt;
   }
-  for (const auto* e : cursors)
-    plan->actions.push_back(
-        fmt::format("client {}: cursor from {} line {} ({})", e->client_id, e->file, e->line, e->time));
+  for (const auto& e : cursors)
+    plan->actions.push_back(fmt::format("client {}: cursor from {} line {} ({})", e.client_id, e.file, e.line, e.time));
   // A file not named meta.dat has no destination of its own: the log's.
   const std::string dest = destination.empty() ? canal::destination_of_meta_log(o.from_logs.front()) : destination;
   return canal::meta_dat_from_log(cursors, dest, old ? &*old : nullptr);

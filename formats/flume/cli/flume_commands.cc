@@ -164,6 +164,7 @@ ExitCode run_flume_replay(const FlumeRun& run) {
   const std::size_t errors = findings.count(Severity::kError);
   Output out;
   if (run.json) {
+    print_io_errors(findings.findings());
     JsonLine line(out.buffer());
     line.str("source", flume::replay_source_name(replay.source));
     line.num("checkpoint_version", replay.checkpoint_version);

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# A file that cannot be opened makes dump, verify and replay of every
+# family exit 3 and say so on standard error, with --json as without
+# (qjt(1), OUTPUT CONVENTIONS: an io_error is always told there); under
+# --json standard output still holds JSON and nothing else. The file is
+# chmod 000; as root (CI), qjt runs without the capabilities that let root
+# read it anyway (setpriv drops CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH).
+set -uo pipefail
+QJT=$1 DATA=$2 WORK=$3
+source "$(dirname "$0")/../check.sh"
+rm -rf "$WORK"
+mkdir -p "$WORK"
+cd "$WORK" || exit 1
+reader=()
+[ "$(id -u)" -eq 0 ] && reader=(setpriv --bounding-set=-dac_override,-dac_read_search --)
+unreadable() {
+  touch "$1"
+  chmod 000 "$1"
+}
+
+cp -r "$DATA/kestrel/sample" kestrel
+unreadable kestrel/orders
+cp -r "$DATA/libkestrel/queue" libkestrel
+unreadable libkestrel/jobs.1700000001000
+cp -r "$DATA/flume/channel" flume
+unreadable flume/data1/log-1
+mkdir -p canal/conf/example canal/logs/example
+unreadable canal/conf/example/meta.dat
+unreadable canal/logs/example/meta.log
+
+# outcome COMMAND ARG...: "exit N, io_error on stderr: yes|no, stdout JSON:
+# yes|no|-" for qjt COMMAND ARG... (the last only with --json).
+outcome() {
+  local status told json=-
+  "${reader[@]}" "$QJT" "$@" >out 2>err
+  status=$?
+  told=$(grep -q 'error\[io_error\]' err && echo yes || echo no)
+  if [[ " $* " == *" --json "* ]]; then json=$(jq -e -s 'length >= 0' out >/dev/null 2>&1 && echo yes || echo no); fi
+  echo "exit $status, io_error on stderr: $told, stdout JSON: $json"
+}
+
+channel=(--checkpoint-dir flume/checkpoint --data-dir flume/data1,flume/data2)
+for command in dump verify replay; do
+  for json in "" --json; do
+    expected="exit 3, io_error on stderr: yes, stdout JSON: $([ -n "$json" ] && echo yes || echo -)"
+    check "kestrel $command $json" "$expected" "$(outcome $command $json kestrel)"
+    check "libkestrel $command $json" "$expected" "$(outcome $command $json libkestrel)"
+    check "flume $command $json" "$expected" "$(outcome $command $json "${channel[@]}")"
+    check "canal meta.log $command $json" "$expected" "$(outcome $command $json canal/logs/example/meta.log)"
+    check "canal meta.log, --format forced, $command $json" "$expected" \
+      "$(outcome $command $json --format canal-meta-log canal/logs/example/meta.log)"
+    if [ $command != replay ]; then
+      check "canal meta.dat $command $json" "$expected" "$(outcome $command $json canal/conf/example/meta.dat)"
+      check "flume log-1 named $command $json" "$expected" "$(outcome $command $json flume/data1/log-1)"
+      check "flume data directory named $command $json" "$expected" "$(outcome $command $json flume/data1)"
+    fi
+  done
+done
+check "verify --json: the io_error in the report too" 1 \
+  "$("${reader[@]}" "$QJT" verify --json "${channel[@]}" 2>/dev/null | jq '[.findings[] | select(.code == "io_error")] | length')"
+check "flume replay --json: the io_error in the report too" 1 \
+  "$("${reader[@]}" "$QJT" replay --json "${channel[@]}" 2>/dev/null | jq '[.findings[] | select(.code == "io_error")] | length')"
+
+echo "$failures failure(s)"
+[ "$failures" -eq 0 ]
