@@ -3,6 +3,8 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
+#include <iterator>
 
 namespace qjt {
 
@@ -41,6 +43,18 @@ std::optional<std::uint64_t> parse_byte_size(std::string_view text) {
   const double bytes = std::floor(value * scale);
   if (bytes >= 18446744073709551615.0) return std::nullopt;
   return static_cast<std::uint64_t>(bytes);
+}
+
+std::string format_byte_size(std::uint64_t bytes) {
+  static constexpr const char* kUnits[] = {"KiB", "MiB", "GiB", "TiB"};
+  std::string text = std::to_string(bytes) + " bytes";
+  if (bytes < 1024) return text;
+  double scaled = static_cast<double>(bytes) / 1024;
+  std::size_t unit = 0;
+  for (; scaled >= 1024 && unit + 1 < std::size(kUnits); ++unit) scaled /= 1024;
+  char shown[32];
+  std::snprintf(shown, sizeof shown, " (%.1f %s)", scaled, kUnits[unit]);
+  return text + shown;
 }
 
 }  // namespace qjt

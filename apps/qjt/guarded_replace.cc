@@ -6,7 +6,9 @@
 #include <fmt/format.h>
 
 #include "clock.h"
+#include "byte_size.h"
 #include "failpoint.h"
+#include "free_space.h"
 #include "in_use.h"
 
 namespace qjt::app {
@@ -86,6 +88,44 @@ bool place_backup(const ReplaceRequest& r, const WriteGuardOptions& options, std
   return choose_backup_dir(r.keep_out_of.empty() ? r.lock_dirs : r.keep_out_of, r.backup.name, options, place, error);
 }
 
+// The sizes of `files` (those that exist).
+std::uint64_t total_size(const std::vector<std::string>& files) {
+  std::uint64_t total = 0;
+  std::error_code ec;
+  for (const std::string& f : files) {
+    const auto size = fs::file_size(f, ec);
+    if (!ec) total += size;
+  }
+  return total;
+}
+
+// Whether the file system of `path` has `bytes` free; else *error says
+// how much is needed.
+bool has_room(const std::string& path, std::uint64_t bytes, std::string* error) {
+  const auto free = free_bytes(path);
+  if (bytes == 0 || !free || *free >= bytes) return true;
+  *error = fmt::format("not enough free space: {} needs {} free for the new files, and its file system has {}; "
+                       "nothing was changed",
+                       path, format_byte_size(bytes), format_byte_size(*free));
+  return false;
+}
+
+// Step 3's room: what the changes write, summed per file system, then the
+// backup copies where they cannot be hard links.
+bool check_room(const ReplaceRequest& r, const std::string& backup, std::string* error) {
+  std::vector<SpaceNeed> per_system;
+  for (const SpaceNeed& need : r.room) {
+    auto same = std::find_if(per_system.begin(), per_system.end(),
+                             [&](const SpaceNeed& s) { return same_file_system(s.path, need.path); });
+    if (same == per_system.end()) same = per_system.insert(per_system.end(), SpaceNeed{need.path, 0});
+    same->bytes += need.bytes;
+  }
+  for (const SpaceNeed& need : per_system)
+    if (!has_room(need.path, need.bytes, error)) return false;
+  if (backup.empty() || r.backup.files.empty() || same_file_system(backup, r.backup.files.front())) return true;
+  return has_room(backup, total_size(r.backup.files), error);
+}
+
 // Step 4: one file at `place`, or each file into the directory `place`.
 bool back_up(const BackupRequest& b, const std::string& place, std::string* error) {
   if (place.empty()) return true;
@@ -149,7 +189,8 @@ ReplaceResult guarded_replace(const ReplaceRequest& request, const WriteGuardOpt
     return failed(status, reason);
   ReplaceResult result;
   if (!place_backup(request, options, &result.backup, &reason)) return failed(ExitCode::kUsage, reason);
-  bool done = (!request.check || request.check(&reason)) && back_up(request.backup, result.backup, &reason);
+  bool done = (!request.check || request.check(&reason)) && check_room(request, result.backup, &reason) &&
+              back_up(request.backup, result.backup, &reason);
   for (auto change = request.changes.begin(); done && change != request.changes.end(); ++change)
     done = make_change(*change, result.backup, &reason);
   if (!done) {

@@ -14,8 +14,11 @@
 //               inside a queue directory is refused (kUsage, nothing
 //               changed).
 //   3  check    the writer's own check, under the lock, that the files are
-//               still as it planned them (Flume: their sizes); nothing is
-//               written before it passes (kIoError).
+//               still as it planned them (Flume: their sizes), then room:
+//               each file system must have free what the changes write
+//               there (`room`), and the backup's the size of the copies
+//               unless they can be hard links. Nothing is written before
+//               both pass (kIoError, saying how much is needed).
 //   4  back up  each of `backup.files` copied there durably, a failpoint
 //               after each copy, or the family's own backup layout. Complete
 //               and durable before step 5: a crash during the changes always
@@ -37,6 +40,7 @@
 // Flume knows, so its request names no qjt backup).
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -70,12 +74,19 @@ struct FileChange {
 struct BackupRequest {
   std::string name;                 // the directory <root>/<name>.<ms>
   std::string file;                 // instead of `name`: one copy at exactly this path
-  std::vector<std::string> files;   // copied before the first change, by file name
+  std::vector<std::string> files;   // copied before the first change, by file name (with `copy`:
+                                    // what it copies, for step 3's room)
   const char* failpoint = nullptr;  // reached after each copy
   // Instead of the flat copies: the family's own backup layout in the
   // directory placed (Flume: a subdirectory per channel directory and a
   // manifest), with its own failpoints.
   std::function<bool(const std::string& dir, std::string*)> copy;
+};
+
+// `bytes` that a change writes beside `path` (a file or its directory).
+struct SpaceNeed {
+  std::string path;
+  std::uint64_t bytes = 0;
 };
 
 struct ReplaceRequest {
@@ -85,6 +96,7 @@ struct ReplaceRequest {
   std::vector<std::string> watched;         // step 1: no other process may have these open
   std::vector<std::string> keep_out_of;     // step 2: the first names the default root
   std::function<bool(std::string*)> check;  // step 3; none when empty
+  std::vector<SpaceNeed> room;              // step 3: what the changes write, where
   BackupRequest backup;
   std::vector<FileChange> changes;
   std::function<FindingList()> verify;  // step 6; none when empty

@@ -180,6 +180,7 @@ ReplaceResult carry_out(Plan* p, const WriteGuardOptions& guard) {
   }
   request.changes.push_back(
       FileChange::replace(p->path, [p](FileWriter* w, std::string* e) { return w->append(ByteSpan(p->after), e); }));
+  request.room = {SpaceNeed{p->path, p->after.size()}};
   request.verify = [p] {
     std::string now;
     StderrReporter io;

@@ -301,6 +301,10 @@ ReplaceRequest upgrade_request(const FlumeOptions& flume, const flume::ChannelLa
   request.changes.push_back(FileChange::by_protocol([&plan, now_ms, backup](const std::string&, std::string* error) {
     return flume::apply_checkpoint_upgrade(plan, now_ms, backup, error);
   }));
+  // Flume's protocol copies the checkpoint beside it, then writes the new one.
+  std::error_code ec;
+  const std::uint64_t checkpoint_size = std::filesystem::file_size(plan.checkpoint_path, ec);
+  request.room = {SpaceNeed{plan.checkpoint_path, ec ? 0 : 2 * checkpoint_size}};
   request.verify = [&flume] { return verify_channel(flume); };
   return request;
 }

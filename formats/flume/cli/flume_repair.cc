@@ -220,6 +220,10 @@ ExitCode apply(const flume::ChannelLayout& layout, Report* r) {
   request.backup.copy = [r](const std::string& dir, std::string* error) {
     return flume::back_up_channel(r->plan, dir, &r->backups, error);
   };
+  for (const flume::FileChange& c : r->plan.changes) {
+    request.room.push_back(SpaceNeed{c.path, c.size_after});
+    if (c.size) request.backup.files.push_back(c.path);
+  }
   for (const flume::FileChange& c : r->plan.changes)
     request.changes.push_back(FileChange::by_protocol(
         [&c](const std::string&, std::string* error) { return flume::apply_file_change(c, error); },

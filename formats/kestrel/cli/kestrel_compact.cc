@@ -165,6 +165,7 @@ ExitCode compact_in_place(const OpenJournal& j, const CompactOptions& o, const k
                                           kestrel::highest_segment_stamp(j.queue, files) + 1};
     return kestrel::rewrite_queue(rewrite, content, error);
   }));
+  request.room = {SpaceNeed{j.directory, kestrel::compacted_size(state).bytes}};
   request.verify = [&j, before = live_items(state)] { return verify_compacted(j, before); };
   ReplaceResult result = guarded_replace(request, o.guard);
   r->reason = result.reason;

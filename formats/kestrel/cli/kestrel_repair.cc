@@ -137,6 +137,7 @@ std::vector<RepairGroup> group_changes(std::vector<FilePlan>* plans) {
     group->request.watched.push_back(f.path());
     group->request.backup.files.push_back(f.path());
     group->request.changes.push_back(FileChange::replace(f.path(), kept_content(f)));
+    group->request.room.push_back(SpaceNeed{f.path(), f.plan.kept_bytes()});
     group->plans.push_back(&f);
     last_group[f.journal] = static_cast<std::size_t>(group - groups.data());
   }

@@ -81,6 +81,7 @@ ReplaceRequest replace_request(const LkQueue& q, const libkestrel::CompactionPla
     changed.push_back(b.path);
     const auto content = [&b](FileWriter* w, std::string* e) { return w->append(ByteSpan(b.bytes), e); };
     request.changes.push_back(FileChange::replace(b.path, content, "libkestrel_compact.bookmark_rewritten"));
+    request.room.push_back(SpaceNeed{b.path, b.bytes.size()});
   }
   changed.insert(changed.end(), plan.temp_files.begin(), plan.temp_files.end());
   for (const auto& path : plan.temp_files)
