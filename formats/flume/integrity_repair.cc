@@ -20,14 +20,18 @@ std::int32_t load_i32_be(ByteSpan file, std::size_t at) {
 // Whether the record (0x7F) or NOOP (0x00) at `offset`, whose framing the
 // reader could not follow, is a torn tail that Flume reads as the end of
 // the file's data (see the header): too short for its length, a length
-// past the end, or a negative length with only the 0x80 fill after it.
-bool is_torn_tail(ByteSpan file, std::size_t offset) {
+// past the end, or a negative length with only the 0x80 fill after it;
+// and no decodable record after it (a crash leaves none after the record
+// it tore, so one there means the damage is in mid-log).
+bool is_torn_tail(ByteSpan file, std::size_t offset, AesCtr* cipher) {
   const std::uint8_t op = file[offset];
   if (op != kOpRecord && op != kOpNoop) return false;
   const std::size_t remaining = file.size() - offset;
   if (remaining < kFraming) return true;
   const std::int32_t length = load_i32_be(file, offset + 1);
-  if (length >= 0) return static_cast<std::size_t>(length) > remaining - kFraming;
+  if (length >= 0)
+    return static_cast<std::size_t>(length) > remaining - kFraming &&
+           !find_decodable_record(file, offset + 1, cipher).has_value();
   return !find_first_non_fill(file, offset + 1).has_value();
 }
 
@@ -130,7 +134,7 @@ class Planner {
       return next;
     }
     const auto at = static_cast<std::size_t>(r.offset);
-    if (at < file_.size() && is_torn_tail(file_, at)) {
+    if (at < file_.size() && is_torn_tail(file_, at, log_.cipher())) {
       change(r, kOpEof, IntegrityChangeKind::kTornRecord, "torn record: " + r.error);
     } else {
       report(Severity::kError, "integrity_unrepairable", r.offset,
