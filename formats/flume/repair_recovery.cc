@@ -1,6 +1,5 @@
 #include "flume/repair_recovery.h"
 
-#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <set>

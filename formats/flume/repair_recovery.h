@@ -13,7 +13,13 @@
 //    its CRC32 holds), that the planned state does not recover, unless the
 //    planned logs hold a committed take of it (a take that damage hid from
 //    today's replay: the event was consumed, not lost) or the operator
-//    asked to drop it (ChannelRepairRequest::drop_events).
+//    asked to drop it (ChannelRepairRequest::drop_events). Also lost: an
+//    intact event whose put and commit the records show (read on past
+//    damage), that today's replay never reached because its log's reading
+//    stopped before it (a broken record, or 0x80 with records after the
+//    fill), and that the planned state neither recovers nor leaves behind
+//    such a stop with its commit still after the checkpoint (where mending
+//    the damage would recover it; a rebuilt checkpoint buries it).
 //  - revived: an event the planned state recovers that today's replay met
 //    (its put lies before the record where today's replay of its log
 //    stopped, if it stopped; a checkpoint covers the puts before its
