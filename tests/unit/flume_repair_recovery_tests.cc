@@ -14,7 +14,9 @@
 #include <vector>
 
 #include "flume/channel_repair.h"
+#include "flume/log_metadata.h"
 #include "flume/log_reader.h"
+#include "flume/log_writer.h"
 #include "flume/repair_recovery.h"
 #include "flume_test_channel.h"
 #include "unit_helpers.h"
@@ -273,4 +275,35 @@ TEST_CASE("repair recovery: single flips that used to lose events (issue 14)") {
       expected.erase(EventPointer{tc.file_id, static_cast<std::int32_t>(c.offset)});
     CHECK(describe(recovered(channel)) == describe(expected));
   }
+}
+
+TEST_CASE("repair recovery: ChannelLogs reads the planned marks (log-N.meta from an overlay, a V2 header previewed)") {
+  const fs::path v2 = fs::path(QJT_TESTDATA_DIR) / "flume" / "v2";
+  FindingList findings;
+  const ChannelLayout v2_layout = discover_channel(
+      ChannelDirs{(v2 / "checkpoint").string(), {(v2 / "data1").string(), (v2 / "data2").string()}, {}}, &findings,
+      false);
+  ChannelLogs v2_logs(v2_layout.logs, {}, &findings);
+  REQUIRE(v2_logs.find(1) != nullptr);
+  REQUIRE(v2_logs.find(1)->v2_header().has_value());
+  CHECK(v2_logs.find(1)->v2_header()->checkpoint_write_order_id == 1000);
+  std::string header;
+  append_v2_log_header(&header, V2LogHeader{2, 1, 24, 5000});
+  REQUIRE(v2_logs.preview_write(1, 0, ByteSpan(header)));
+  CHECK(v2_logs.find(1)->v2_header()->checkpoint_write_order_id == 5000);
+  CHECK(v2_logs.find(1)->replay_start(5000) == 24);
+
+  TestChannel channel;
+  const ChannelLayout layout = discover_channel(channel.dirs(), &findings, false);
+  REQUIRE(layout.logs.size() == 2);
+  LogMetadata meta;
+  meta.log_file_id = 1;
+  meta.checkpoint_position = 64;
+  meta.checkpoint_write_order_id = 7000;
+  const FileOverlay overlay{{layout.logs[0].meta_path, encode_log_metadata(meta)}};
+  ChannelLogs logs(layout.logs, {}, &findings, &overlay);
+  CHECK(logs.find(1)->metadata()->checkpoint_write_order_id == 7000);
+  CHECK(logs.find(1)->replay_start(7000) == 64);
+  CHECK(logs.find(2)->metadata()->checkpoint_write_order_id == 1000);  // not in the overlay: from the disk
+  CHECK(findings.count(Severity::kError) == 0);
 }
