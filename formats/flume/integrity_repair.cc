@@ -35,6 +35,22 @@ bool is_torn_tail(ByteSpan file, std::size_t offset, AesCtr* cipher) {
   return !find_first_non_fill(file, offset + 1).has_value();
 }
 
+// Whether `at` is where a record, a NOOP or the end of the data begins:
+// following the lengths from there meets the end of the data or a record
+// that decodes before a byte that is no OP code.
+bool on_a_boundary(ByteSpan file, std::size_t at, AesCtr* cipher) {
+  LogRecord r;
+  for (;;) {
+    LogReader reader(file, 3, at, cipher);
+    do {
+      reader.next(&r);
+    } while (r.type == LogRecordType::kNoop);
+    if (r.type != LogRecordType::kBroken) return true;
+    if (r.size == 0) return false;
+    at = static_cast<std::size_t>(r.offset + r.size);
+  }
+}
+
 class Planner {
  public:
   Planner(const ChannelLog& log, const std::set<std::uint64_t>& drops, Reporter* reporter, IntegrityPlan* plan)
@@ -127,6 +143,14 @@ class Planner {
     if (r.size > 0) {
       // Framing intact: the tool's CorruptEventException case.
       const std::uint64_t next = r.offset + r.size;
+      if (length_is_suspect(r)) {
+        report(Severity::kError, "integrity_unrepairable", r.offset,
+               fmt::format("expected a record whose length leads to the next record, found: {}, and its length "
+                           "lands inside data at {} while a record decodes further on; a NOOP of that length "
+                           "would hide it, so nothing after it was checked",
+                           r.error, next));
+        return std::nullopt;
+      }
       if (find_first_non_fill(file_, static_cast<std::size_t>(next)))
         change(r, kOpNoop, IntegrityChangeKind::kCorrupt, r.error);
       else
@@ -143,6 +167,15 @@ class Planner {
                          r.error));
     }
     return std::nullopt;
+  }
+
+  // Whether the length of the undecodable record `r` is itself damaged:
+  // skipping it does not land where a record, a NOOP or the end of the
+  // data begins, yet a record decodes somewhere after it.
+  bool length_is_suspect(const LogRecord& r) const {
+    const auto next = static_cast<std::size_t>(r.offset + r.size);
+    return !on_a_boundary(file_, next, log_.cipher()) &&
+           find_decodable_record(file_, static_cast<std::size_t>(r.offset) + 1, log_.cipher()).has_value();
   }
 
   void report_unmet_drops() {

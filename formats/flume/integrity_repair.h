@@ -44,7 +44,10 @@
 //    tail would end the log there and lose every record after it.
 //  - Where the framing is lost in mid-file (an OP byte that is none of
 //    0x7F, 0x00, 0x80; a negative length followed by data; a length past
-//    the end with a decodable record after it) the tool cannot
+//    the end with a decodable record after it; a record that does not
+//    decode and whose length, skipped, lands inside data rather than where
+//    a record, a NOOP or the 0x80 fill begins, with a decodable record
+//    after it: its length is the damage) the tool cannot
 //    skip past it safely: error finding integrity_unrepairable, the walk
 //    stops there, nothing is planned for that spot.
 //  - Deviations from the tool, each for a file Flume reads better: a

@@ -372,6 +372,26 @@ TEST_CASE("flume integrity: a length damaged in mid-log is not a torn tail (issu
   CHECK(findings2.findings().empty());
 }
 
+TEST_CASE("flume integrity: a length off by one in mid-log is not skipped (issue 14)") {
+  // B's length one short: its payload misses the footer, and skipping it
+  // lands on B's last byte, not on C. A NOOP of that length would end the
+  // log there for Flume and hide C and the commit; nothing is planned.
+  Channel channel("integrity-length-off-by-one");
+  V3Log log(1);
+  log.put(10, 100, "event-A");
+  const auto b = log.put(10, 101, "event-B");
+  log.put(10, 102, "event-C");
+  log.commit(10, 103);
+  set_byte(&log.bytes, b + 4, static_cast<std::uint8_t>(log.bytes[b + 4] - 1));  // B is far shorter than 256
+  log.write(channel.data());
+  auto o = open_channel(channel);
+  FindingList findings;
+  const IntegrityPlan plan = plan_integrity_repair(*o->logs->find(1), {}, &findings);
+  CHECK(plan.changes.empty());
+  REQUIRE(count_code(findings, "integrity_unrepairable") == 1);
+  CHECK(findings.findings()[0].offset == b);
+}
+
 TEST_CASE("flume integrity: a clean V2 log needs nothing; a broken one or a drop is not handled") {
   std::string clean;
   append_v2_log_header(&clean, V2LogHeader{2, 1, 0, 0});
