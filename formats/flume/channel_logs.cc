@@ -12,6 +12,12 @@ void report(Reporter* reporter, Severity severity, std::string code, const std::
 
 }  // namespace
 
+const std::string* planned_content(const FileOverlay* overlay, const std::string& path) {
+  if (overlay == nullptr) return nullptr;
+  const auto it = overlay->find(path);
+  return it == overlay->end() ? nullptr : &it->second;
+}
+
 const char* pointer_target_name(PointerTarget target) {
   switch (target) {
     case PointerTarget::kPut:
@@ -53,12 +59,13 @@ std::uint64_t ChannelLog::replay_start(std::int64_t checkpoint_write_order_id) c
   return 0;  // Flume seeks to 0 even in a V2 file (spec §6.3)
 }
 
-ChannelLogs::ChannelLogs(const std::vector<DataLog>& logs, const KeyRing& keys, Reporter* reporter) {
+ChannelLogs::ChannelLogs(const std::vector<DataLog>& logs, const KeyRing& keys, Reporter* reporter,
+                         const FileOverlay* overlay) {
   logs_.reserve(logs.size());
-  for (const DataLog& layout : logs) open(layout, keys, reporter);
+  for (const DataLog& layout : logs) open(layout, keys, reporter, overlay);
 }
 
-void ChannelLogs::open(const DataLog& layout, const KeyRing& keys, Reporter* reporter) {
+void ChannelLogs::open(const DataLog& layout, const KeyRing& keys, Reporter* reporter, const FileOverlay* overlay) {
   ChannelLog log;
   log.layout_ = layout;
   log.file_id_ = layout.file_id;
@@ -76,29 +83,43 @@ void ChannelLogs::open(const DataLog& layout, const KeyRing& keys, Reporter* rep
     log.v2_header_ = read_v2_log_header(log.input_->bytes(), layout.path, layout.file_id, reporter);
     if (!log.v2_header_) log.readable_ = false;
   } else if (!layout.meta_path.empty()) {
-    auto meta = InputFile::open(layout.meta_path, &error);
-    if (!meta) {
-      report(reporter, Severity::kError, "io_error", layout.meta_path, std::nullopt, error);
-      log.readable_ = false;
-    } else if (meta->bytes().size() > 0) {
-      const LogMetadataDecode decoded = decode_log_metadata(meta->bytes(), layout.meta_path, reporter);
-      if (decoded.valid) {
-        log.metadata_ = decoded.metadata;
-        if (decoded.metadata.log_file_id != layout.file_id) {
-          report(reporter, Severity::kError, "log_file_id_mismatch", layout.meta_path, std::nullopt,
-                 fmt::format("expected logFileID {} (from the name {}), found {}; Flume files "
-                             "this log's puts under {}",
-                             layout.file_id, layout.path, decoded.metadata.log_file_id, decoded.metadata.log_file_id));
-          log.file_id_ = decoded.metadata.log_file_id;
-        }
-      } else {
-        log.readable_ = false;
-      }
-    }
+    open_meta(&log, reporter, overlay);
   }
   if (log.readable_ && log.metadata_ && log.metadata_->encryption) set_up_cipher(&log, keys, reporter);
   by_id_.emplace(log.file_id_, logs_.size());
   logs_.push_back(std::move(log));
+}
+
+void ChannelLogs::open_meta(ChannelLog* log, Reporter* reporter, const FileOverlay* overlay) {
+  const DataLog& layout = log->layout_;
+  std::unique_ptr<InputFile> meta;
+  ByteSpan bytes;
+  if (const std::string* content = planned_content(overlay, layout.meta_path)) {
+    bytes = ByteSpan(*content);
+  } else {
+    std::string error;
+    meta = InputFile::open(layout.meta_path, &error);
+    if (!meta) {
+      report(reporter, Severity::kError, "io_error", layout.meta_path, std::nullopt, error);
+      log->readable_ = false;
+      return;
+    }
+    bytes = meta->bytes();
+  }
+  if (bytes.size() == 0) return;
+  const LogMetadataDecode decoded = decode_log_metadata(bytes, layout.meta_path, reporter);
+  if (!decoded.valid) {
+    log->readable_ = false;
+    return;
+  }
+  log->metadata_ = decoded.metadata;
+  if (decoded.metadata.log_file_id != layout.file_id) {
+    report(reporter, Severity::kError, "log_file_id_mismatch", layout.meta_path, std::nullopt,
+           fmt::format("expected logFileID {} (from the name {}), found {}; Flume files "
+                       "this log's puts under {}",
+                       layout.file_id, layout.path, decoded.metadata.log_file_id, decoded.metadata.log_file_id));
+    log->file_id_ = decoded.metadata.log_file_id;
+  }
 }
 
 void ChannelLogs::set_up_cipher(ChannelLog* log, const KeyRing& keys, Reporter* reporter) {
@@ -176,8 +197,14 @@ bool ChannelLogs::preview_write(std::int32_t file_id, std::uint64_t offset, Byte
   const auto it = by_id_.find(file_id);
   if (it == by_id_.end()) return false;
   ChannelLog& log = logs_[it->second];
-  return log.readable_ && log.input_ && offset <= log.input_->bytes().size() &&
-         log.input_->preview_write(static_cast<std::size_t>(offset), bytes);
+  if (!log.readable_ || !log.input_ || offset > log.input_->bytes().size() ||
+      !log.input_->preview_write(static_cast<std::size_t>(offset), bytes))
+    return false;
+  if (log.version_ == 2 && offset < kV2LogHeaderSize) {
+    FindingList already_reported;  // the header's findings were given when the log was opened
+    log.v2_header_ = read_v2_log_header(log.input_->bytes(), log.layout_.path, std::nullopt, &already_reported);
+  }
+  return true;
 }
 
 }  // namespace qjt::flume

@@ -33,6 +33,13 @@ namespace qjt::flume {
 // Key alias -> raw key bytes (16, 24 or 32), as --key ALIAS=HEX gives them.
 using KeyRing = std::map<std::string, std::string>;
 
+// Whole files as a repair plan will write them, by path: read instead of
+// what is on disk, so that the planned state can be replayed before
+// anything is written.
+using FileOverlay = std::map<std::string, std::string>;
+// The overlay's content for `path`, or nullptr (also for no overlay).
+const std::string* planned_content(const FileOverlay* overlay, const std::string& path);
+
 class ChannelLog {
  public:
   const DataLog& layout() const { return layout_; }
@@ -77,7 +84,9 @@ const char* pointer_target_name(PointerTarget target);
 
 class ChannelLogs {
  public:
-  ChannelLogs(const std::vector<DataLog>& logs, const KeyRing& keys, Reporter* reporter);
+  // A log-N.meta found in `overlay` is decoded from there.
+  ChannelLogs(const std::vector<DataLog>& logs, const KeyRing& keys, Reporter* reporter,
+              const FileOverlay* overlay = nullptr);
 
   const std::vector<ChannelLog>& logs() const { return logs_; }
   const ChannelLog* find(std::int32_t file_id) const;
@@ -89,11 +98,13 @@ class ChannelLogs {
   // Makes the log with `file_id` read as it will once `bytes` are written
   // at `offset`, in this process only (InputFile::preview_write): a repair
   // plan's later steps see the earlier steps' results. False when there is
-  // no such readable log or the range is not inside it.
+  // no such readable log or the range is not inside it. A write into a V2
+  // log's header (its checkpoint mark) is decoded again.
   bool preview_write(std::int32_t file_id, std::uint64_t offset, ByteSpan bytes);
 
  private:
-  void open(const DataLog& layout, const KeyRing& keys, Reporter* reporter);
+  void open(const DataLog& layout, const KeyRing& keys, Reporter* reporter, const FileOverlay* overlay);
+  static void open_meta(ChannelLog* log, Reporter* reporter, const FileOverlay* overlay);
   static void set_up_cipher(ChannelLog* log, const KeyRing& keys, Reporter* reporter);
 
   std::vector<ChannelLog> logs_;

@@ -81,11 +81,7 @@ void plan_integrity(ChannelLogs* logs, const ChannelRepairRequest& request, Chan
 void plan_mark(const ChannelLog& log, std::string mark, ChannelRepairPlan* plan) {
   const std::string why = "the rebuilder's checkpoint mark (markCheckpoint: write order id only, position kept)";
   if (log.version() == 3) {
-    const std::string path =
-        log.layout().meta_source == MetaSource::kMeta
-            ? log.layout().meta_path
-            : (fs::path(log.layout().dir) / fmt::format("log-{}.meta", log.layout().file_id)).string();
-    plan->changes.push_back(write_change(path, std::move(mark), why));
+    plan->changes.push_back(write_change(log_meta_path(log.layout()), std::move(mark), why));
     return;
   }
   // V2: the header is the mark; patch the bytes that change.
@@ -293,6 +289,11 @@ bool apply_file_change(const FileChange& c, std::string* error) {
       return durable_remove(c.path, error);
   }
   return false;
+}
+
+std::string log_meta_path(const DataLog& log) {
+  return log.meta_source == MetaSource::kMeta ? log.meta_path
+                                              : (fs::path(log.dir) / fmt::format("log-{}.meta", log.file_id)).string();
 }
 
 const char* checkpoint_action_name(CheckpointAction action) {

@@ -94,6 +94,10 @@ struct ChannelRepairPlan {
 ChannelRepairPlan plan_channel_repair(const ChannelLayout& layout, ChannelLogs* logs,
                                       const ChannelRepairRequest& request, Reporter* reporter);
 
+// The log-N.meta a rebuild writes for `log`: the one a reader uses now
+// when it is the .meta itself, else a new log-N.meta in the log's dir.
+std::string log_meta_path(const DataLog& log);
+
 struct AppliedBackup {
   std::string original;
   std::string copy;

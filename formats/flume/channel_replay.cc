@@ -30,8 +30,11 @@ void tell(Reporter* reporter, Severity severity, std::string code, const std::st
 // CheckpointBytes that view them.
 class CheckpointInputs {
  public:
+  explicit CheckpointInputs(const FileOverlay* overlay = nullptr) : overlay_(overlay) {}
+
   std::optional<ByteSpan> open(const std::optional<std::string>& path, Reporter* reporter) {
     if (!path) return std::nullopt;
+    if (const std::string* planned = planned_content(overlay_, *path)) return ByteSpan(*planned);
     std::string error;
     auto input = InputFile::open(*path, &error);
     if (!input) {
@@ -48,6 +51,7 @@ class CheckpointInputs {
   }
 
  private:
+  const FileOverlay* overlay_;
   std::vector<std::unique_ptr<InputFile>> inputs_;
   std::vector<std::unique_ptr<std::string>> buffers_;
 };
@@ -86,7 +90,7 @@ std::optional<CheckpointState> choose_checkpoint(const ChannelLayout& layout, co
   const bool has_checkpoint = main.checkpoint.has_value();
   std::optional<CheckpointState> state;
   if (has_checkpoint) {
-    CheckpointInputs inputs;
+    CheckpointInputs inputs(options.overlay);
     const CheckpointBytes bytes = files_of(main, &inputs, reporter);
     if (bytes.checkpoint && !bytes.checkpoint->empty()) {
       state = load_checkpoint(bytes, CheckpointLoadOptions{options.capacity}, reporter);
@@ -124,9 +128,15 @@ std::optional<CheckpointState> choose_checkpoint(const ChannelLayout& layout, co
 // The configured capacity when none is given: the one the refused
 // checkpoint was made with (Flume checks it against the configuration, so
 // they agree), else Flume's default.
-std::int64_t capacity_of(const CheckpointFiles& checkpoint) {
+std::int64_t capacity_of(const CheckpointFiles& checkpoint, const FileOverlay* overlay) {
   std::error_code error;
-  const std::uint64_t size = checkpoint.checkpoint ? std::filesystem::file_size(*checkpoint.checkpoint, error) : 0;
+  const std::string* planned = checkpoint.checkpoint ? planned_content(overlay, *checkpoint.checkpoint) : nullptr;
+  std::uint64_t size = 0;
+  if (planned) {
+    size = planned->size();
+  } else if (checkpoint.checkpoint) {
+    size = std::filesystem::file_size(*checkpoint.checkpoint, error);
+  }
   if (error || size % 8 != 0 || size / 8 <= kCheckpointHeaderSlots) return kDefaultCapacity;
   return static_cast<std::int64_t>(
       std::min<std::uint64_t>(size / 8 - kCheckpointHeaderSlots, EventQueue::kMaxCapacity));
@@ -231,6 +241,7 @@ class Replayer {
           ++result_.counts.noops;
           continue;
         case LogRecordType::kEndOfData:
+          if (c->reader.data_after_end_fill()) result_.stopped_at[c->log->file_id()] = r.offset;
           return false;
         case LogRecordType::kBroken:
           refuse_record(*c->log, r, "broken_record", r.error);
@@ -251,6 +262,7 @@ class Replayer {
   }
 
   void refuse_record(const ChannelLog& log, const LogRecord& r, const char* code, const std::string& what) {
+    result_.stopped_at[log.file_id()] = r.offset;
     tell(reporter_, Severity::kError, code, log.layout().path, r.offset,
          fmt::format("{}; Flume's replay stops here and, with fsyncPerTransaction=true (the default), "
                      "the channel does not start (\"Please run File Channel Integrity tool\")",
@@ -415,7 +427,8 @@ ChannelReplay replay_channel(const ChannelLayout& layout, const ChannelLogs& log
     replayer.seed(std::move(state->inflight_puts), std::move(state->inflight_takes));
   } else {
     std::string error;
-    result.queue = EventQueue::create(options.capacity.value_or(capacity_of(layout.checkpoint)), &error);
+    result.queue =
+        EventQueue::create(options.capacity.value_or(capacity_of(layout.checkpoint, options.overlay)), &error);
     if (!result.queue) {
       tell(reporter, Severity::kError, "bad_capacity", where, std::nullopt, error);
       return result;

@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -40,6 +41,9 @@ struct ChannelReplayOptions {
   // (taken from its length even when Flume refuses the checkpoint), or
   // Flume's default 1,000,000 when there is none.
   std::optional<std::int64_t> capacity;
+  // Checkpoint dir files read from here instead of the disk (a repair's
+  // planned state; the layout names the files the plan leaves).
+  const FileOverlay* overlay = nullptr;
 };
 
 struct ReplayCounts {
@@ -59,6 +63,10 @@ struct ChannelReplay {
   ReplayCounts counts;
   std::int64_t max_transaction_id = 0;
   std::int64_t max_write_order_id = 0;
+  // Logs whose reading ended before their last record: a broken record, a
+  // failed CRC, or a 0x80 with data after the fill. File id -> that
+  // record's offset; nothing from there on was replayed.
+  std::map<std::int32_t, std::uint64_t> stopped_at;
 };
 
 ChannelReplay replay_channel(const ChannelLayout& layout, const ChannelLogs& logs, const ChannelReplayOptions& options,

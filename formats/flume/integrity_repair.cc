@@ -20,15 +20,35 @@ std::int32_t load_i32_be(ByteSpan file, std::size_t at) {
 // Whether the record (0x7F) or NOOP (0x00) at `offset`, whose framing the
 // reader could not follow, is a torn tail that Flume reads as the end of
 // the file's data (see the header): too short for its length, a length
-// past the end, or a negative length with only the 0x80 fill after it.
-bool is_torn_tail(ByteSpan file, std::size_t offset) {
+// past the end, or a negative length with only the 0x80 fill after it;
+// and no decodable record after it (a crash leaves none after the record
+// it tore, so one there means the damage is in mid-log).
+bool is_torn_tail(ByteSpan file, std::size_t offset, AesCtr* cipher) {
   const std::uint8_t op = file[offset];
   if (op != kOpRecord && op != kOpNoop) return false;
   const std::size_t remaining = file.size() - offset;
   if (remaining < kFraming) return true;
   const std::int32_t length = load_i32_be(file, offset + 1);
-  if (length >= 0) return static_cast<std::size_t>(length) > remaining - kFraming;
+  if (length >= 0)
+    return static_cast<std::size_t>(length) > remaining - kFraming &&
+           !find_decodable_record(file, offset + 1, cipher).has_value();
   return !find_first_non_fill(file, offset + 1).has_value();
+}
+
+// Whether `at` is where a record, a NOOP or the end of the data begins:
+// following the lengths from there meets the end of the data or a record
+// that decodes before a byte that is no OP code.
+bool on_a_boundary(ByteSpan file, std::size_t at, AesCtr* cipher) {
+  LogRecord r;
+  for (;;) {
+    LogReader reader(file, 3, at, cipher);
+    do {
+      reader.next(&r);
+    } while (r.type == LogRecordType::kNoop);
+    if (r.type != LogRecordType::kBroken) return true;
+    if (r.size == 0) return false;
+    at = static_cast<std::size_t>(r.offset + r.size);
+  }
 }
 
 class Planner {
@@ -123,6 +143,14 @@ class Planner {
     if (r.size > 0) {
       // Framing intact: the tool's CorruptEventException case.
       const std::uint64_t next = r.offset + r.size;
+      if (length_is_suspect(r)) {
+        report(Severity::kError, "integrity_unrepairable", r.offset,
+               fmt::format("expected a record whose length leads to the next record, found: {}, and its length "
+                           "lands inside data at {} while a record decodes further on; a NOOP of that length "
+                           "would hide it, so nothing after it was checked",
+                           r.error, next));
+        return std::nullopt;
+      }
       if (find_first_non_fill(file_, static_cast<std::size_t>(next)))
         change(r, kOpNoop, IntegrityChangeKind::kCorrupt, r.error);
       else
@@ -130,7 +158,7 @@ class Planner {
       return next;
     }
     const auto at = static_cast<std::size_t>(r.offset);
-    if (at < file_.size() && is_torn_tail(file_, at)) {
+    if (at < file_.size() && is_torn_tail(file_, at, log_.cipher())) {
       change(r, kOpEof, IntegrityChangeKind::kTornRecord, "torn record: " + r.error);
     } else {
       report(Severity::kError, "integrity_unrepairable", r.offset,
@@ -139,6 +167,15 @@ class Planner {
                          r.error));
     }
     return std::nullopt;
+  }
+
+  // Whether the length of the undecodable record `r` is itself damaged:
+  // skipping it does not land where a record, a NOOP or the end of the
+  // data begins, yet a record decodes somewhere after it.
+  bool length_is_suspect(const LogRecord& r) const {
+    const auto next = static_cast<std::size_t>(r.offset + r.size);
+    return !on_a_boundary(file_, next, log_.cipher()) &&
+           find_decodable_record(file_, static_cast<std::size_t>(r.offset) + 1, log_.cipher()).has_value();
   }
 
   void report_unmet_drops() {

@@ -37,8 +37,17 @@
 //        while 0x80 reads as the end of the data to both, as Flume already
 //        reads it. The same rule turns a NOOP such a tool run left into
 //        0x80.
+//    A record is torn only when nothing decodable follows it: a crash
+//    leaves no record after the one it cut short, so a length past the end
+//    with a record further on that decodes (framing, protobuf and CRC32
+//    intact) is a damaged length in mid-log, below. Taking it for a torn
+//    tail would end the log there and lose every record after it.
 //  - Where the framing is lost in mid-file (an OP byte that is none of
-//    0x7F, 0x00, 0x80; a negative length followed by data) the tool cannot
+//    0x7F, 0x00, 0x80; a negative length followed by data; a length past
+//    the end with a decodable record after it; a record that does not
+//    decode and whose length, skipped, lands inside data rather than where
+//    a record, a NOOP or the 0x80 fill begins, with a decodable record
+//    after it: its length is the damage) the tool cannot
 //    skip past it safely: error finding integrity_unrepairable, the walk
 //    stops there, nothing is planned for that spot.
 //  - Deviations from the tool, each for a file Flume reads better: a

@@ -635,6 +635,16 @@ bool LogReader::read_v2(LogRecord* record) {
   return true;
 }
 
+std::optional<std::size_t> find_decodable_record(ByteSpan file, std::size_t from, AesCtr* decryptor) {
+  LogRecord r;
+  for (std::size_t at = from; at < file.size(); ++at) {
+    if (file[at] != kOpRecord) continue;
+    LogReader reader(file, 3, at, decryptor);
+    if (reader.next(&r) && r.type != LogRecordType::kBroken && r.crc_ok) return at;
+  }
+  return std::nullopt;
+}
+
 std::optional<std::uint64_t> LogReader::data_after_end_fill() const {
   if (!fill_start_) return std::nullopt;
   return find_first_non_fill(file_, *fill_start_ + 1);

@@ -73,6 +73,11 @@ bool read_hadoop_vint(ByteReader* in, std::int32_t* value);
 // or nullopt when there is none. Word-at-a-time scan.
 std::optional<std::size_t> find_first_non_fill(ByteSpan file, std::size_t from);
 
+// The offset of the first V3 record at or after `from` whose framing
+// holds, that decodes and whose CRC32 (for a put) matches, or nullopt: where
+// reading can pick up again after damage. `decryptor` as for LogReader.
+std::optional<std::size_t> find_decodable_record(ByteSpan file, std::size_t from, AesCtr* decryptor = nullptr);
+
 class LogReader {
  public:
   // `version` is 2 or 3 (anything else yields one kBroken record); `start`

@@ -43,7 +43,7 @@ check "damaged: plan exit status" 1 "$status"
 check "damaged: the plan is one byte over foxtrot's OP byte" \
   '[{"file":"'"$work"'/c/data2/log-2","action":"patch","size":347,"size_after":347,"changes":[{"offset":181,"old_byte":127,"new_byte":0,"kind":"crc_mismatch"}],"backup":null}]' \
   "$(jq -c '[.files[] | del(.reason) | .changes |= map(del(.reason))]' <<<"$out")"
-check "damaged: plan report" '{"applied":false,"checkpoint_action":"keep","feasible":true,"rebuild":null,"backup_dir":null,"findings":[],"verify":null}' \
+check "damaged: plan report" '{"applied":false,"checkpoint_action":"keep","feasible":true,"rebuild":null,"recovery":{"events_now":3,"events_after":3,"lost":[],"revived":[],"refused":false},"backup_dir":null,"findings":[],"verify":null}' \
   "$(jq -c 'del(.files)' <<<"$out")"
 check "damaged: a plan changes nothing" same "$(same_files "$td/damaged" "$work/c")"
 
@@ -116,6 +116,36 @@ check "torn: plan" '[{"offset":181,"old_byte":127,"new_byte":128,"kind":"torn_re
   "$(jq -c '[.files[].changes[] | del(.reason)]' <<<"$out")"
 "$qjt" repair $(chan) --apply --no-backup >/dev/null; check "torn: apply verifies clean" 0 $?
 check "torn: replay after" '["alpha","bravo","delta"]' "$(queue)"
+
+# ---- damage in mid-log (issue 14) -------------------------------------------------
+# log-1's first record (alpha) with byte 2 of its length XOR 0xff: the length
+# runs past the end, but bravo and the records after it decode, so this is
+# not a torn tail (0x80 there would end log-1 at byte 0). Nothing is planned
+# for log-1 (integrity_unrepairable). The rebuild would read log-1 only up to
+# that record: it loses bravo (log-1 @64) and revives charlie (log-2 @0,
+# taken by txn 7 in log-1), so --apply refuses it (exit 1, nothing changed);
+# --force carries it out.
+flip() {  # flip FILE OFFSET: the byte XOR 0xff
+  local byte; byte=$(od -An -tu1 -j"$2" -N1 "$1" | tr -d ' ')
+  printf "\\$(printf %03o $((byte ^ 255)))" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
+fresh channel
+flip "$work/c/data1/log-1" 2
+rm -rf "$work/mid"; cp -r "$work/c" "$work/mid"
+out=$("$qjt" repair $(chan) --json); status=$?
+check "mid-log: plan" '1 [] ["integrity_unrepairable"]' "$status $(jq -c '[.files[].changes[]]' <<<"$out") $(jq -c '[.findings[].code]' <<<"$out")"
+out=$("$qjt" repair $(chan) --rebuild-checkpoint --apply --backup-to "$work/bak" --json); status=$?
+check "mid-log: the rebuild is refused" '1 false' "$status $(jq -c .applied <<<"$out")"
+check "mid-log: the events lost and revived" \
+  '{"events_now":3,"events_after":3,"lost":[{"file_id":1,"offset":64}],"revived":[{"file_id":2,"offset":0}],"refused":true}' \
+  "$(jq -c .recovery <<<"$out")"
+check "mid-log: findings name them" '["repair_loses_event:64","repair_revives_event:0"]' \
+  "$(jq -c '[.findings[] | select(.code | startswith("repair_")) | "\(.code):\(.offset)"]' <<<"$out")"
+check "mid-log: refused changes nothing" same "$(same_files "$work/mid" "$work/c")"
+out=$("$qjt" repair $(chan) --rebuild-checkpoint 2>/dev/null)
+check "mid-log: the text plan names them" 2 "$(grep -c -e '^  lost: log-1 offset 64' -e '^  revived: log-2 offset 0' <<<"$out")"
+"$qjt" repair $(chan) --rebuild-checkpoint --apply --force --no-backup >/dev/null 2>&1
+check "mid-log: --force carries it out" '["charlie","delta","foxtrot"]' "$(queue)"
 
 # ---- refusals ------------------------------------------------------------------
 fresh damaged

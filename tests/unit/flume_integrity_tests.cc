@@ -339,6 +339,59 @@ TEST_CASE("flume integrity: lost framing mid-file stops the walk with a finding"
   CHECK(count_code(findings2, "integrity_unrepairable") == 1);
 }
 
+TEST_CASE("flume integrity: a length damaged in mid-log is not a torn tail (issue 14)") {
+  // The first record's length with byte 2 XOR 0xFF runs past the end, but
+  // records that decode follow: a crash tears only the last record, so this
+  // is damage in mid-log. Taken for a torn tail, 0x80 there would end the
+  // log at byte 0 and lose every event after it.
+  Channel channel("integrity-length-mid-log");
+  V3Log log(1);
+  const auto a = log.put(10, 100, "event-A");
+  log.put(10, 101, "event-B");
+  log.commit(10, 102);
+  set_byte(&log.bytes, a + 2, static_cast<std::uint8_t>(log.bytes[a + 2] ^ 0xFF));
+  log.write(channel.data());
+  auto o = open_channel(channel);
+  FindingList findings;
+  const IntegrityPlan plan = plan_integrity_repair(*o->logs->find(1), {}, &findings);
+  CHECK(plan.changes.empty());
+  REQUIRE(count_code(findings, "integrity_unrepairable") == 1);
+  CHECK(findings.findings()[0].offset == a);
+
+  // The same length at the end of the log, nothing decodable after it:
+  // a torn tail, 0x80 as before.
+  V3Log tail(1);
+  tail.put(10, 100, "event-A");
+  tail.commit(10, 101);
+  const auto b = tail.put(11, 102, "event-B");
+  set_byte(&tail.bytes, b + 2, static_cast<std::uint8_t>(tail.bytes[b + 2] ^ 0xFF));
+  tail.write(channel.data());
+  auto o2 = open_channel(channel);
+  FindingList findings2;
+  CHECK(offsets_of(plan_integrity_repair(*o2->logs->find(1), {}, &findings2)) == std::to_string(b) + ":torn_record");
+  CHECK(findings2.findings().empty());
+}
+
+TEST_CASE("flume integrity: a length off by one in mid-log is not skipped (issue 14)") {
+  // B's length one short: its payload misses the footer, and skipping it
+  // lands on B's last byte, not on C. A NOOP of that length would end the
+  // log there for Flume and hide C and the commit; nothing is planned.
+  Channel channel("integrity-length-off-by-one");
+  V3Log log(1);
+  log.put(10, 100, "event-A");
+  const auto b = log.put(10, 101, "event-B");
+  log.put(10, 102, "event-C");
+  log.commit(10, 103);
+  set_byte(&log.bytes, b + 4, static_cast<std::uint8_t>(log.bytes[b + 4] - 1));  // B is far shorter than 256
+  log.write(channel.data());
+  auto o = open_channel(channel);
+  FindingList findings;
+  const IntegrityPlan plan = plan_integrity_repair(*o->logs->find(1), {}, &findings);
+  CHECK(plan.changes.empty());
+  REQUIRE(count_code(findings, "integrity_unrepairable") == 1);
+  CHECK(findings.findings()[0].offset == b);
+}
+
 TEST_CASE("flume integrity: a clean V2 log needs nothing; a broken one or a drop is not handled") {
   std::string clean;
   append_v2_log_header(&clean, V2LogHeader{2, 1, 0, 0});

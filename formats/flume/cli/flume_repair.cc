@@ -9,6 +9,7 @@
 #include "flume/channel_repair.h"
 #include "flume/checkpoint_file.h"
 #include "flume/cli/flume_commands.h"
+#include "flume/repair_recovery.h"
 #include "json_line.h"
 #include "output.h"
 #include "path_family.h"
@@ -87,6 +88,10 @@ struct Report {
   std::string backup_dir;
   std::vector<flume::AppliedBackup> backups;
   std::optional<FindingList> verified;
+  const flume::RecoveryChange* recovery = nullptr;  // null when nothing would change
+
+  // A plan that loses or revives events is carried out only when forced.
+  bool refused() const { return recovery && !recovery->keeps_queue() && !options.guard.force; }
 
   std::string backup_of(const std::string& path) const {
     for (const auto& b : backups)
@@ -111,6 +116,26 @@ void write_changes_json(JsonWriter* out, const flume::FileChange& c) {
         .end_object();
   }
   out->end_array();
+}
+
+void write_events_json(JsonWriter* out, const std::vector<flume::EventPointer>& events) {
+  out->begin_array();
+  for (const flume::EventPointer& p : events)
+    out->begin_object().num("file_id", p.file_id).num("offset", p.offset).end_object();
+  out->end_array();
+}
+
+void write_recovery_json(JsonWriter* line, const Report& r) {
+  if (!r.recovery) {
+    line->null("recovery");
+    return;
+  }
+  line->begin_object("recovery")
+      .unsigned_num("events_now", r.recovery->now.size())
+      .unsigned_num("events_after", r.recovery->after.size());
+  write_events_json(&line->key("lost"), r.recovery->lost);
+  write_events_json(&line->key("revived"), r.recovery->revived);
+  line->boolean("refused", r.refused()).end_object();
 }
 
 void write_files_json(JsonWriter* line, const Report& r) {
@@ -148,6 +173,7 @@ void print_json(Output* out, const Report& r, const flume::ChannelRepairRequest&
   } else {
     line.null("rebuild");
   }
+  write_recovery_json(&line, r);
   r.backup_dir.empty() || r.backups.empty() ? line.null("backup_dir") : line.str("backup_dir", r.backup_dir);
   write_findings_json(&line.key("findings"), r.plan_findings.findings());
   if (r.verified) {
@@ -179,18 +205,56 @@ std::string file_text(const flume::FileChange& c, const std::string& backup) {
   return text;
 }
 
+std::string recovery_text(const flume::RecoveryChange& recovery) {
+  std::string text = fmt::format("queue Flume recovers: {} event(s) now, {} after the repair\n", recovery.now.size(),
+                                 recovery.after.size());
+  for (const flume::EventPointer& p : recovery.lost)
+    text += fmt::format("  lost: log-{} offset {} (an intact event recovered now)\n", p.file_id, p.offset);
+  for (const flume::EventPointer& p : recovery.revived)
+    text +=
+        fmt::format("  revived: log-{} offset {} (taken, rolled back or never committed now)\n", p.file_id, p.offset);
+  return text;
+}
+
 void print_text(Output* out, const Report& r) {
   for (const Finding& f : r.plan_findings.findings()) fmt::print(stderr, "qjt: {}\n", format_finding(f));
   if (r.plan.changes.empty()) out->write("channel: nothing to change\n");
   for (const flume::FileChange& c : r.plan.changes) out->write(file_text(c, r.backup_of(c.path)));
+  if (r.recovery) out->write(recovery_text(*r.recovery));
   if (!r.plan.feasible) out->write("the plan cannot be carried out: see the findings above; nothing was changed\n");
-  if (!r.options.apply && r.plan.feasible && !r.plan.changes.empty())
+  if (r.refused())
+    out->write(
+        "refused: the repair would lose or revive the events above; nothing was changed (--force carries "
+        "it out anyway)\n");
+  if (!r.options.apply && r.plan.feasible && !r.refused() && !r.plan.changes.empty())
     out->write("plan only: nothing was changed; run with --apply to carry it out\n");
   if (!r.backups.empty()) out->write(fmt::format("backup of the changed files in {}\n", r.backup_dir));
   if (!r.verified) return;
   for (const Finding& f : r.verified->findings()) out->write(format_finding(f) + "\n");
   out->write(fmt::format("verify after repair: {} error(s), {} warning(s)\n", r.verified->count(Severity::kError),
                          r.verified->count(Severity::kWarning)));
+}
+
+// ---- what the plan does to the queue ---------------------------------------
+
+std::string log_path(const flume::ChannelLayout& layout, std::int32_t file_id) {
+  for (const flume::DataLog& log : layout.logs)
+    if (log.file_id == file_id) return log.path;
+  return "";
+}
+
+// One error per event the plan loses or revives (the plan is refused for
+// them unless forced).
+void report_recovery_change(const flume::ChannelLayout& layout, const flume::RecoveryChange& recovery,
+                            Reporter* reporter) {
+  auto tell = [&](const char* code, flume::EventPointer p, const char* what) {
+    reporter->report(Finding{Severity::kError, code, log_path(layout, p.file_id), static_cast<std::uint32_t>(p.offset),
+                             fmt::format("expected the repair to keep the queue Flume recovers, found that it {} "
+                                         "event of log-{} offset {}",
+                                         what, p.file_id, p.offset)});
+  };
+  for (flume::EventPointer p : recovery.lost) tell("repair_loses_event", p, "loses the intact");
+  for (flume::EventPointer p : recovery.revived) tell("repair_revives_event", p, "revives the taken or uncommitted");
 }
 
 // ---- carrying it out -------------------------------------------------------
@@ -272,10 +336,15 @@ ExitCode run_flume_repair(const FlumeRepairOptions& o) {
   if (!request) return ExitCode::kUsage;
   flume::ChannelLogs logs(layout.logs, *keys, &plan_findings);
   const flume::ChannelRepairPlan plan = flume::plan_channel_repair(layout, &logs, *request, &plan_findings);
-  Report report{o, plan, plan_findings, "", {}, std::nullopt};
+  std::optional<flume::RecoveryChange> recovery;
+  if (plan.feasible && !plan.changes.empty()) {
+    recovery = flume::compare_recovery(layout, *keys, plan, o.flume.capacity);
+    report_recovery_change(layout, *recovery, &plan_findings);
+  }
+  Report report{o, plan, plan_findings, "", {}, std::nullopt, recovery ? &*recovery : nullptr};
   ExitCode status =
       plan.changes.empty() && plan_findings.count(Severity::kError) == 0 ? ExitCode::kOk : ExitCode::kProblems;
-  if (o.apply && plan.feasible && !plan.changes.empty()) {
+  if (o.apply && plan.feasible && !plan.changes.empty() && !report.refused()) {
     status = apply(layout, &report);
     if (!report.verified) return status;
   }

@@ -1,7 +1,9 @@
 // qjt repair on a Flume file channel: what cmd_repair runs when it is given
 // --checkpoint-dir/--data-dir. The plan and its application are
 // formats/flume/channel_repair.h; this file reads the options, guards the
-// channel, prints the plan and verifies the result.
+// channel, prints the plan, refuses it without --force when it would lose
+// or revive events (formats/flume/repair_recovery.h) and verifies the
+// result.
 #pragma once
 
 #include <optional>

@@ -1,0 +1,212 @@
+#include "flume/repair_recovery.h"
+
+#include <filesystem>
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+
+#include "flume/channel_replay.h"
+#include "flume/log_reader.h"
+
+namespace qjt::flume {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The channel as the plan leaves it: the layout naming the files it will
+// hold, the new files' contents, and the logs' byte patches.
+struct PlannedState {
+  ChannelLayout layout;
+  FileOverlay overlay;
+  std::vector<const FileChange*> patches;
+};
+
+// The slot of `files` that `path` fills, or nullptr for another file.
+std::optional<std::string>* checkpoint_slot(CheckpointFiles* files, const std::string& path) {
+  const std::pair<const char*, std::optional<std::string>*> slots[] = {{"checkpoint", &files->checkpoint},
+                                                                       {"checkpoint.meta", &files->checkpoint_meta},
+                                                                       {"inflightputs", &files->inflight_puts},
+                                                                       {"inflighttakes", &files->inflight_takes}};
+  const fs::path wanted = fs::path(path).lexically_normal();
+  for (const auto& [name, slot] : slots)
+    if ((fs::path(files->dir) / name).lexically_normal() == wanted) return slot;
+  return nullptr;
+}
+
+PlannedState planned_state(const ChannelLayout& now, const ChannelRepairPlan& plan) {
+  PlannedState planned{now, {}, {}};
+  CheckpointFiles& checkpoint = planned.layout.checkpoint;
+  for (const FileChange& c : plan.changes) {
+    std::optional<std::string>* slot = checkpoint_slot(&checkpoint, c.path);
+    switch (c.kind) {
+      case FileChangeKind::kPatch:
+        planned.patches.push_back(&c);
+        break;
+      case FileChangeKind::kWrite:
+        planned.overlay[c.path] = c.content;
+        if (slot) *slot = c.path;
+        break;
+      case FileChangeKind::kRemove:
+        if (slot) slot->reset();
+        break;
+    }
+  }
+  for (DataLog& log : planned.layout.logs) {
+    const std::string meta = log_meta_path(log);
+    if (planned.overlay.count(meta) == 0) continue;
+    log.meta_path = meta;
+    log.meta_source = MetaSource::kMeta;
+  }
+  return planned;
+}
+
+void preview_patches(const std::vector<const FileChange*>& patches, ChannelLogs* logs) {
+  for (const FileChange* c : patches)
+    for (const ChannelLog& log : logs->logs())
+      if (log.layout().path == c->path)
+        for (const BytePatch& p : c->patches) logs->preview_write(log.file_id(), p.offset, ByteSpan(p.after));
+}
+
+struct Recovery {
+  std::vector<EventPointer> events;  // as take delivers them, head to tail
+  std::map<std::int32_t, std::uint64_t> stopped_at;
+  std::int64_t checkpoint_write_order_id = 0;
+
+  // Whether the replay stopped in log `file_id` at or before `offset`.
+  bool stopped_before(std::int32_t file_id, std::uint64_t offset) const {
+    const auto stop = stopped_at.find(file_id);
+    return stop != stopped_at.end() && stop->second <= offset;
+  }
+};
+
+Recovery recover(const ChannelLayout& layout, const ChannelLogs& logs, const ChannelReplayOptions& options) {
+  FindingList ignored;
+  const ChannelReplay replay = replay_channel(layout, logs, options, &ignored);
+  Recovery recovery{{}, replay.stopped_at, replay.checkpoint_write_order_id};
+  if (replay.queue)
+    for_each_queued_event(*replay.queue, logs, layout.checkpoint.dir, &ignored,
+                          [&](std::size_t, EventPointer p, const LogRecord&) { recovery.events.push_back(p); });
+  return recovery;
+}
+
+struct Commit {
+  std::int32_t file_id = 0;
+  std::uint64_t offset = 0;
+  std::int64_t write_order_id = 0;
+};
+
+// What the records say, every record of every log that decodes (a V3 log
+// is read on past damage, from the next record that decodes): every intact
+// put whose transaction commits, with that commit, and every event a
+// committed take names.
+struct LogHistory {
+  std::map<EventPointer, Commit> committed_puts;
+  std::set<EventPointer> taken;
+};
+
+// Where reading `log` can go on after its terminal record `r`, if anywhere.
+std::optional<std::size_t> resume_after(const ChannelLog& log, const LogReader& reader, const LogRecord& r) {
+  if (log.version() != 3) return std::nullopt;
+  if (r.type == LogRecordType::kBroken)
+    return find_decodable_record(log.bytes(), static_cast<std::size_t>(r.offset) + 1, log.cipher());
+  if (const auto data = reader.data_after_end_fill())
+    return find_decodable_record(log.bytes(), static_cast<std::size_t>(*data), log.cipher());
+  return std::nullopt;
+}
+
+LogHistory read_history(const ChannelLogs& logs) {
+  std::map<std::int64_t, std::vector<EventPointer>> puts, takes;
+  std::map<std::int64_t, Commit> put_commits;
+  std::set<std::int64_t> take_commits;
+  LogRecord r;
+  for (const ChannelLog& log : logs.logs()) {
+    if (!log.readable()) continue;
+    for (std::optional<std::size_t> start = log.data_start(); start;) {
+      LogReader reader = log.reader(*start);
+      start.reset();
+      while (reader.next(&r)) {
+        if (r.type == LogRecordType::kPut && r.crc_ok)
+          puts[r.transaction_id].push_back(EventPointer{log.file_id(), static_cast<std::int32_t>(r.offset)});
+        if (r.type == LogRecordType::kTake) takes[r.transaction_id].push_back(r.taken);
+        if (r.type == LogRecordType::kCommit && r.commit_type == 1)
+          put_commits[r.transaction_id] = Commit{log.file_id(), r.offset, r.write_order_id};
+        if (r.type == LogRecordType::kCommit && r.commit_type == 2) take_commits.insert(r.transaction_id);
+        if (r.type == LogRecordType::kBroken || r.type == LogRecordType::kEndOfData)
+          start = resume_after(log, reader, r);
+      }
+    }
+  }
+  LogHistory history;
+  for (const auto& [txid, commit] : put_commits)
+    for (EventPointer p : puts[txid]) history.committed_puts[p] = commit;
+  for (const auto& [txid, pointers] : takes)
+    if (take_commits.count(txid)) history.taken.insert(pointers.begin(), pointers.end());
+  return history;
+}
+
+// Whether today's replay read the put at `p` (or a checkpoint that covers
+// it): its log is readable and the replay did not stop before it.
+bool met_now(EventPointer p, const ChannelLogs& logs, const Recovery& now) {
+  const ChannelLog* log = logs.find(p.file_id);
+  return log != nullptr && log->readable() && !now.stopped_before(p.file_id, static_cast<std::uint32_t>(p.offset));
+}
+
+// Whether a replay that stopped at a broken record before the put `p` or
+// its commit would still add the event once that record is mended: its
+// commit comes after the checkpoint.
+bool behind_a_break(EventPointer p, const Commit& commit, const Recovery& recovery) {
+  return (recovery.stopped_before(p.file_id, static_cast<std::uint32_t>(p.offset)) ||
+          recovery.stopped_before(commit.file_id, commit.offset)) &&
+         commit.write_order_id > recovery.checkpoint_write_order_id;
+}
+
+// The puts the operator asked the plan to drop (--drop-event).
+std::set<EventPointer> dropped_puts(const ChannelLayout& layout, const ChannelRepairPlan& plan) {
+  std::set<EventPointer> dropped;
+  for (const FileChange& c : plan.changes)
+    for (const DataLog& log : layout.logs)
+      if (log.path == c.path)
+        for (const IntegrityChange& i : c.integrity)
+          if (i.kind == IntegrityChangeKind::kDropped)
+            dropped.insert(EventPointer{log.file_id, static_cast<std::int32_t>(i.offset)});
+  return dropped;
+}
+
+}  // namespace
+
+RecoveryChange compare_recovery(const ChannelLayout& layout, const KeyRing& keys, const ChannelRepairPlan& plan,
+                                std::optional<std::int64_t> capacity) {
+  FindingList ignored;
+  const ChannelLogs now_logs(layout.logs, keys, &ignored);
+  const Recovery now = recover(layout, now_logs, ChannelReplayOptions{capacity, nullptr});
+
+  const PlannedState planned = planned_state(layout, plan);
+  ChannelLogs planned_logs(planned.layout.logs, keys, &ignored, &planned.overlay);
+  preview_patches(planned.patches, &planned_logs);
+  const Recovery after = recover(planned.layout, planned_logs, ChannelReplayOptions{capacity, &planned.overlay});
+
+  RecoveryChange change{now.events, after.events, {}, {}};
+  const std::set<EventPointer> before_set(now.events.begin(), now.events.end());
+  const std::set<EventPointer> after_set(after.events.begin(), after.events.end());
+  const LogHistory history = read_history(now_logs);
+  std::set<EventPointer> gone = dropped_puts(layout, plan);  // taken or dropped: not lost
+  gone.insert(history.taken.begin(), history.taken.end());
+  const std::set<EventPointer> taken_after = read_history(planned_logs).taken;
+  gone.insert(taken_after.begin(), taken_after.end());
+  std::set<EventPointer> lost;
+  for (EventPointer p : before_set)
+    if (after_set.count(p) == 0 && gone.count(p) == 0) lost.insert(p);
+  // Committed events today's replay never reached (a broken record before
+  // them) that the plan neither recovers nor leaves behind a break.
+  for (const auto& [p, commit] : history.committed_puts)
+    if (!before_set.count(p) && !after_set.count(p) && !gone.count(p) && behind_a_break(p, commit, now) &&
+        !behind_a_break(p, commit, after))
+      lost.insert(p);
+  change.lost.assign(lost.begin(), lost.end());
+  for (EventPointer p : after_set)
+    if (before_set.count(p) == 0 && met_now(p, now_logs, now)) change.revived.push_back(p);
+  return change;
+}
+
+}  // namespace qjt::flume
