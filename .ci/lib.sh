@@ -4,7 +4,7 @@ set -euo pipefail
 
 QJT_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 QJT_PACKAGES=(cmake g++ make libcli11-dev libfmt-dev nlohmann-json3-dev doctest-dev zlib1g-dev libssl-dev libsnappy-dev groff-base man-db jq
-  clang-format)
+  clang-format clang libclang-rt-dev)
 
 qjt_bootstrap() {
   local missing=()

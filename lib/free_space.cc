@@ -41,7 +41,8 @@ std::optional<std::uint64_t> free_bytes(const std::string& path) {
 }
 
 bool same_file_system(const std::string& a, const std::string& b) {
-  struct stat sa {}, sb {};
+  struct stat sa {
+  }, sb{};
   if (::stat(existing(a).c_str(), &sa) != 0 || ::stat(existing(b).c_str(), &sb) != 0) return false;
   return sa.st_dev == sb.st_dev;
 }

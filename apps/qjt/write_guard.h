@@ -6,14 +6,9 @@
 
 #include <CLI/CLI.hpp>
 
-namespace qjt::app {
+#include "guarded_replace.h"
 
-// The options every writing command takes: --backup-dir, --no-backup, --force.
-struct WriteGuardOptions {
-  std::string backup_root;
-  bool no_backup = false;
-  bool force = false;
-};
+namespace qjt::app {
 
 void add_write_guard_options(CLI::App* command, WriteGuardOptions* options);
 

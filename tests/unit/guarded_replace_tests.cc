@@ -9,12 +9,12 @@
 
 namespace fs = std::filesystem;
 using qjt::ExitCode;
+using qjt::FileChange;
 using qjt::Finding;
 using qjt::FindingList;
+using qjt::ReplaceRequest;
 using qjt::Severity;
-using qjt::app::FileChange;
-using qjt::app::ReplaceRequest;
-using qjt::app::WriteGuardOptions;
+using qjt::WriteGuardOptions;
 using qjt_test::read_file;
 using qjt_test::text;
 using qjt_test::write_file;
@@ -61,7 +61,7 @@ TEST_CASE("guarded_replace: a clean verify leaves kOk and its findings") {
     verified_after_change = read_file(s.file) == "new";
     return FindingList{};
   };
-  const auto result = qjt::app::guarded_replace(r, WriteGuardOptions{(s.root / "backups").string(), false, false});
+  const auto result = qjt::guarded_replace(r, WriteGuardOptions{(s.root / "backups").string(), false, false});
   CHECK(result.status == ExitCode::kOk);
   CHECK(verified_after_change);
   REQUIRE(result.verified.has_value());
@@ -73,7 +73,7 @@ TEST_CASE("guarded_replace: verify errors give kProblems, the change stays and t
   Scratch s;
   ReplaceRequest r = s.request(true);
   r.verify = one_error;
-  const auto result = qjt::app::guarded_replace(r, WriteGuardOptions{(s.root / "backups").string(), false, false});
+  const auto result = qjt::guarded_replace(r, WriteGuardOptions{(s.root / "backups").string(), false, false});
   CHECK(result.status == ExitCode::kProblems);
   CHECK(result.changed());
   CHECK(read_file(s.file) == "new");
@@ -91,7 +91,7 @@ TEST_CASE("guarded_replace: no verify when a change fails") {
     ran = true;
     return FindingList{};
   };
-  const auto result = qjt::app::guarded_replace(r, WriteGuardOptions{(s.root / "backups").string(), false, false});
+  const auto result = qjt::guarded_replace(r, WriteGuardOptions{(s.root / "backups").string(), false, false});
   CHECK(result.status == ExitCode::kIoError);
   CHECK(!result.changed());
   CHECK(!ran);

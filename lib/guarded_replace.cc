@@ -2,16 +2,18 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <memory>
+#include <string_view>
 
 #include <fmt/format.h>
 
-#include "clock.h"
 #include "byte_size.h"
+#include "clock.h"
 #include "failpoint.h"
 #include "free_space.h"
 #include "in_use.h"
 
-namespace qjt::app {
+namespace qjt {
 namespace {
 
 namespace fs = std::filesystem;
@@ -104,9 +106,10 @@ std::uint64_t total_size(const std::vector<std::string>& files) {
 bool has_room(const std::string& path, std::uint64_t bytes, std::string* error) {
   const auto free = free_bytes(path);
   if (bytes == 0 || !free || *free >= bytes) return true;
-  *error = fmt::format("not enough free space: {} needs {} free for the new files, and its file system has {}; "
-                       "nothing was changed",
-                       path, format_byte_size(bytes), format_byte_size(*free));
+  *error = fmt::format(
+      "not enough free space: {} needs {} free for the new files, and its file system has {}; "
+      "nothing was changed",
+      path, format_byte_size(bytes), format_byte_size(*free));
   return false;
 }
 
@@ -206,4 +209,4 @@ void report_unchanged(std::string_view command, const ReplaceResult& result) {
   fmt::print(stderr, "qjt {}: {}{}\n", command, result.status == ExitCode::kInUse ? "refused: " : "", result.reason);
 }
 
-}  // namespace qjt::app
+}  // namespace qjt

@@ -44,14 +44,22 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "durable_file.h"
 #include "exit_code.h"
 #include "finding.h"
-#include "write_guard.h"
 
-namespace qjt::app {
+namespace qjt {
+
+// What the user said about the guard rails (--backup-to, --no-backup,
+// --force; apps/qjt/write_guard.h adds them to a command).
+struct WriteGuardOptions {
+  std::string backup_root;  // where backup directories go; "" for beside the first lock_dir
+  bool no_backup = false;
+  bool force = false;  // skips step 1
+};
 
 // Writes a file's new content; false with *error abandons the change.
 using FileContent = std::function<bool(FileWriter*, std::string*)>;
@@ -120,4 +128,4 @@ ReplaceResult guarded_replace(const ReplaceRequest& request, const WriteGuardOpt
 // changes were not made.
 void report_unchanged(std::string_view command, const ReplaceResult& result);
 
-}  // namespace qjt::app
+}  // namespace qjt
