@@ -3,9 +3,16 @@
 // Regular files are memory-mapped, so decoders see the bytes without a copy
 // and the kernel pages them in as they are touched; a decoder that walks a
 // large file forward reads it through a ReadWindow instead (read_window.h).
-// Anything that cannot be mapped (standard input given as "-", pipes,
-// character devices) is read into memory once; that size is the real
-// input, never a field inside it.
+//
+// Anything else is a stream (standard input given as "-", a pipe, a FIFO,
+// a character device such as /dev/zero): it is read into memory once, to
+// its end, but never more than the stream limit (--max-input): an endless
+// stream is a finding, not an exhausted memory. A stream is opened once
+// per process: opening it again (the same "-", or a path naming the same
+// FIFO or device) gives the bytes read the first time, since a FIFO opened
+// again would wait for a writer that never comes, and standard input read
+// again would be empty. That size is the real input, never a field inside
+// it.
 #pragma once
 
 #include <cstdint>
@@ -13,13 +20,28 @@
 #include <string>
 
 #include "byte_span.h"
+#include "finding.h"
 
 namespace qjt {
 
+class StreamBuffer;
+
 class InputFile {
  public:
+  static constexpr std::uint64_t kDefaultStreamLimit = std::uint64_t{4} << 30;
+
+  // The most bytes read from one stream; set once by main() (--max-input)
+  // before anything is opened.
+  static void set_stream_limit(std::uint64_t bytes);
+  static std::uint64_t stream_limit();
+
   // Opens `path` ("-" is standard input). On failure returns nullptr and
-  // sets *error to a sentence naming the path and the system's reason.
+  // fills *failure: "io_error" (no offset) with a sentence naming the path
+  // and the system's reason, or "input_too_large" at the offset of the
+  // stream limit when a stream goes on past it.
+  static std::unique_ptr<InputFile> open(const std::string& path, Finding* failure);
+  // The same, for callers that report the failure in their own words:
+  // *error is the failure's message.
   static std::unique_ptr<InputFile> open(const std::string& path, std::string* error);
 
   ~InputFile();
@@ -32,7 +54,7 @@ class InputFile {
 
   // A new descriptor (the caller closes it) from which pread(2) gives
   // exactly bytes(): the mapped file opened again, if its path still names
-  // it. -1 for inputs read into memory, once preview_write has changed the
+  // it. -1 for streams (never opened again), once preview_write has changed the
   // mapping, and when the file cannot be opened again. Descriptors are not
   // kept open with the mapping, so a run over thousands of files needs no
   // more than the open-file limit allows.
@@ -47,6 +69,9 @@ class InputFile {
 
  private:
   InputFile() = default;
+  static std::unique_ptr<InputFile> open_stream(const std::string& path, bool is_stdin, std::uint64_t device,
+                                                std::uint64_t inode, Finding* failure);
+  static std::unique_ptr<InputFile> open_regular(const std::string& path, bool is_stdin, Finding* failure);
 
   std::string name_;
   ByteSpan bytes_;
@@ -54,8 +79,9 @@ class InputFile {
   std::uint64_t inode_ = 0;
   void* mapping_ = nullptr;
   std::size_t mapping_size_ = 0;
-  bool previewed_ = false;  // preview_write changed the mapping
-  std::string buffer_;
+  bool previewed_ = false;                      // preview_write changed the mapping
+  std::shared_ptr<const StreamBuffer> stream_;  // a stream's bytes, shared by its opens
+  std::string copy_;                            // a stream's bytes once preview_write changed them
 };
 
 }  // namespace qjt
