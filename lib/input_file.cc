@@ -65,6 +65,12 @@ StreamRead read_stream(const std::string& path, bool is_stdin) {
   return StreamRead{nullptr, io_failure(path, describe_errno("read", path, err))};
 }
 
+// The changes of inputs already closed, until take_changes().
+std::vector<Finding>& changes() {
+  static std::vector<Finding> closed;
+  return closed;
+}
+
 }  // namespace
 
 void InputFile::set_stream_limit(std::uint64_t bytes) { stream_limit_bytes = bytes; }
@@ -135,6 +141,7 @@ std::unique_ptr<InputFile> InputFile::open_regular(const std::string& path, bool
       file->inode_ = st.st_ino;
       file->mapping_size_ = size;
       file->bytes_ = ByteSpan(static_cast<const std::uint8_t*>(map), size);
+      file->guard_.guard(map, size);
     }
   }
   if (!is_stdin) ::close(fd);
@@ -177,7 +184,23 @@ int InputFile::open_for_reading() const {
   return fd;
 }
 
+std::optional<Finding> InputFile::change() const {
+  const auto fault = guard_.fault_offset();
+  if (!fault) return std::nullopt;
+  struct stat st {};
+  const bool known = ::stat(name_.c_str(), &st) == 0 && static_cast<std::uint64_t>(st.st_size) < mapping_size_;
+  const std::uint64_t found = known ? static_cast<std::uint64_t>(st.st_size) : *fault;
+  return Finding{Severity::kError, "file_changed", name_, found,
+                 fmt::format("expected the {} bytes the file had when qjt opened it, found {} bytes: it shrank while "
+                             "qjt read it, and its bytes from offset {} on were read as zeros",
+                             mapping_size_, known ? fmt::to_string(found) : std::string("fewer"), *fault)};
+}
+
+std::vector<Finding> InputFile::take_changes() { return std::exchange(changes(), {}); }
+
 InputFile::~InputFile() {
+  if (auto changed = change()) changes().push_back(std::move(*changed));
+  guard_.release();  // before the range is unmapped and can be mapped again
   if (mapping_ != nullptr) ::munmap(mapping_, mapping_size_);
 }
 

@@ -3,6 +3,10 @@
 // Regular files are memory-mapped, so decoders see the bytes without a copy
 // and the kernel pages them in as they are touched; a decoder that walks a
 // large file forward reads it through a ReadWindow instead (read_window.h).
+// A file that shrinks while it is read (truncated by another process) does
+// not kill qjt with SIGBUS: the mapping is guarded (mapping_guard.h), the
+// bytes it lost read as zeros, and the change is a file_changed finding
+// (change(), take_changes()).
 //
 // Anything else is a stream (standard input given as "-", a pipe, a FIFO,
 // a character device such as /dev/zero): it is read into memory once, to
@@ -17,10 +21,13 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "byte_span.h"
 #include "finding.h"
+#include "mapping_guard.h"
 
 namespace qjt {
 
@@ -67,6 +74,16 @@ class InputFile {
   // not inside the input or the pages cannot be made writable.
   bool preview_write(std::size_t offset, ByteSpan bytes);
 
+  // A file_changed finding once the mapped file has shrunk under a read of
+  // bytes(): at the size the file has now, naming the size it had when it
+  // was opened. nullopt while every byte read was the file's.
+  std::optional<Finding> change() const;
+
+  // The changes of the inputs closed since the last call, in the order
+  // they were closed: what main() reports after a command, so that every
+  // command and family reports a file that moved under it.
+  static std::vector<Finding> take_changes();
+
  private:
   InputFile() = default;
   static std::unique_ptr<InputFile> open_stream(const std::string& path, bool is_stdin, std::uint64_t device,
@@ -82,6 +99,7 @@ class InputFile {
   bool previewed_ = false;                      // preview_write changed the mapping
   std::shared_ptr<const StreamBuffer> stream_;  // a stream's bytes, shared by its opens
   std::string copy_;                            // a stream's bytes once preview_write changed them
+  MappingGuard guard_;                          // of the mapping
 };
 
 }  // namespace qjt

@@ -33,6 +33,18 @@ void add_max_input_option(CLI::App* command) {
       ->type_name("SIZE");
 }
 
+// Files that shrank while the command read them (InputFile::change): one
+// file_changed finding each on standard error, and at least exit status 1,
+// whatever the command and family.
+qjt::ExitCode report_changed_files(qjt::ExitCode status) {
+  qjt::StderrReporter reporter;
+  for (qjt::Finding& change : qjt::InputFile::take_changes()) {
+    reporter.report(std::move(change));
+    status = qjt::worse(status, qjt::ExitCode::kProblems);
+  }
+  return status;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -72,5 +84,5 @@ int main(int argc, char** argv) {
     std::fflush(stdout);
     return qjt::to_int(qjt::app::report_error("", qjt::ExitCode::kIoError, "stopped: an unknown exception"));
   }
-  return qjt::to_int(status);
+  return qjt::to_int(report_changed_files(status));
 }
