@@ -7,59 +7,132 @@
 
 #include <cerrno>
 #include <cstring>
+#include <map>
+#include <optional>
+#include <utility>
 
 #include <fmt/format.h>
 
+#include "stream_buffer.h"
+
 namespace qjt {
 namespace {
+
+std::uint64_t stream_limit_bytes = InputFile::kDefaultStreamLimit;
 
 std::string describe_errno(const std::string& verb, const std::string& path, int err) {
   return fmt::format("cannot {} {}: {}", verb, path, std::strerror(err));
 }
 
-// Reads until end of input; used where mmap is impossible.
-bool read_all(int fd, std::string* out, int* err) {
-  char chunk[1 << 16];
-  for (;;) {
-    ssize_t n = ::read(fd, chunk, sizeof chunk);
-    if (n == 0) return true;
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      *err = errno;
-      return false;
-    }
-    out->append(chunk, static_cast<std::size_t>(n));
+Finding io_failure(const std::string& path, std::string message) {
+  return Finding{Severity::kError, "io_error", path, std::nullopt, std::move(message)};
+}
+
+bool is_stream(const struct stat& st) { return !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode); }
+
+// What the one read of a stream gave: its bytes, or why there are none.
+struct StreamRead {
+  std::shared_ptr<const StreamBuffer> bytes;
+  std::optional<Finding> failure;
+};
+
+// The streams read so far, by device and inode, so that each is read once
+// however many times it is opened.
+std::map<std::pair<dev_t, ino_t>, StreamRead>& streams_read() {
+  static std::map<std::pair<dev_t, ino_t>, StreamRead> streams;
+  return streams;
+}
+
+StreamRead read_stream(const std::string& path, bool is_stdin) {
+  const int fd = is_stdin ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return StreamRead{nullptr, io_failure(path, describe_errno("open", path, errno))};
+  const std::uint64_t limit = InputFile::stream_limit();
+  StreamBuffer::Status status = StreamBuffer::Status::kComplete;
+  int err = 0;
+  std::shared_ptr<const StreamBuffer> bytes = StreamBuffer::read(fd, limit, &status, &err);
+  if (!is_stdin) ::close(fd);
+  switch (status) {
+    case StreamBuffer::Status::kComplete:
+      return StreamRead{std::move(bytes), std::nullopt};
+    case StreamBuffer::Status::kOverLimit:
+      return StreamRead{nullptr, Finding{Severity::kError, "input_too_large", path, limit,
+                                         fmt::format("expected a stream of at most {} bytes (--max-input), found more; "
+                                                     "none of it was decoded",
+                                                     limit)}};
+    case StreamBuffer::Status::kError:
+      break;
   }
+  return StreamRead{nullptr, io_failure(path, describe_errno("read", path, err))};
+}
+
+// The changes of inputs already closed, until take_changes().
+std::vector<Finding>& changes() {
+  static std::vector<Finding> closed;
+  return closed;
 }
 
 }  // namespace
 
+void InputFile::set_stream_limit(std::uint64_t bytes) { stream_limit_bytes = bytes; }
+std::uint64_t InputFile::stream_limit() { return stream_limit_bytes; }
+
 std::unique_ptr<InputFile> InputFile::open(const std::string& path, std::string* error) {
-  std::unique_ptr<InputFile> file(new InputFile());
-  file->name_ = path;
+  Finding failure;
+  auto file = open(path, &failure);
+  if (!file) *error = failure.message;
+  return file;
+}
+
+std::unique_ptr<InputFile> InputFile::open(const std::string& path, Finding* failure) {
   const bool is_stdin = path == "-";
-  int fd = is_stdin ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    *error = describe_errno("open", path, errno);
-    return nullptr;
-  }
+  // Looked at before it is opened: a FIFO opened a second time would block.
   struct stat st {};
-  if (::fstat(fd, &st) != 0) {
-    *error = describe_errno("stat", path, errno);
-    if (!is_stdin) ::close(fd);
+  if ((is_stdin ? ::fstat(STDIN_FILENO, &st) : ::stat(path.c_str(), &st)) != 0) {
+    *failure = io_failure(path, describe_errno(is_stdin ? "stat" : "open", path, errno));
     return nullptr;
   }
   if (S_ISDIR(st.st_mode)) {
-    *error = fmt::format("cannot read {}: it is a directory", path);
-    if (!is_stdin) ::close(fd);
+    *failure = io_failure(path, fmt::format("cannot read {}: it is a directory", path));
     return nullptr;
   }
+  return is_stream(st) ? open_stream(path, is_stdin, st.st_dev, st.st_ino, failure)
+                       : open_regular(path, is_stdin, failure);
+}
+
+std::unique_ptr<InputFile> InputFile::open_stream(const std::string& path, bool is_stdin, std::uint64_t device,
+                                                  std::uint64_t inode, Finding* failure) {
+  StreamRead& read = streams_read()[{device, inode}];
+  if (!read.bytes && !read.failure) read = read_stream(path, is_stdin);
+  if (read.failure) {
+    *failure = *read.failure;
+    failure->file = path;
+    return nullptr;
+  }
+  std::unique_ptr<InputFile> file(new InputFile());
+  file->name_ = path;
+  file->stream_ = read.bytes;
+  file->bytes_ = read.bytes->bytes();
+  return file;
+}
+
+std::unique_ptr<InputFile> InputFile::open_regular(const std::string& path, bool is_stdin, Finding* failure) {
+  std::unique_ptr<InputFile> file(new InputFile());
+  file->name_ = path;
+  const int fd = is_stdin ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    *failure = io_failure(path, describe_errno("open", path, errno));
+    return nullptr;
+  }
+  struct stat st {};
   bool ok = true;
-  if (S_ISREG(st.st_mode) && st.st_size > 0) {
+  if (::fstat(fd, &st) != 0) {
+    *failure = io_failure(path, describe_errno("stat", path, errno));
+    ok = false;
+  } else if (st.st_size > 0) {
     const auto size = static_cast<std::size_t>(st.st_size);
     void* map = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
     if (map == MAP_FAILED) {
-      *error = describe_errno("map", path, errno);
+      *failure = io_failure(path, describe_errno("map", path, errno));
       ok = false;
     } else {
       ::madvise(map, size, MADV_SEQUENTIAL);
@@ -68,14 +141,7 @@ std::unique_ptr<InputFile> InputFile::open(const std::string& path, std::string*
       file->inode_ = st.st_ino;
       file->mapping_size_ = size;
       file->bytes_ = ByteSpan(static_cast<const std::uint8_t*>(map), size);
-    }
-  } else if (!S_ISREG(st.st_mode)) {
-    int err = 0;
-    if (read_all(fd, &file->buffer_, &err)) {
-      file->bytes_ = ByteSpan(file->buffer_);
-    } else {
-      *error = describe_errno("read", path, err);
-      ok = false;
+      file->guard_.guard(map, size);
     }
   }
   if (!is_stdin) ::close(fd);
@@ -86,7 +152,13 @@ bool InputFile::preview_write(std::size_t offset, ByteSpan bytes) {
   if (offset > bytes_.size() || bytes.size() > bytes_.size() - offset) return false;
   if (bytes.empty()) return true;
   if (mapping_ == nullptr) {
-    std::memcpy(buffer_.data() + offset, bytes.data(), bytes.size());
+    // A stream's bytes are shared by its opens: this one gets its own copy.
+    if (copy_.data() != bytes_.as_chars().data()) {
+      copy_.assign(bytes_.as_chars());
+      bytes_ = ByteSpan(copy_);
+      stream_.reset();
+    }
+    std::memcpy(copy_.data() + offset, bytes.data(), bytes.size());
     return true;
   }
   static const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
@@ -112,7 +184,23 @@ int InputFile::open_for_reading() const {
   return fd;
 }
 
+std::optional<Finding> InputFile::change() const {
+  const auto fault = guard_.fault_offset();
+  if (!fault) return std::nullopt;
+  struct stat st {};
+  const bool known = ::stat(name_.c_str(), &st) == 0 && static_cast<std::uint64_t>(st.st_size) < mapping_size_;
+  const std::uint64_t found = known ? static_cast<std::uint64_t>(st.st_size) : *fault;
+  return Finding{Severity::kError, "file_changed", name_, found,
+                 fmt::format("expected the {} bytes the file had when qjt opened it, found {} bytes: it shrank while "
+                             "qjt read it, and its bytes from offset {} on were read as zeros",
+                             mapping_size_, known ? fmt::to_string(found) : std::string("fewer"), *fault)};
+}
+
+std::vector<Finding> InputFile::take_changes() { return std::exchange(changes(), {}); }
+
 InputFile::~InputFile() {
+  if (auto changed = change()) changes().push_back(std::move(*changed));
+  guard_.release();  // before the range is unmapped and can be mapped again
   if (mapping_ != nullptr) ::munmap(mapping_, mapping_size_);
 }
 

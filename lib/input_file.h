@@ -3,23 +3,52 @@
 // Regular files are memory-mapped, so decoders see the bytes without a copy
 // and the kernel pages them in as they are touched; a decoder that walks a
 // large file forward reads it through a ReadWindow instead (read_window.h).
-// Anything that cannot be mapped (standard input given as "-", pipes,
-// character devices) is read into memory once; that size is the real
-// input, never a field inside it.
+// A file that shrinks while it is read (truncated by another process) does
+// not kill qjt with SIGBUS: the mapping is guarded (mapping_guard.h), the
+// bytes it lost read as zeros, and the change is a file_changed finding
+// (change(), take_changes()).
+//
+// Anything else is a stream (standard input given as "-", a pipe, a FIFO,
+// a character device such as /dev/zero): it is read into memory once, to
+// its end, but never more than the stream limit (--max-input): an endless
+// stream is a finding, not an exhausted memory. A stream is opened once
+// per process: opening it again (the same "-", or a path naming the same
+// FIFO or device) gives the bytes read the first time, since a FIFO opened
+// again would wait for a writer that never comes, and standard input read
+// again would be empty. That size is the real input, never a field inside
+// it.
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "byte_span.h"
+#include "finding.h"
+#include "mapping_guard.h"
 
 namespace qjt {
 
+class StreamBuffer;
+
 class InputFile {
  public:
+  static constexpr std::uint64_t kDefaultStreamLimit = std::uint64_t{4} << 30;
+
+  // The most bytes read from one stream; set once by main() (--max-input)
+  // before anything is opened.
+  static void set_stream_limit(std::uint64_t bytes);
+  static std::uint64_t stream_limit();
+
   // Opens `path` ("-" is standard input). On failure returns nullptr and
-  // sets *error to a sentence naming the path and the system's reason.
+  // fills *failure: "io_error" (no offset) with a sentence naming the path
+  // and the system's reason, or "input_too_large" at the offset of the
+  // stream limit when a stream goes on past it.
+  static std::unique_ptr<InputFile> open(const std::string& path, Finding* failure);
+  // The same, for callers that report the failure in their own words:
+  // *error is the failure's message.
   static std::unique_ptr<InputFile> open(const std::string& path, std::string* error);
 
   ~InputFile();
@@ -32,7 +61,7 @@ class InputFile {
 
   // A new descriptor (the caller closes it) from which pread(2) gives
   // exactly bytes(): the mapped file opened again, if its path still names
-  // it. -1 for inputs read into memory, once preview_write has changed the
+  // it. -1 for streams (never opened again), once preview_write has changed the
   // mapping, and when the file cannot be opened again. Descriptors are not
   // kept open with the mapping, so a run over thousands of files needs no
   // more than the open-file limit allows.
@@ -45,8 +74,21 @@ class InputFile {
   // not inside the input or the pages cannot be made writable.
   bool preview_write(std::size_t offset, ByteSpan bytes);
 
+  // A file_changed finding once the mapped file has shrunk under a read of
+  // bytes(): at the size the file has now, naming the size it had when it
+  // was opened. nullopt while every byte read was the file's.
+  std::optional<Finding> change() const;
+
+  // The changes of the inputs closed since the last call, in the order
+  // they were closed: what main() reports after a command, so that every
+  // command and family reports a file that moved under it.
+  static std::vector<Finding> take_changes();
+
  private:
   InputFile() = default;
+  static std::unique_ptr<InputFile> open_stream(const std::string& path, bool is_stdin, std::uint64_t device,
+                                                std::uint64_t inode, Finding* failure);
+  static std::unique_ptr<InputFile> open_regular(const std::string& path, bool is_stdin, Finding* failure);
 
   std::string name_;
   ByteSpan bytes_;
@@ -54,8 +96,10 @@ class InputFile {
   std::uint64_t inode_ = 0;
   void* mapping_ = nullptr;
   std::size_t mapping_size_ = 0;
-  bool previewed_ = false;  // preview_write changed the mapping
-  std::string buffer_;
+  bool previewed_ = false;                      // preview_write changed the mapping
+  std::shared_ptr<const StreamBuffer> stream_;  // a stream's bytes, shared by its opens
+  std::string copy_;                            // a stream's bytes once preview_write changed them
+  MappingGuard guard_;                          // of the mapping
 };
 
 }  // namespace qjt

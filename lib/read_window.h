@@ -20,7 +20,9 @@
 //    access does not read whole buffers. No view allocates.
 //  - A view longer than the buffer, or one that cannot be read (an I/O
 //    error, a file shrunk under us), comes from the mapping, so the bytes
-//    are always those of InputFile::bytes(). for_each_piece() reads a range
+//    are always those of InputFile::bytes(): past the end of a file that
+//    shrank, zeros, since the mapping is guarded and the change reported
+//    (InputFile::change), never SIGBUS. for_each_piece() reads a range
 //    of any length through the buffer instead, leaving the mapping alone:
 //    what a copy of a large item uses, so that its pages never become
 //    resident in this process.

@@ -1,6 +1,10 @@
 // LineInput: JSON Lines input for `qjt convert`, read one line at a time
 // from a file or standard input ("-") in 64 KiB reads, so memory stays
 // bounded by the longest line, with each line's byte offset for findings.
+// Standard input, a pipe, a FIFO or a device is read no further than the
+// stream limit (--max-input, InputFile::stream_limit): past it, the input
+// fails with EFBIG, so an endless stream (/dev/zero: one endless line) is
+// an I/O error instead of exhausted memory.
 #pragma once
 
 #include <fcntl.h>
@@ -16,6 +20,8 @@
 
 #include <fmt/format.h>
 
+#include "input_file.h"
+
 namespace qjt::app {
 
 class LineInput {
@@ -23,7 +29,7 @@ class LineInput {
   static constexpr std::size_t kChunk = 1 << 16;
 
   static std::unique_ptr<LineInput> open(const std::string& path, std::string* error) {
-    if (path == "-") return std::unique_ptr<LineInput>(new LineInput(STDIN_FILENO, false));
+    if (path == "-") return std::unique_ptr<LineInput>(new LineInput(STDIN_FILENO, false, limit_of(STDIN_FILENO)));
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
       *error = fmt::format("cannot open {}: {}", path, std::strerror(errno));
@@ -35,7 +41,7 @@ class LineInput {
       *error = fmt::format("cannot read {}: it is a directory", path);
       return nullptr;
     }
-    return std::unique_ptr<LineInput>(new LineInput(fd, true));
+    return std::unique_ptr<LineInput>(new LineInput(fd, true, limit_of(fd)));
   }
   ~LineInput() {
     if (owned_) ::close(fd_);
@@ -57,7 +63,13 @@ class LineInput {
   int error_number() const { return errno_; }
 
  private:
-  LineInput(int fd, bool owned) : fd_(fd), owned_(owned) {}
+  LineInput(int fd, bool owned, std::uint64_t limit) : fd_(fd), owned_(owned), limit_(limit) {}
+
+  static std::uint64_t limit_of(int fd) {
+    struct stat st {};
+    const bool regular = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+    return regular ? UINT64_MAX : InputFile::stream_limit();
+  }
 
   bool take(std::size_t end, std::size_t next_start, std::string_view* line, std::uint64_t* offset) {
     *line = std::string_view(buffer_).substr(start_, end - start_);
@@ -73,6 +85,11 @@ class LineInput {
       start_ = 0;
     }
     const std::size_t old = buffer_.size();
+    if (buffer_offset_ + old > limit_) {
+      errno_ = EFBIG;
+      failed_ = true;
+      return false;
+    }
     buffer_.resize(old + kChunk);
     for (;;) {
       const ssize_t n = ::read(fd_, buffer_.data() + old, kChunk);
@@ -91,6 +108,7 @@ class LineInput {
 
   int fd_;
   bool owned_;
+  std::uint64_t limit_;  // of a stream; no limit for a regular file
   std::string buffer_;
   std::size_t start_ = 0;            // of the next line in buffer_
   std::size_t scan_ = 0;             // where the search for '\n' resumes

@@ -4,7 +4,9 @@
 // (RFC 4648, RFC 8259, Unicode) and the headers' documented contracts.
 #include <doctest/doctest.h>
 
+#include <fcntl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -15,6 +17,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -28,6 +31,7 @@
 #include "payload.h"
 #include "read_window.h"
 #include "reporters.h"
+#include "stream_buffer.h"
 #include "unit_helpers.h"
 
 using namespace qjt;
@@ -726,4 +730,121 @@ TEST_CASE("now_ms: QJT_NOW_MS when it is an integer, else the system clock") {
   }
   unsetenv("QJT_NOW_MS");
   CHECK(now_ms() > 1700000000000);
+}
+
+// ---------------------------------------------------------------- files that move
+
+namespace {
+
+// A file of `size` counting bytes, opened, then cut to `kept` bytes by
+// "another process", as a journal truncated under qjt.
+std::unique_ptr<InputFile> open_then_truncate(const qjt_test::TempDir& dir, std::size_t size, std::size_t kept) {
+  auto file = open_written(dir, counting_bytes(size));
+  REQUIRE(::truncate(file->name().c_str(), static_cast<off_t>(kept)) == 0);
+  return file;
+}
+
+}  // namespace
+
+TEST_CASE("InputFile: a file truncated under the mapping reads as zeros past its end, and is a change") {
+  qjt_test::TempDir dir("moving");
+  auto file = open_then_truncate(dir, 1 << 20, 4096);
+  const ByteSpan bytes = file->bytes();
+  REQUIRE(bytes.size() == 1 << 20);
+  CHECK(bytes.data()[100] == counting_bytes(101)[100]);
+  CHECK(bytes.data()[500000] == 0);  // SIGBUS without the guard
+  CHECK(bytes.data()[(1 << 20) - 1] == 0);
+  const auto change = file->change();
+  REQUIRE(change.has_value());
+  CHECK(change->code == "file_changed");
+  CHECK(change->offset == 4096u);
+  CHECK(qjt_test::contains(change->message, "1048576 bytes"));
+  InputFile::take_changes();
+  file.reset();
+  const auto changes = InputFile::take_changes();
+  REQUIRE(changes.size() == 1);
+  CHECK(changes[0].file == (dir.path() / "file").string());
+  CHECK(InputFile::take_changes().empty());
+}
+
+TEST_CASE("ReadWindow: a file truncated under the window reads as zeros past its end") {
+  qjt_test::TempDir dir("moving");
+  auto file = open_then_truncate(dir, 1 << 20, 10000);
+  ReadWindow window(*file, 4096);
+  CHECK(as_bytes(window.view(0, 16)) == Bytes(counting_bytes(16)));
+  const ByteSpan past = window.view(600000, 3000);  // a short read: the mapping, guarded, answers
+  CHECK(as_bytes(past) == Bytes(3000, 0));
+  CHECK(as_bytes(window.view(9000, 2000)).size() == 2000);
+  REQUIRE(file->change().has_value());
+  CHECK(file->change()->offset == 10000u);
+  file.reset();
+  CHECK(InputFile::take_changes().size() == 1);
+}
+
+TEST_CASE("InputFile: a file left whole is no change") {
+  qjt_test::TempDir dir("moving");
+  auto file = open_written(dir, counting_bytes(50000));
+  CHECK(file->bytes().data()[49999] == counting_bytes(50000)[49999]);
+  CHECK_FALSE(file->change().has_value());
+  file.reset();
+  CHECK(InputFile::take_changes().empty());
+}
+
+// ---------------------------------------------------------------- streams
+
+TEST_CASE("StreamBuffer: a stream is read to its end, or stops one byte past the limit") {
+  int fds[2];
+  REQUIRE(::pipe(fds) == 0);
+  const std::string text(3000, 'q');
+  REQUIRE(::write(fds[1], text.data(), text.size()) == static_cast<ssize_t>(text.size()));
+  ::close(fds[1]);
+  StreamBuffer::Status status{};
+  int err = 0;
+  auto whole = StreamBuffer::read(fds[0], 3000, &status, &err);
+  ::close(fds[0]);
+  CHECK(status == StreamBuffer::Status::kComplete);
+  CHECK(whole->bytes().as_chars() == text);
+
+  const int zero = ::open("/dev/zero", O_RDONLY | O_CLOEXEC);
+  REQUIRE(zero >= 0);
+  auto endless = StreamBuffer::read(zero, 5 << 20, &status, &err);
+  ::close(zero);
+  CHECK(status == StreamBuffer::Status::kOverLimit);
+  CHECK(endless->bytes().size() == 5u << 20);
+}
+
+TEST_CASE("InputFile: a device past the stream limit is input_too_large at the limit, every time it is opened") {
+  InputFile::set_stream_limit(64 << 10);
+  for (int open = 0; open < 2; ++open) {
+    Finding failure;
+    CHECK(InputFile::open("/dev/zero", &failure) == nullptr);
+    CHECK(failure.code == "input_too_large");
+    CHECK(failure.file == "/dev/zero");
+    CHECK(failure.offset == std::uint64_t{64 << 10});
+  }
+  InputFile::set_stream_limit(InputFile::kDefaultStreamLimit);
+}
+
+TEST_CASE("InputFile: a FIFO is opened once; opening it again gives the same bytes") {
+  qjt_test::TempDir dir("fifo");
+  const auto path = (dir.path() / "fifo").string();
+  REQUIRE(::mkfifo(path.c_str(), 0600) == 0);
+  std::thread writer([&] {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0) return;  // the reader's open then fails the test
+    [[maybe_unused]] const ssize_t written = ::write(fd, "journal", 7);
+    ::close(fd);
+  });
+  std::string error;
+  auto first = InputFile::open(path, &error);
+  writer.join();
+  REQUIRE(first != nullptr);
+  auto second = InputFile::open(path, &error);  // would block forever if opened again
+  REQUIRE(second != nullptr);
+  CHECK(first->bytes().as_chars() == "journal");
+  CHECK(second->bytes().as_chars() == "journal");
+  CHECK(first->open_for_reading() == -1);
+  CHECK(second->preview_write(0, ByteSpan(std::string_view("J"))));
+  CHECK(second->bytes().as_chars() == "Journal");
+  CHECK(first->bytes().as_chars() == "journal");  // each open previews on its own copy
 }

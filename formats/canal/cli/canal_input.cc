@@ -18,10 +18,10 @@ std::optional<std::int64_t> parse_at_option(const std::string& at) {
 }
 
 bool read_whole(const std::string& path, std::string* bytes, Reporter* reporter) {
-  std::string error;
-  const auto input = InputFile::open(path, &error);
+  Finding failure;
+  const auto input = InputFile::open(path, &failure);
   if (!input) {
-    reporter->report(Finding{Severity::kError, "io_error", path, std::nullopt, error});
+    reporter->report(std::move(failure));
     return false;
   }
   bytes->assign(input->bytes().as_chars());

@@ -132,10 +132,10 @@ bool open_files(std::vector<FlumeFile>* files, Reporter* reporter) {
   bool all = true;
   for (FlumeFile& f : *files) {
     if (f.input) continue;
-    std::string error;
-    f.input = InputFile::open(f.path, &error);
+    Finding failure;
+    f.input = InputFile::open(f.path, &failure);
     if (!f.input) {
-      reporter->report(Finding{Severity::kError, "io_error", f.path, std::nullopt, error});
+      reporter->report(std::move(failure));
       all = false;
       continue;
     }

@@ -224,9 +224,12 @@ struct Run {
 };
 
 std::unique_ptr<InputFile> open_input(Run* run) {
-  std::string error;
-  auto input = InputFile::open(run->o.input, &error);
-  if (!input) run->io_error(run->o.input, error);
+  Finding failure;
+  auto input = InputFile::open(run->o.input, &failure);
+  if (!input) {
+    run->reporter.report(std::move(failure));
+    run->status = worse(run->status, ExitCode::kIoError);
+  }
   return input;
 }
 

@@ -18,10 +18,11 @@ void io_error(Reporter* reporter, JournalSelection* selection, const std::string
 
 void open_files(OpenJournal* journal, Reporter* reporter, JournalSelection* selection) {
   for (auto& file : journal->files) {
-    std::string error;
-    auto input = InputFile::open(file.path, &error);
+    Finding failure;
+    auto input = InputFile::open(file.path, &failure);
     if (!input) {
-      io_error(reporter, selection, file.path, error);
+      reporter->report(std::move(failure));
+      selection->status = ExitCode::kIoError;
     } else {
       file.size = input->bytes().size();
     }

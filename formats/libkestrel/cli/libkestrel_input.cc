@@ -17,6 +17,15 @@ bool is_directory(const std::string& path) {
   return path != "-" && fs::is_directory(path, ec);
 }
 
+// Told by the magic, through InputFile: a FIFO or a device is read once
+// there, and the open that reads the file after this one gets the same
+// bytes instead of waiting on the FIFO again.
+libkestrel::FileKind kind_of(const std::string& path) {
+  std::string ignored;
+  const auto input = InputFile::open(path, &ignored);
+  return input ? libkestrel::file_kind(input->bytes()) : libkestrel::FileKind::kClassic;
+}
+
 void io_error(Reporter* reporter, LkSelection* selection, const std::string& path, std::string message) {
   reporter->report(Finding{Severity::kError, "io_error", path, std::nullopt, std::move(message)});
   selection->status = worse(selection->status, ExitCode::kIoError);
@@ -68,7 +77,7 @@ LkSelection open_libkestrel(const std::vector<std::string>& paths, const std::st
       add_directory(path, queue, reporter, &selection);
       continue;
     }
-    const auto kind = path == "-" ? libkestrel::FileKind::kClassic : libkestrel::file_kind_of(path);
+    const auto kind = path == "-" ? libkestrel::FileKind::kClassic : kind_of(path);
     if (kind == libkestrel::FileKind::kClassic && fs::exists(path)) {
       usage_error("", fmt::format("{} is not a libkestrel file (no segment or bookmark magic)", path));
       selection.status = worse(selection.status, ExitCode::kUsage);
@@ -81,9 +90,12 @@ LkSelection open_libkestrel(const std::vector<std::string>& paths, const std::st
   if (!given.files.empty()) selection.queues.insert(selection.queues.begin(), std::move(given));
   for (auto& q : selection.queues) {
     for (auto& f : q.files) {
-      std::string error;
-      f.input = InputFile::open(f.path, &error);
-      if (!f.input) io_error(reporter, &selection, f.path, error);
+      Finding failure;
+      f.input = InputFile::open(f.path, &failure);
+      if (!f.input) {
+        reporter->report(std::move(failure));
+        selection.status = worse(selection.status, ExitCode::kIoError);
+      }
     }
   }
   return selection;
