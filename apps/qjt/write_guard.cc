@@ -6,7 +6,8 @@ void add_write_guard_options(CLI::App* command, WriteGuardOptions* options) {
   command->add_option("--backup-to", options->backup_root,
                       "Where backups go (default: <dir>.qjt-backup beside the queue directory)");
   command->add_flag("--no-backup", options->no_backup, "Keep no backup of the replaced files");
-  command->add_flag("--force", options->force, "Go ahead although the files are open or locked, or the result would lose or revive items");
+  command->add_flag("--force", options->force,
+                    "Go ahead although the files are open or locked, or the result would lose or revive items");
 }
 
 }  // namespace qjt::app

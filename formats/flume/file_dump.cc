@@ -98,14 +98,6 @@ std::unique_ptr<InputFile> open_beside(const Dump& dump, const std::string& path
 
 // ---------------------------------------------------------------- shared JSON and text pieces
 
-std::string active_logs_text(const std::vector<ActiveLogCount>& logs) {
-  if (logs.empty()) return "none";
-  std::string text;
-  for (std::size_t i = 0; i < logs.size(); ++i)
-    fmt::format_to(std::back_inserter(text), "{}{}:{}", i > 0 ? "," : "", logs[i].file_id, logs[i].count);
-  return text;
-}
-
 void write_pointer_json(JsonWriter* out, EventPointer pointer) {
   out->begin_object().num("file_id", pointer.file_id).num("offset", pointer.offset).end_object();
 }
@@ -645,6 +637,14 @@ std::uint64_t dump_file(const std::string& path, ByteSpan bytes, FileKind kind, 
       break;
   }
   return dump.lines();
+}
+
+std::string active_logs_text(const std::vector<ActiveLogCount>& logs) {
+  if (logs.empty()) return "none";
+  std::string text;
+  for (std::size_t i = 0; i < logs.size(); ++i)
+    fmt::format_to(std::back_inserter(text), "{}{}:{}", i > 0 ? "," : "", logs[i].file_id, logs[i].count);
+  return text;
 }
 
 void write_active_logs_json(JsonWriter* out, const std::vector<ActiveLogCount>& logs) {

@@ -121,5 +121,7 @@ std::uint64_t dump_file(const std::string& path, ByteSpan bytes, FileKind kind, 
 // A checkpoint's active logs as dump shows them, also in convert's upgrade
 // report: [{"file_id":N,"count":N},...].
 void write_active_logs_json(JsonWriter* out, const std::vector<ActiveLogCount>& logs);
+// "1:2,2:1" (file id:count), or "none".
+std::string active_logs_text(const std::vector<ActiveLogCount>& logs);
 
 }  // namespace qjt::flume

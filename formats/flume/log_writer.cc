@@ -10,7 +10,6 @@ namespace {
 constexpr std::size_t kV3Framing = 5;  // OP byte + int32 length
 constexpr std::uint64_t kTransactionHeaderSize = 23;
 constexpr std::uint64_t kTagField1Delimited = 0x0A;  // field 1, wire type 2
-constexpr std::uint64_t kTagField2Delimited = 0x12;  // field 2, wire type 2
 
 std::size_t varint_size(std::uint64_t value) {
   std::size_t n = 1;

@@ -85,6 +85,13 @@ std::unique_ptr<Opened> open_channel(const Channel& channel, const KeyRing& keys
   return o;
 }
 
+// The integrity plan for log-1 once `log` is written as the channel's.
+IntegrityPlan plan_for(const Channel& channel, const V3Log& log, FindingList* findings) {
+  log.write(channel.data());
+  auto o = open_channel(channel);
+  return plan_integrity_repair(*o->logs->find(1), {}, findings);
+}
+
 std::size_t count_code(const FindingList& findings, std::string_view code) {
   std::size_t n = 0;
   for (const Finding& f : findings.findings())
@@ -316,10 +323,8 @@ TEST_CASE("flume integrity: lost framing mid-file stops the walk with a finding"
   log.commit(10, 103);
   set_byte(&log.bytes, bad, 0x42);                           // not an OP byte
   set_byte(&log.bytes, log.bytes.find("event-C") + 6, 'c');  // never reached
-  log.write(channel.data());
-  auto o = open_channel(channel);
   FindingList findings;
-  const IntegrityPlan plan = plan_integrity_repair(*o->logs->find(1), {}, &findings);
+  const IntegrityPlan plan = plan_for(channel, log, &findings);
   CHECK(plan.changes.empty());
   REQUIRE(count_code(findings, "integrity_unrepairable") == 1);
   CHECK(findings.findings()[0].offset == bad);
@@ -332,10 +337,8 @@ TEST_CASE("flume integrity: lost framing mid-file stops the walk with a finding"
   const auto neg = log2.put(10, 101, "event-B");
   log2.commit(10, 102);
   set_byte(&log2.bytes, neg + 1, 0xFF);
-  log2.write(channel.data());
-  auto o2 = open_channel(channel);
   FindingList findings2;
-  CHECK(plan_integrity_repair(*o2->logs->find(1), {}, &findings2).changes.empty());
+  CHECK(plan_for(channel, log2, &findings2).changes.empty());
   CHECK(count_code(findings2, "integrity_unrepairable") == 1);
 }
 
@@ -350,10 +353,8 @@ TEST_CASE("flume integrity: a length damaged in mid-log is not a torn tail (issu
   log.put(10, 101, "event-B");
   log.commit(10, 102);
   set_byte(&log.bytes, a + 2, static_cast<std::uint8_t>(log.bytes[a + 2] ^ 0xFF));
-  log.write(channel.data());
-  auto o = open_channel(channel);
   FindingList findings;
-  const IntegrityPlan plan = plan_integrity_repair(*o->logs->find(1), {}, &findings);
+  const IntegrityPlan plan = plan_for(channel, log, &findings);
   CHECK(plan.changes.empty());
   REQUIRE(count_code(findings, "integrity_unrepairable") == 1);
   CHECK(findings.findings()[0].offset == a);
@@ -365,10 +366,8 @@ TEST_CASE("flume integrity: a length damaged in mid-log is not a torn tail (issu
   tail.commit(10, 101);
   const auto b = tail.put(11, 102, "event-B");
   set_byte(&tail.bytes, b + 2, static_cast<std::uint8_t>(tail.bytes[b + 2] ^ 0xFF));
-  tail.write(channel.data());
-  auto o2 = open_channel(channel);
   FindingList findings2;
-  CHECK(offsets_of(plan_integrity_repair(*o2->logs->find(1), {}, &findings2)) == std::to_string(b) + ":torn_record");
+  CHECK(offsets_of(plan_for(channel, tail, &findings2)) == std::to_string(b) + ":torn_record");
   CHECK(findings2.findings().empty());
 }
 
@@ -383,10 +382,8 @@ TEST_CASE("flume integrity: a length off by one in mid-log is not skipped (issue
   log.put(10, 102, "event-C");
   log.commit(10, 103);
   set_byte(&log.bytes, b + 4, static_cast<std::uint8_t>(log.bytes[b + 4] - 1));  // B is far shorter than 256
-  log.write(channel.data());
-  auto o = open_channel(channel);
   FindingList findings;
-  const IntegrityPlan plan = plan_integrity_repair(*o->logs->find(1), {}, &findings);
+  const IntegrityPlan plan = plan_for(channel, log, &findings);
   CHECK(plan.changes.empty());
   REQUIRE(count_code(findings, "integrity_unrepairable") == 1);
   CHECK(findings.findings()[0].offset == b);

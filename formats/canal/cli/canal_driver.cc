@@ -1,10 +1,13 @@
 // The Canal driver: a consumer's cursors (meta.dat) and their history
 // (meta.log, plain or gzip'd), told by name and content; the two kinds are
 // read in separate groups.
+#include <sys/stat.h>
+
 #include "canal/canal_file_kind.h"
 #include "canal/cli/canal_commands.h"
 #include "canal/cli/canal_repair.h"
 #include "driver.h"
+#include "input_file.h"
 
 namespace qjt::app {
 namespace {
@@ -61,10 +64,22 @@ class CanalDriver final : public Driver {
 
  private:
   // The group of the claims (canal-meta-dat, canal-meta-log) is the kind,
-  // so no PATH is read twice to tell it; else --format names it.
+  // so no file is read twice to tell it; else --format names it. Streams
+  // (standard input, a FIFO) are never claimed: under --format canal the
+  // first one's bytes tell it, read once (InputFile keeps them for the run).
   CanalRun run(const ReadRequest& r) const {
-    const auto kind = canal::parse_format(r.group) ? canal::parse_format(r.group) : canal::parse_format(r.format);
+    auto kind = canal::parse_format(r.group) ? canal::parse_format(r.group) : canal::parse_format(r.format);
+    if (!kind && !r.paths.empty()) kind = stream_kind(r.paths.front());
     return CanalRun{r.paths, kind, r.json, r.strict, r.quiet, options_[r.command]};
+  }
+
+  static std::optional<canal::FileKind> stream_kind(const std::string& path) {
+    struct stat st {};
+    if (path != "-" && (::stat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)))
+      return std::nullopt;
+    std::string error;
+    const auto input = InputFile::open(path, &error);
+    return input ? canal::detect_file_kind(path, input->bytes()) : std::nullopt;
   }
 
   PerCommand<CanalOptions> options_;

@@ -40,13 +40,14 @@ bool read_meta_logs(const std::vector<std::string>& paths, Reporter* reporter, c
   canal::LogEntry entry;
   bool all = true;
   for (const std::string& path : paths) {
-    std::string error;
-    const auto input = InputFile::open(path, &error);
+    Finding failure;
+    const auto input = InputFile::open(path, &failure);
     if (!input) {
-      reporter->report(Finding{Severity::kError, "io_error", path, std::nullopt, error});
+      reporter->report(std::move(failure));
       all = false;
       continue;
     }
+    std::string error;
     canal::LineSplitter lines([&](const canal::TextLine& line) {
       if (parser.parse(path, line, &entry)) on_entry(entry);
       return true;

@@ -247,14 +247,6 @@ ExitCode jsonl_to_log(const FlumeConvertOptions& o, const flume::KeyRing& keys) 
 
 // ---------------------------------------------------------------- --to flume-v3
 
-std::string active_logs_text(const std::vector<flume::ActiveLogCount>& logs) {
-  if (logs.empty()) return "none";
-  std::string text;
-  for (const auto& log : logs)
-    fmt::format_to(std::back_inserter(text), "{}{}:{}", text.empty() ? "" : ",", log.file_id, log.count);
-  return text;
-}
-
 void print_plan_json(const flume::UpgradePlan& plan, bool applied, const std::string& backup,
                      const std::optional<FindingList>& verified) {
   std::string out;
@@ -285,7 +277,7 @@ void print_plan_text(const flume::UpgradePlan& plan, bool applied, const std::st
              half ? " (an interrupted upgrade: checkpoint.meta is written)" : "");
   fmt::print("  backup: {}\n", backup.empty() ? std::string("a copy to checkpoint-backup-<ms>") : backup);
   fmt::print("  checkpoint.meta: woid={} size={} head={} active_logs={}\n", plan.meta.write_order_id,
-             plan.meta.queue_size, plan.meta.queue_head, active_logs_text(plan.meta.active_logs));
+             plan.meta.queue_size, plan.meta.queue_head, flume::active_logs_text(plan.meta.active_logs));
   fmt::print("  checkpoint: long[0] 2 -> 3, every other byte unchanged\n");
   fmt::print("{}\n{}", applied ? "upgraded" : "dry run: nothing changed (use --apply)", verify_errors_text(verified));
 }
