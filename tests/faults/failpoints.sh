@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# Every command that writes, with each of its file-system calls failing in
+# turn (qjt_faults.so, see qjt_faults.c): a run learns the command's number
+# of eligible calls, then for each N the N-th call fails with ENOSPC, EIO
+# or EDQUOT (in rotation), and separately the N-th write comes back short.
+# After a failure the command must exit 3 with a message naming the file
+# and the system's reason, leave no temp file ("~~" names it did not find)
+# in the directories it writes, and leave the state (what the queue
+# replays to, or the files' bytes) either as it was or as a complete run
+# leaves it. A short write must change nothing in the outcome.
+#
+#   failpoints.sh QJT QJT_FAULTS_SO TESTDATA_DIR WORK
+set -uo pipefail
+QJT=$1 SHIM=$2 TD=$3 WORK=$4
+fail() { echo "FAIL: $*"; exit 1; }
+rm -rf "$WORK"; mkdir -p "$WORK/inputs"
+S=$WORK/s  # the scratch directory every case writes in; backups go to $WORK/bak
+
+"$QJT" convert --to jsonl "$TD/kestrel/files/every-opcode" >"$WORK/inputs/kestrel.jsonl" || fail "kestrel jsonl"
+"$QJT" convert --to jsonl "$TD/flume/channel/data1/log-1" >"$WORK/inputs/flume.jsonl" || fail "flume jsonl"
+
+# The state of a case: what its target replays to, or the bytes of its files.
+replay_kestrel() {
+  "$QJT" replay --json "$S/q" 2>/dev/null |
+    jq -c '{queue_name, queue: [.queue[] | del(.file, .offset)], open: [.open_transactions[] | del(.file, .offset)]}'
+}
+replay_libkestrel() {
+  "$QJT" replay --json "$S/q" 2>/dev/null | jq -c '[.readers[] | {name, head, done, pending: [.pending[] | del(.file, .offset)]}]'
+}
+channel() { echo --checkpoint-dir "$S/ch/checkpoint" --data-dir "$S/ch/data1,$S/ch/data2"; }
+replay_flume() { "$QJT" replay --json $(channel) 2>/dev/null | jq -c '[.queue[] | [.file_id, .offset, .data]]'; }
+bytes() { (cd "$S" && find . -type f ! -name '*~~*' -print0 | sort -z | xargs -0r sha1sum); }
+temps() { (cd "$S" && find . -name '*~~*' | sort); }
+
+total=0 summary=""
+# check_case NAME STATE SETUP -- COMMAND...
+check_case() {
+  local name=$1 state=$2 setup=$3; shift 4
+  rm -rf "$S" "$WORK/bak"*; mkdir -p "$S"; $setup
+  local before temps_before after count
+  before=$($state) temps_before=$(temps)
+  rm -f "$WORK/count"
+  QJT_FAULT_COUNT=$WORK/count LD_PRELOAD=$SHIM "$@" >/dev/null 2>"$WORK/err" || fail "$name: clean run exited $?: $(cat "$WORK/err")"
+  after=$($state) count=$(cat "$WORK/count")
+  [ "$count" -gt 0 ] || fail "$name: no eligible calls"
+  local errnos=(ENOSPC EIO EDQUOT) n e rc op path reason
+  for n in $(seq 1 "$count"); do
+    e=${errnos[n % 3]}
+    rm -rf "$S" "$WORK/bak"* "$WORK/log"; mkdir -p "$S"; $setup
+    QJT_FAULT_AT=$n QJT_FAULT_ERRNO=$e QJT_FAULT_LOG=$WORK/log LD_PRELOAD=$SHIM "$@" >/dev/null 2>"$WORK/err"
+    rc=$?
+    read -r op path <"$WORK/log" || fail "$name: call $n of $count was not reached"
+    [ $rc -eq 3 ] || fail "$name: $op $path failing with $e: exit $rc, expected 3: $(cat "$WORK/err")"
+    case $e in ENOSPC) reason="No space left on device" ;; EIO) reason="Input/output error" ;; *) reason="Disk quota exceeded" ;; esac
+    grep -qF "$(basename "$path")" "$WORK/err" && grep -qF "$reason" "$WORK/err" ||
+      fail "$name: $op $path failing with $e: the message does not name the file and the reason: $(cat "$WORK/err")"
+    [ "$(temps)" = "$temps_before" ] || fail "$name: $op $path failing with $e left temp files: $(temps)"
+    local now; now=$($state)
+    [ "$now" = "$before" ] || [ "$now" = "$after" ] || fail "$name: $op $path failing with $e left a state neither before nor after"
+  done
+  local writes
+  rm -f "$WORK/count"; rm -rf "$S" "$WORK/bak"*; mkdir -p "$S"; $setup
+  QJT_FAULT_OPS=write QJT_FAULT_COUNT=$WORK/count LD_PRELOAD=$SHIM "$@" >/dev/null 2>&1
+  writes=$(cat "$WORK/count")
+  for n in $(seq 1 "$writes"); do
+    rm -rf "$S" "$WORK/bak"*; mkdir -p "$S"; $setup
+    QJT_FAULT_OPS=write QJT_FAULT_AT=$n QJT_FAULT_ERRNO=SHORT LD_PRELOAD=$SHIM "$@" >/dev/null 2>"$WORK/err" ||
+      fail "$name: short write $n: exit $?: $(cat "$WORK/err")"
+    [ "$($state)" = "$after" ] || fail "$name: short write $n changed the outcome"
+  done
+  total=$((total + count))
+  summary+="$name: $count calls ($writes writes); "
+}
+
+setup_sample() { cp -a "$TD/kestrel/sample" "$S/q"; }
+setup_libkestrel() { cp -a "$TD/libkestrel/queue" "$S/q"; }
+setup_broken() { mkdir "$S/q" && cp "$TD/kestrel/files/broken-truncated-data" "$S/q/j"; }
+setup_damaged() { cp -a "$TD/flume/damaged" "$S/ch"; rm -rf "$S/ch/backup"; }
+setup_channel() { cp -a "$TD/flume/channel" "$S/ch"; }
+setup_v2() { cp -a "$TD/flume/v2" "$S/ch"; }
+setup_canal() { cp -a "$TD/canal/conf" "$S/conf"; }
+setup_out() { mkdir "$S/out"; }
+
+check_case compact-kestrel replay_kestrel setup_sample -- "$QJT" compact --backup-to "$WORK/bak" "$S/q"
+check_case compact-libkestrel replay_libkestrel setup_libkestrel -- \
+  "$QJT" compact --rewrite-bookmarks --backup-to "$WORK/bak" "$S/q"
+check_case repair-kestrel bytes setup_broken -- "$QJT" repair --apply --backup-to "$WORK/bak" "$S/q/j"
+check_case repair-flume replay_flume setup_damaged -- "$QJT" repair $(channel) --apply --backup-to "$WORK/bak"
+check_case rebuild-flume replay_flume setup_channel -- \
+  "$QJT" repair $(channel) --rebuild-checkpoint --write-order-id 5000 --apply --backup-to "$WORK/bak"
+check_case upgrade-flume bytes setup_v2 -- "$QJT" convert --to flume-v3 --apply $(channel)
+check_case repair-canal bytes setup_canal -- \
+  "$QJT" repair --set-position 1002=mysql-bin.000266:4 --apply --backup-to "$WORK/bak" "$S/conf/example/meta.dat"
+check_case convert-kestrel bytes setup_out -- "$QJT" convert --to kestrel -o "$S/out/j" "$WORK/inputs/kestrel.jsonl"
+check_case convert-kestrel2 bytes setup_out -- "$QJT" convert --to kestrel2 -o "$S/out/j" "$WORK/inputs/kestrel.jsonl"
+check_case convert-flume-log bytes setup_out -- "$QJT" convert --to flume-log -o "$S/out/log-1" "$WORK/inputs/flume.jsonl"
+check_case convert-libkestrel bytes setup_out -- "$QJT" convert --to libkestrel -o "$S/out/lk" "$TD/kestrel/files/every-opcode"
+check_case convert-classic bytes setup_out -- \
+  "$QJT" convert --to classic -o "$S/out/web" --reader web "$TD/libkestrel/queue"
+check_case gen bytes setup_out -- "$QJT" gen kestrel -o "$S/out/g" --records 300 --seed 1
+echo "$summary"
+echo "every one of $total failing calls was reported and cleaned up"
