@@ -54,7 +54,8 @@ check_case() {
     case $e in ENOSPC) reason="No space left on device" ;; EIO) reason="Input/output error" ;; *) reason="Disk quota exceeded" ;; esac
     grep -qF "$(basename "$path")" "$WORK/err" && grep -qF "$reason" "$WORK/err" ||
       fail "$name: $op $path failing with $e: the message does not name the file and the reason: $(cat "$WORK/err")"
-    [ "$(temps)" = "$temps_before" ] || fail "$name: $op $path failing with $e left temp files: $(temps)"
+    local left; left=$(comm -13 <(echo "$temps_before") <(temps))
+    [ -z "$left" ] || fail "$name: $op $path failing with $e left temp files: $left"
     local now; now=$($state)
     [ "$now" = "$before" ] || [ "$now" = "$after" ] || fail "$name: $op $path failing with $e left a state neither before nor after"
   done
