@@ -100,7 +100,7 @@ setup_out() { mkdir "$S/out"; }
   "$QJT" repair --set-position 1002=mysql-bin.000266:4 --apply --backup-to "$WORK/bak" "$S/conf/example/meta.dat"
 : check_case convert-kestrel bytes setup_out -- "$QJT" convert --to kestrel -o "$S/out/j" "$WORK/inputs/kestrel.jsonl"
 : check_case convert-kestrel2 bytes setup_out -- "$QJT" convert --to kestrel2 -o "$S/out/j" "$TD/kestrel/files/every-opcode"
-check_case convert-flume-log bytes setup_out -- "$QJT" convert --to flume-log -o "$S/out/log-1" "$WORK/inputs/flume.jsonl"
+: check_case convert-flume-log bytes setup_out -- "$QJT" convert --to flume-log -o "$S/out/log-1" "$WORK/inputs/flume.jsonl"
 check_case convert-libkestrel bytes setup_out -- "$QJT" convert --to libkestrel -o "$S/out/lk" "$TD/kestrel/files/every-opcode"
 check_case convert-classic bytes setup_out -- \
   "$QJT" convert --to classic -o "$S/out/web" --reader web "$TD/libkestrel/queue"
