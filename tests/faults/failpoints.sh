@@ -45,7 +45,7 @@ check_case() {
   QJT_FAULT_COUNT=$WORK/count LD_PRELOAD=$SHIM "$@" >/dev/null 2>"$WORK/err" || fail "$name: clean run exited $?: $(cat "$WORK/err")"
   after=$($state) count=$(cat "$WORK/count")
   [ "$count" -gt 0 ] || fail "$name: no eligible calls"
-  local errnos=(ENOSPC EIO EDQUOT) n e rc op path reason
+  local errnos=(ENOSPC EIO EDQUOT) n e rc op path reason verb
   for n in $(seq 1 "$count"); do
     e=${errnos[n % 3]}
     rm -rf "$S" "$WORK/bak"* "$WORK/log"; mkdir -p "$S"; $setup
@@ -54,8 +54,10 @@ check_case() {
     read -r op path <"$WORK/log" || fail "$name: call $n of $count was not reached"
     [ $rc -eq 3 ] || fail "$name: $op $path failing with $e: exit $rc, expected 3: $(cat "$WORK/err")"
     case $e in ENOSPC) reason="No space left on device" ;; EIO) reason="Input/output error" ;; *) reason="Disk quota exceeded" ;; esac
-    grep -qF "$(basename "$path")" "$WORK/err" && grep -qF "$reason" "$WORK/err" ||
-      fail "$name: $op $path failing with $e: the message does not name the file and the reason: $(cat "$WORK/err")"
+    case $op in fsync | fdatasync) verb=fsync ;; rename*) verb=rename ;; link*) verb=link ;; unlink*) verb=remove ;;
+      mkdir) verb=create ;; ftruncate) verb=truncate ;; *) verb=$op ;; esac
+    grep -qF "$verb" "$WORK/err" && grep -qF "$(basename "$path")" "$WORK/err" && grep -qF "$reason" "$WORK/err" ||
+      fail "$name: $op $path failing with $e: the message does not name the operation ($verb), the file and the reason: $(cat "$WORK/err")"
     local left; left=$(comm -13 <(echo "$temps_before") <(temps))
     [ -z "$left" ] || fail "$name: $op $path failing with $e left temp files: $left"
     local now; now=$($state)
