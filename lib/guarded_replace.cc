@@ -137,7 +137,10 @@ bool back_up(const BackupRequest& b, const std::string& place, std::string* erro
   if (b.file.empty()) return back_up_files(place, b.files, b.failpoint, error);
   std::error_code ec;
   const fs::path parent = fs::path(place).parent_path();
-  if (!parent.empty()) fs::create_directories(parent, ec);
+  if (!parent.empty() && !fs::create_directories(parent, ec) && ec) {
+    *error = fmt::format("cannot create backup directory {}: {}", parent.string(), ec.message());
+    return false;
+  }
   if (!durable_copy(b.files.front(), place, error)) return false;
   if (b.failpoint) failpoint(b.failpoint);
   return true;

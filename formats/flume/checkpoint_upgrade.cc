@@ -187,15 +187,21 @@ bool apply_checkpoint_upgrade(const UpgradePlan& plan, std::int64_t now_ms, std:
   const std::string meta_temp = temp_name(plan.meta_path);
   const std::string checkpoint_temp = temp_name(plan.checkpoint_path);
   const bool need_meta = plan.state == UpgradeState::kV2;
-  if (need_meta && !write_temp(meta_temp, {ByteSpan(meta_bytes)}, error)) return false;
-  if (!write_temp(checkpoint_temp, {ByteSpan(kVersion3, kVersionBytes), input->bytes().subspan(kVersionBytes)}, error))
+  // A failure removes the temp files not renamed yet (unlinking a renamed one fails harmlessly).
+  const auto abandon = [&] {
+    ::unlink(meta_temp.c_str());
+    ::unlink(checkpoint_temp.c_str());
     return false;
+  };
+  if (need_meta && !write_temp(meta_temp, {ByteSpan(meta_bytes)}, error)) return abandon();
+  if (!write_temp(checkpoint_temp, {ByteSpan(kVersion3, kVersionBytes), input->bytes().subspan(kVersionBytes)}, error))
+    return abandon();
   failpoint("upgrade.after_temp_files");
   if (need_meta) {
-    if (!durable_rename(meta_temp, plan.meta_path, error)) return false;
+    if (!durable_rename(meta_temp, plan.meta_path, error)) return abandon();
     failpoint("upgrade.after_meta_rename");
   }
-  if (!durable_rename(checkpoint_temp, plan.checkpoint_path, error)) return false;
+  if (!durable_rename(checkpoint_temp, plan.checkpoint_path, error)) return abandon();
   failpoint("upgrade.after_checkpoint_rename");
   return true;
 }

@@ -52,19 +52,24 @@ bool rewrite_queue(const RewriteRequest& r, const JournalContent& content, std::
     }
   }
   failpoint("rewrite.temp_written");
-  if (!r.backup_dir.empty() && !back_up_files(r.backup_dir, r.replaced, "rewrite.backup_file", error)) return false;
+  // Until step 4 installs it, the temp file is only ours: a failure removes it.
+  const auto abandon = [&temp] {
+    ::unlink(temp.c_str());
+    return false;
+  };
+  if (!r.backup_dir.empty() && !back_up_files(r.backup_dir, r.replaced, "rewrite.backup_file", error)) return abandon();
   failpoint("rewrite.backed_up");
   std::vector<std::string> doomed;
   for (const std::string& path : r.replaced) {
     if (path == live) {
-      if (!durable_rename(live, archived, error)) return false;
+      if (!durable_rename(live, archived, error)) return abandon();
       failpoint("rewrite.live_archived");
       doomed.push_back(archived);
     } else {
       doomed.push_back(path);
     }
   }
-  if (!durable_rename(temp, pack, error)) return false;
+  if (!durable_rename(temp, pack, error)) return abandon();
   failpoint("rewrite.pack_installed");
   for (const std::string& path : doomed) {
     if (!durable_remove(path, error)) return false;

@@ -38,7 +38,8 @@ struct RewriteRequest {
 using JournalContent = std::function<bool(FileWriter*, std::string*)>;
 
 // Runs steps 1 to 6, writing the new journal with `content`. On failure
-// sets *error and leaves the directory in one of the safe states above.
+// sets *error and leaves the directory in one of the safe states above,
+// without Q~~<ms>.
 bool rewrite_queue(const RewriteRequest& request, const JournalContent& content, std::string* error);
 
 // The highest <ts> among `paths` named <queue>.<ts>[.pack], or 0.

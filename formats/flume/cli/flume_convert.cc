@@ -1,5 +1,7 @@
 #include "flume/cli/flume_convert.h"
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <functional>
 #include <iterator>
@@ -235,14 +237,22 @@ ExitCode jsonl_to_log(const FlumeConvertOptions& o, const flume::KeyRing& keys) 
         return true;
       },
       &abandoned);
-  if (status != ExitCode::kOk || !meta) return status;
-  return write_output(
-      o.output + ".meta",
-      [&](const Emit& emit) {
-        emit(ByteSpan(*meta));
-        return true;
-      },
-      &abandoned);
+  if (status == ExitCode::kOk && meta) {
+    status = write_output(
+        o.output + ".meta",
+        [&](const Emit& emit) {
+          emit(ByteSpan(*meta));
+          return true;
+        },
+        &abandoned);
+  }
+  // A log without its meta is no log to Flume: -o leaves the pair or neither
+  // (a failing fsync of the directory comes after the rename).
+  if (status != ExitCode::kOk && meta) {
+    ::unlink(o.output.c_str());
+    ::unlink((o.output + ".meta").c_str());
+  }
+  return status;
 }
 
 // ---------------------------------------------------------------- --to flume-v3

@@ -1,5 +1,7 @@
 // qjt convert between classic Kestrel and Kestrel 3 (libkestrel) queues.
 // Every file is written through a "~~" temp file, fsynced and renamed.
+#include <unistd.h>
+
 #include <filesystem>
 
 #include <fmt/format.h>
@@ -56,8 +58,13 @@ ExitCode write_queue(const LibkestrelConvert& run, const std::string& queue, con
       !write_file_atomically(
           segment,
           [&](FileWriter* w, std::string* e) { return libkestrel::write_segment(state, run.legacy_add_time_ms, w, e); },
-          &error))
+          &error)) {
+    // A failure that is reported (not a crash) leaves no queue at all
+    // (a failing fsync of the directory comes after the rename).
+    ::unlink(segment.c_str());
+    ::unlink(bookmark.c_str());
     return io_failure(error);
+  }
   return ExitCode::kOk;
 }
 
