@@ -156,8 +156,9 @@ std::optional<std::vector<Assignment>> assign(const std::vector<std::string>& pa
   Registry claimants = options.drivers();
   const auto given = options.given();
   Driver* owner = given.size() == 1 ? given.front().first : nullptr;
+  Driver* forced = nullptr;  // outlives `claimants`, which may view it
   if (options.format() != "auto") {
-    Driver* forced = find_driver(options.drivers(), options.format());
+    forced = find_driver(options.drivers(), options.format());
     if (forced == nullptr) {
       usage(command,
             fmt::format("unknown --format {}: expected {}", options.format(), format_names(options.drivers())));
