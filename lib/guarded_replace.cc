@@ -208,6 +208,11 @@ ReplaceResult guarded_replace(const ReplaceRequest& request, const WriteGuardOpt
   return result;
 }
 
+const char* result_action(const ReplaceResult& result, const char* done) {
+  if (result.changed()) return done;
+  return result.status == ExitCode::kIoError ? "failed" : "refused";
+}
+
 void report_unchanged(std::string_view command, const ReplaceResult& result) {
   fmt::print(stderr, "qjt {}: {}{}\n", command, result.status == ExitCode::kInUse ? "refused: " : "", result.reason);
 }

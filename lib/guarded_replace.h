@@ -124,6 +124,10 @@ struct ReplaceResult {
 // its own, and the backup, once made, stays.
 ReplaceResult guarded_replace(const ReplaceRequest& request, const WriteGuardOptions& options);
 
+// What became of the request, for a writer's report: "failed" (kIoError),
+// "refused" (kInUse, kUsage), else `done` (the changes were made).
+const char* result_action(const ReplaceResult& result, const char* done);
+
 // "qjt COMMAND: [refused: ]REASON" on standard error, for a result whose
 // changes were not made.
 void report_unchanged(std::string_view command, const ReplaceResult& result);

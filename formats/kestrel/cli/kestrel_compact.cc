@@ -171,11 +171,7 @@ ExitCode compact_in_place(const OpenJournal& j, const CompactOptions& o, const k
   r->reason = result.reason;
   r->backup_dir = result.backup;
   r->verified = std::move(result.verified);
-  if (!result.changed()) {
-    r->action = result.status == ExitCode::kIoError ? "failed" : "refused";
-    return result.status;
-  }
-  r->action = "compacted";
+  r->action = result_action(result, "compacted");
   return result.status;
 }
 
