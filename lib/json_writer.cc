@@ -1,6 +1,7 @@
 #include "json_writer.h"
 
 #include <cassert>
+#include <charconv>
 #include <cstdint>
 #include <cstring>
 
@@ -57,7 +58,19 @@ std::size_t utf8_sequence_length(std::string_view s, std::size_t i) {
   return n;
 }
 
+bool big_numbers_as_strings = false;
+
 }  // namespace
+
+void write_big_numbers_as_strings(bool as_strings) { big_numbers_as_strings = as_strings; }
+
+std::optional<std::int64_t> parse_big_number_string(std::string_view text) {
+  std::int64_t value = 0;
+  const char* end = text.data() + text.size();
+  const auto [stop, error] = std::from_chars(text.data(), end, value);
+  if (error != std::errc() || stop != end || text.empty() || text.front() == '+') return std::nullopt;
+  return value;
+}
 
 std::size_t valid_utf8_prefix(std::string_view bytes) {
   for (std::size_t i = 0; i < bytes.size();) {
@@ -189,17 +202,24 @@ JsonWriter& JsonWriter::string(std::string_view value) {
   return *this;
 }
 
-JsonWriter& JsonWriter::number(std::int64_t value) {
+void JsonWriter::integer_digits(std::string_view digits, bool big) {
   separate();
+  const bool quoted = big && big_numbers_as_strings;
+  if (quoted) out_->push_back('"');
+  out_->append(digits);
+  if (quoted) out_->push_back('"');
+}
+
+JsonWriter& JsonWriter::number(std::int64_t value) {
   const fmt::format_int digits(value);
-  out_->append(digits.data(), digits.size());
+  const std::uint64_t magnitude = value < 0 ? 0 - static_cast<std::uint64_t>(value) : static_cast<std::uint64_t>(value);
+  integer_digits(std::string_view(digits.data(), digits.size()), magnitude > kMaxExactDouble);
   return *this;
 }
 
 JsonWriter& JsonWriter::unsigned_number(std::uint64_t value) {
-  separate();
   const fmt::format_int digits(value);
-  out_->append(digits.data(), digits.size());
+  integer_digits(std::string_view(digits.data(), digits.size()), value > kMaxExactDouble);
   return *this;
 }
 

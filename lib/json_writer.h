@@ -7,6 +7,12 @@
 // literals; string values are escaped, and bytes that are not valid UTF-8
 // become U+FFFD so every document is valid JSON.
 //
+// Integers beyond 2^53 in magnitude are written as numbers, exactly, unless
+// write_big_numbers_as_strings(true) was called (--json-big-numbers=string):
+// then as decimal strings ("9007199254740993"), because jq and JavaScript
+// read numbers as doubles and would round them. parse_big_number_string()
+// reads such a string back, for qjt's own JSON Lines readers.
+//
 // Contract: inside an object every value is preceded by key() (or given
 // through a member shorthand, which is key() plus the value); inside an
 // array values are given bare. Every begin_ is matched by its end_. Nesting
@@ -15,6 +21,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -29,6 +36,14 @@ bool is_valid_utf8(std::string_view bytes);
 // The length of the longest well-formed UTF-8 prefix of `bytes`: the
 // offset of the first bad byte, or bytes.size().
 std::size_t valid_utf8_prefix(std::string_view bytes);
+
+// Process-wide, set once from --json-big-numbers before a command runs.
+void write_big_numbers_as_strings(bool as_strings);
+// The largest magnitude a double holds exactly: 2^53.
+inline constexpr std::uint64_t kMaxExactDouble = std::uint64_t{1} << 53;
+// A decimal string (an optional minus, then digits) as the integer it
+// spells; nullopt when it is not one or does not fit in 64 bits.
+std::optional<std::int64_t> parse_big_number_string(std::string_view text);
 
 class JsonWriter {
  public:
@@ -78,6 +93,8 @@ class JsonWriter {
   // follows its key.
   void separate();
   JsonWriter& open(char bracket);
+  // The digits of an integer, quoted when it is big and strings were asked for.
+  void integer_digits(std::string_view digits, bool big);
   JsonWriter& close(char bracket);
 
   std::string* out_;

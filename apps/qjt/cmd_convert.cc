@@ -10,6 +10,7 @@
 #include "dispatch.h"
 #include "output.h"
 #include "registry.h"
+#include "value_options.h"
 
 namespace qjt::app {
 namespace {
@@ -52,8 +53,9 @@ void add_convert_command(CLI::App* app, ExitCode* status) {
                       "for stdin; none for flume-v3");
   command->add_option("-o,--output", request->output, "Write here, atomically (default: - for standard output)");
   add_data_option(command, &request->data);
-  command->add_option("--add-time", request->add_time,
-                      "kestrel2, libkestrel: add time (ms) of legacy ADDs (default: the input's mtime)");
+  add_time_option(
+      command, "--add-time", &request->add_time,
+      "kestrel2, libkestrel: add time of legacy ADDs (epoch ms, ISO 8601, -2h; default: the input's mtime)");
   auto families = std::make_shared<FamilyOptions>(command, Command::kConvert, registry());
   command->callback([request, families, status] { *status = run_convert(*request, *families); });
 }

@@ -13,6 +13,7 @@ void add_dump_command(CLI::App* app, ExitCode* status) {
   command->add_flag("--json", request->json, "JSON Lines, one object per record");
   add_data_option(command, &request->data);
   command->add_option("--limit", request->limit, "Print at most this many records");
+  add_read_filter_options(command, &request->filter);
   auto families = std::make_shared<FamilyOptions>(command, Command::kDump, registry());
   command->callback([request, families, status] { *status = run_read_command(*request, *families); });
 }

@@ -10,9 +10,13 @@
 #include "json_line.h"
 #include "kestrel/journal_generator.h"
 #include "output.h"
+#include "value_options.h"
 
 namespace qjt::app {
 namespace {
+
+// gen's first add time unless --add-time: fixed, so that fixtures repeat.
+constexpr std::int64_t kDefaultAddTime = 1700000000000;
 
 struct GenCommandOptions {
   std::string format;
@@ -25,7 +29,7 @@ struct GenCommandOptions {
   double transactional = 0.5;
   std::uint32_t open = 0;
   std::uint64_t seed = 1;
-  std::int64_t add_time = 1700000000000;
+  std::optional<std::int64_t> add_time;  // default: kDefaultAddTime
   bool binary = false;
   std::optional<std::uint32_t> segments;
   std::optional<std::string> queue;
@@ -62,7 +66,7 @@ bool make_options(const GenCommandOptions& c, kestrel::GeneratorOptions* o) {
   o->transactional = c.transactional;
   o->open = c.open;
   o->seed = c.seed;
-  o->add_time_ms = c.add_time;
+  o->add_time_ms = c.add_time.value_or(kDefaultAddTime);
   o->binary = c.binary;
   if (c.segments) {
     if (*c.segments == 0) return usage("--segments: expected at least 1");
@@ -176,7 +180,8 @@ void add_gen_command(CLI::App* app, ExitCode* status) {
       ->check(CLI::Range(0.0, 1.0));
   command->add_option("--open", c->open, "Transactions left open at the end (default 0)");
   command->add_option("--seed", c->seed, "Seed: the same seed and options give the same bytes (default 1)");
-  command->add_option("--add-time", c->add_time, "Add time of the first item, in ms since the epoch; +1 ms per item");
+  add_time_option(command, "--add-time", &c->add_time,
+                  "Add time of the first item (epoch ms, ISO 8601, -2h; default 1700000000000); +1 ms per item");
   command->add_flag("--binary", c->binary, "Payload bytes 0-255 instead of printable ASCII");
   command->add_option("--segments", c->segments, "Write a queue directory: N-1 archived segments and the live file");
   command->add_option("--queue", c->queue, "With --segments, the queue's name (default q)");

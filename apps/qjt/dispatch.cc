@@ -57,6 +57,14 @@ bool supported(const std::vector<Assignment>& runs, Command command) {
   return true;
 }
 
+// A filter for a field some run's family lacks.
+bool filters_apply(const std::vector<Assignment>& runs, const ReadFilter& filter, Command command) {
+  for (const Assignment& run : runs)
+    if (const auto refusal = check_filter_fields(filter, run.driver->name(), run.driver->filter_fields()))
+      return usage(command, *refusal);
+  return true;
+}
+
 bool is_directory(const std::string& path) {
   std::error_code ec;
   return std::filesystem::is_directory(path, ec);
@@ -190,7 +198,7 @@ std::optional<std::vector<Assignment>> assign(const std::vector<std::string>& pa
 ExitCode run_read_command(ReadRequest request, const FamilyOptions& options) {
   VerifyTally total;
   const auto runs = assign(request.paths, options, &total.findings);
-  if (!runs) return ExitCode::kUsage;
+  if (!runs || !filters_apply(*runs, request.filter, request.command)) return ExitCode::kUsage;
   if (total.findings.count(Severity::kError) > 0) total.status = ExitCode::kIoError;
   if (request.command != Command::kVerify) {
     StderrReporter diagnostics;

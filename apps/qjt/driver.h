@@ -26,6 +26,7 @@
 #include "byte_span.h"
 #include "commands.h"
 #include "exit_code.h"
+#include "read_filter.h"
 #include "write_guard.h"
 
 namespace qjt::app {
@@ -64,6 +65,7 @@ struct ReadRequest {
   bool json = false;
   std::string data{};                    // --data; empty when not given
   std::optional<std::uint64_t> limit{};  // dump --limit
+  ReadFilter filter{};                   // dump --op, --xid, --since, --until, --from-offset, --to-offset
   bool strict = false, quiet = false;    // verify
 };
 
@@ -136,6 +138,10 @@ class Driver {
   // Whether a directory given as PATH is read as a whole (a queue
   // directory); when false it stands for its files of the claimed group.
   virtual bool reads_directories() const { return true; }
+
+  // What the family's records offer to dump's filters (read_filter.h); a
+  // filter given for a field it lacks is refused before dump() is called.
+  virtual FilterFields filter_fields() const { return {}; }
 
   // The read commands, called only when does() says they are supported.
   virtual ExitCode dump(const ReadRequest& request) = 0;

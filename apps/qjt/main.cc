@@ -10,6 +10,7 @@
 #include "byte_size.h"
 #include "commands.h"
 #include "input_file.h"
+#include "value_options.h"
 
 #ifndef QJT_VERSION
 #define QJT_VERSION "unknown"
@@ -64,6 +65,8 @@ int main(int argc, char** argv) {
   qjt::app::add_help_command(&app, &status);
   for (const char* reader : {"dump", "verify", "replay", "compact", "convert", "repair"})
     add_max_input_option(app.get_subcommand(reader));
+  for (const char* command : {"dump", "verify", "replay", "compact", "convert", "repair", "gen"})
+    qjt::app::add_value_display_options(app.get_subcommand(command));
 
   // --json callers get their errors as JSON too, whatever stops the run.
   const bool json = std::any_of(argv + 1, argv + argc, [](const char* arg) { return std::strcmp(arg, "--json") == 0; });

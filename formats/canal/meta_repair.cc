@@ -1,4 +1,6 @@
 #include "canal/meta_repair.h"
+#include "clock.h"
+#include "time_value.h"
 
 #include <algorithm>
 #include <charconv>
@@ -29,8 +31,8 @@ Cursor* cursor_of(MetaDat* meta, std::int64_t client_id, std::string* error) {
 }
 
 std::string describe(const Cursor& c) {
-  return fmt::format("{}:{} (timestamp {})", c.journal_name.value_or(""), c.position.value_or(0),
-                     c.timestamp.value_or(0));
+  return fmt::format("{}:{} (timestamp {}, {})", c.journal_name.value_or(""), c.position.value_or(0),
+                     c.timestamp.value_or(0), format_time(c.timestamp.value_or(0)));
 }
 
 }  // namespace
@@ -49,8 +51,9 @@ bool parse_set_position(const std::string& text, SetPosition* out) {
 bool parse_to_timestamp(const std::string& text, ToTimestamp* out) {
   const auto eq = text.find('=');
   if (eq == std::string::npos) return false;
-  return whole_number(std::string_view(text).substr(0, eq), &out->client_id) &&
-         whole_number(std::string_view(text).substr(eq + 1), &out->timestamp_ms);
+  const auto ms = parse_time_value(std::string_view(text).substr(eq + 1), now_ms());
+  if (ms) out->timestamp_ms = *ms;
+  return whole_number(std::string_view(text).substr(0, eq), &out->client_id) && ms;
 }
 
 bool apply_edits(MetaDat* meta, const MetaEdits& edits, std::vector<std::string>* actions, std::string* error) {

@@ -19,7 +19,7 @@ struct SetPosition {  // --set-position CLIENT=JOURNAL:POS
   std::int64_t position = 0;
 };
 
-struct ToTimestamp {  // --to-timestamp CLIENT=MS
+struct ToTimestamp {  // --to-timestamp CLIENT=TIME (any form of time_value.h)
   std::int64_t client_id = 0;
   std::int64_t timestamp_ms = 0;
 };

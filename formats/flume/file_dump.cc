@@ -268,7 +268,7 @@ void append_inflight(const Dump& dump, const char* kind, const InflightTransacti
     return;
   }
   auto it = std::back_inserter(*dump.out());
-  fmt::format_to(it, "{:08x}  {} txid={} ->", transaction.offset, kind, transaction.transaction_id);
+  fmt::format_to(it, "{:>10}  {} txid={} ->", transaction.offset, kind, transaction.transaction_id);
   for (std::size_t i = 0; i < transaction.pointers.size(); ++i)
     fmt::format_to(it, "{} {}", i > 0 ? "," : "", pointer_text(transaction.pointers[i]));
   dump.out()->push_back('\n');
@@ -448,7 +448,7 @@ const char* crc_text(const LogRecord& record) {
 
 void append_record_text(const Dump& dump, const LogRecord& record) {
   auto it = std::back_inserter(*dump.out());
-  fmt::format_to(it, "{:08x}  {}", record.offset, log_record_type_name(record.type));
+  fmt::format_to(it, "{:>10}  {}", record.offset, log_record_type_name(record.type));
   if (carries_transaction(record.type))
     fmt::format_to(it, " txid={} woid={}", record.transaction_id, record.write_order_id);
   switch (record.type) {
@@ -505,6 +505,7 @@ void dump_records(Dump* dump, ByteSpan bytes, int version, std::uint64_t start, 
   LogRecord record;
   while (!dump->full() && reader.next(&record)) {
     report_record(*dump, record);
+    if (dump->options().log_filter && !dump->options().log_filter(record)) continue;
     if (dump->json()) {
       append_record_json(*dump, record, version, bytes, cipher);
     } else {

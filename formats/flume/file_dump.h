@@ -58,21 +58,21 @@
 //   A meta file that does not decode (invalid) gives no line: the decoder's
 //   findings say why.
 //
-// Text (one line per object; %08x is the byte offset):
+// Text (one line per object; %10d is the byte offset, decimal as in JSON):
 //   checkpoint v2 woid=W capacity=C size=S head=H complete|incomplete|marker=M active_logs=1:3,2:3|none|?
 //     [i] slot N -> log-F @ O
 //   checkpoint_meta v3 woid=W size=S head=H active_logs=...
-//   %08x  inflight_puts txid=T -> log-F @ O, log-F @ O
+//   %10d  inflight_puts txid=T -> log-F @ O, log-F @ O
 //   log_meta v3 log_file_id=N checkpoint_position=P checkpoint_woid=W backup_position=P|none
 //     backup_woid=W|none encryption=none|PROVIDER key_alias=A iv=HEX|none   (one line)
-//   %08x  put txid=T woid=W size=N crc=ok|mismatch|none [headers={"k":"v"}]
+//   %10d  put txid=T woid=W size=N crc=ok|mismatch|none [headers={"k":"v"}]
 //       data="..."   (only when the mode is not none; data_b64= / data_hex= likewise)
-//   %08x  take txid=T woid=W -> log-F @ O
-//   %08x  rollback txid=T woid=W
-//   %08x  commit txid=T woid=W type=put|take|N
-//   %08x  noop size=N
-//   %08x  end_of_data
-//   %08x  broken  ERROR
+//   %10d  take txid=T woid=W -> log-F @ O
+//   %10d  rollback txid=T woid=W
+//   %10d  commit txid=T woid=W type=put|take|N
+//   %10d  noop size=N
+//   %10d  end_of_data
+//   %10d  broken  ERROR
 //
 // Findings added here: missing_key / bad_key (error: an encrypted log whose
 // key is not given or unusable; no records then), missing_log_meta (warning:
@@ -98,6 +98,7 @@
 #include "flume/channel_logs.h"
 #include "flume/checkpoint_file.h"
 #include "flume/file_kind.h"
+#include "flume/log_record.h"
 #include "json_writer.h"
 #include "payload.h"
 
@@ -110,6 +111,9 @@ struct FileDumpOptions {
   // return value.
   std::optional<std::uint64_t> limit;
   const KeyRing* keys = nullptr;  // alias -> raw key bytes, for encrypted logs
+  // Which log records are printed (dump's filters); empty: all. Records it
+  // refuses are still decoded and their findings reported, but not counted.
+  std::function<bool(const LogRecord&)> log_filter;
 };
 
 // Appends the dump of `bytes` (the file `path`, of kind `kind`) to *out.

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "flume/log_reader.h"
+#include "json_writer.h"
 #include "record_format.h"
 
 namespace qjt::flume {
@@ -106,6 +107,11 @@ class LineParser {
       } else if (const auto v = it->get<std::int64_t>(); v >= min && v <= max) {
         return v;
       }
+    }
+    // --json-big-numbers=string wrote it as a decimal string.
+    if (it != object_->end() && it->is_string()) {
+      const auto v = parse_big_number_string(it->get_ref<const std::string&>());
+      if (v && *v >= min && *v <= max) return v;
     }
     fail(
         fmt::format("expected \"{}\" as an integer from {} to {}, found {}", key, min, max, show_field(*object_, key)));

@@ -4,6 +4,7 @@
 
 #include "json_line.h"
 #include "record_format.h"
+#include "time_value.h"
 
 namespace qjt::kestrel {
 namespace {
@@ -43,11 +44,11 @@ void append_record_json(std::string* out, std::string_view file, const JournalRe
 
 void append_record_text(std::string* out, const JournalRecord& record, DataMode mode) {
   auto it = std::back_inserter(*out);
-  fmt::format_to(it, "{:08x}  {}", record.offset, record_type_name(record.type));
+  fmt::format_to(it, "{:>10}  {}", record.offset, record_type_name(record.type));
   if (carries_item(record.type)) fmt::format_to(it, " {:<6}", record.payload.size());
   if (carries_xid(record.type)) fmt::format_to(it, " xid={}", record.xid);
-  if (record.has_add_time) fmt::format_to(it, " add={}", record.add_time_ms);
-  if (carries_item(record.type) && record.expiry_ms != 0) fmt::format_to(it, " exp={}", record.expiry_ms);
+  if (record.has_add_time) fmt::format_to(it, " add={}", format_time(record.add_time_ms));
+  if (carries_item(record.type) && record.expiry_ms != 0) fmt::format_to(it, " exp={}", format_time(record.expiry_ms));
   if (record.type == RecordType::kBroken) fmt::format_to(it, "  {}", record.error);
   out->push_back('\n');
   if (carries_item(record.type)) append_payload_text(out, record.payload, mode);

@@ -18,8 +18,9 @@ namespace qjt::kestrel {
 //  [tail_bytes,data,error]}; a BROKEN record's data is its raw tail bytes.
 void append_record_json(std::string* out, std::string_view file, const JournalRecord& record, DataMode mode);
 
-// "%08x  OP [size] [xid=N] [add=MS] [exp=MS]", then the payload on its own
-// indented line unless `mode` is none.
+// "%10d  OP [size] [xid=N] [add=TIME] [exp=TIME]" (the offset in decimal,
+// as JSON has it; times by time_value.h format_time), then the payload on
+// its own indented line unless `mode` is none.
 void append_record_text(std::string* out, const JournalRecord& record, DataMode mode);
 
 // {"file":..,"offset":..,"add_time_ms":..,"expiry_ms":..,"size":..,data},

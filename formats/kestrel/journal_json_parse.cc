@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "json_writer.h"
 #include "record_format.h"
 
 namespace qjt::kestrel {
@@ -31,7 +32,8 @@ std::string show_found(const json& object, std::string_view key) {
   return it == object.end() ? std::string("no such field") : show(*it);
 }
 
-// The integer value of object[key] when it is present, an integer and in
+// The integer value of object[key] when it is present, an integer (or
+// one spelt as a decimal string) and in
 // [min, max]; otherwise nullopt with *error set.
 std::optional<std::int64_t> integer_field(const json& object, std::string_view op, std::string_view key,
                                           std::int64_t min, std::int64_t max, std::string_view what,
@@ -49,6 +51,11 @@ std::optional<std::int64_t> integer_field(const json& object, std::string_view o
       in_range = value >= min && value <= max;
     }
     if (in_range) return value;
+  }
+  // --json-big-numbers=string wrote it as a decimal string.
+  if (it != object.end() && it->is_string()) {
+    const auto value = parse_big_number_string(it->get_ref<const std::string&>());
+    if (value && *value >= min && *value <= max) return value;
   }
   *error =
       fmt::format("{} needs \"{}\" as {} from {} to {}: found {}", op, key, what, min, max, show_found(object, key));

@@ -4,6 +4,7 @@
 
 #include "json_line.h"
 #include "record_format.h"
+#include "time_value.h"
 
 namespace qjt::libkestrel {
 namespace {
@@ -52,11 +53,11 @@ void write_record_object(JsonWriter* out, std::string_view file, const Record& r
 
 void append_record_text(std::string* out, const Record& record, DataMode mode) {
   auto it = std::back_inserter(*out);
-  fmt::format_to(it, "{:08x}  {}", record.offset, op_name(record.op));
+  fmt::format_to(it, "{:>10}  {}", record.offset, op_name(record.op));
   switch (record.op) {
     case Op::kPut:
-      fmt::format_to(it, " {:<6} id={} add={}", record.data.size(), record.id, record.add_time_ms);
-      if (record.expiry_ms) fmt::format_to(it, " exp={}", *record.expiry_ms);
+      fmt::format_to(it, " {:<6} id={} add={}", record.data.size(), record.id, format_time(record.add_time_ms));
+      if (record.expiry_ms) fmt::format_to(it, " exp={}", format_time(*record.expiry_ms));
       if (record.error_count != 0) fmt::format_to(it, " errors={}", record.error_count);
       break;
     case Op::kReadHead:

@@ -21,8 +21,10 @@ void append_record_json(std::string* out, std::string_view file, const Record& r
 // line) and without the line end, to nest in a larger document.
 void write_record_object(JsonWriter* out, std::string_view file, const Record& record, DataMode mode);
 
-// "%08x  OP ..." as qdump and QueueDumper print it, then the payload line
-// (classic Kestrel's convention) unless `mode` is none.
+// "%10d  OP ..." as qdump and QueueDumper print it, but with the offset in
+// decimal and times as format_time shows them (one base and one time form
+// in all of qjt's text), then the payload line (classic Kestrel's
+// convention) unless `mode` is none.
 void append_record_text(std::string* out, const Record& record, DataMode mode);
 
 }  // namespace qjt::libkestrel

@@ -72,8 +72,8 @@ check "metrics: --memunit 2048 leaves only S3" '["canal_store_overflow"]' \
 log=logs/example/meta.log
 rolled=logs/example/2021-01-14/meta-2021-01-14-1.log.gz
 check "dump meta.log: a line per cursor, in the order logged" \
-  "2021-01-14 10:00:00.000  client 1001  mysql-bin.000264:396 timestamp 1610618400000 address db1.internal/10.0.0.5:3306
-2021-01-14 10:00:01.000  client 1001  mysql-bin.000264:1200 timestamp 1610618401000" "$("$qjt" dump "$rolled")"
+  "2021-01-14T10:00:00.000Z  client 1001  mysql-bin.000264:396 timestamp 1610618400000 (2021-01-14T10:00:00.000Z) address db1.internal/10.0.0.5:3306
+2021-01-14T10:00:01.000Z  client 1001  mysql-bin.000264:1200 timestamp 1610618401000 (2021-01-14T10:00:01.000Z)" "$("$qjt" dump "$rolled")"
 check "dump meta.log: warnings on stderr, in the order of the lines" \
   "qjt: $log:406: warning[canal_cursor_backwards]: line 4: client 1001 moved back from mysql-bin.000266:226987109 to mysql-bin.000266:226900000
 qjt: $log:544: warning[canal_log_line]: line 5 is not a cursor line (\"TIME - clientId:N cursor:[...] address[...]\"); skipped" \

@@ -43,9 +43,9 @@ check "dump --json of a segment and a bookmark" \
 {"format":"libkestrel","offset":26,"op":"END_OF_FILE"}' \
   "$("$qjt" dump --json "$td/queue/jobs.1700000000000" "$td/queue/jobs.read.web" | jq -c 'del(.file)')"
 check "dump text: zero padding ends the segment" \
-  '00000004  PUT 4      id=5 add=1700000005000
-00000021  PUT 7      id=6 add=1700000006000
-00000041  END_OF_FILE' \
+  '         4  PUT 4      id=5 add=2023-11-14T22:13:25.000Z
+        33  PUT 7      id=6 add=2023-11-14T22:13:26.000Z
+        65  END_OF_FILE' \
   "$("$qjt" dump "$td/queue/jobs.1700000002000")"
 check "dump --limit spans files" 3 "$("$qjt" dump --json --limit 3 "$td/queue" | wc -l)"
 

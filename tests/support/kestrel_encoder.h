@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <ctime>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -218,15 +219,25 @@ inline std::string dump_json_line(std::string_view file, const ExpectedRecord& r
   return out;
 }
 
-// One record of `qjt dump` text output: "%08x  OP [size] [xid=N] [add=MS]
-// [exp=MS]", then, unless mode is none, the payload on an indented line as
+// One record of `qjt dump` text output: "%10d  OP [size] [xid=N] [add=TIME]
+// [exp=TIME]" (TIME in ISO 8601 UTC with milliseconds), then, unless mode is none, the payload on an indented line as
 // key="value" (data=, data_b64= or data_hex=, value a JSON string).
+// Epoch milliseconds as 2023-11-14T22:13:20.000Z, written here apart from
+// lib/time_value.h so that the expectations do not come from the code tested.
+inline std::string iso_utc_time(std::int64_t ms) {
+  const std::time_t seconds = static_cast<std::time_t>(ms / 1000);
+  std::tm tm{};
+  gmtime_r(&seconds, &tm);
+  return format("%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+                tm.tm_min, tm.tm_sec, static_cast<int>(ms % 1000));
+}
+
 inline std::string dump_text_line(const ExpectedRecord& r, DataMode mode) {
-  std::string out = format("%08llx  ", static_cast<unsigned long long>(r.offset)) + r.op;
+  std::string out = format("%10llu  ", static_cast<unsigned long long>(r.offset)) + r.op;
   if (r.item) out += format(" %-6zu", r.data.size());
   if (r.xid) out += " xid=" + std::to_string(*r.xid);
-  if (r.add_time_ms) out += " add=" + std::to_string(*r.add_time_ms);
-  if (r.item && r.expiry_ms != 0) out += " exp=" + std::to_string(r.expiry_ms);
+  if (r.add_time_ms) out += " add=" + iso_utc_time(*r.add_time_ms);
+  if (r.item && r.expiry_ms != 0) out += " exp=" + iso_utc_time(r.expiry_ms);
   if (r.op == "BROKEN") out += "  " + r.error;
   out += "\n";
   if (r.item && mode != DataMode::kNone) {

@@ -186,20 +186,20 @@ TEST_CASE("flume dump: V3 log with every record type, JSON and text") {
 
   const DumpResult text = dump(tmp.path() / "log-3", FileKind::kLogV3, text_options());
   CHECK(text.out ==
-        "00000000  put txid=1 woid=101 size=5 crc=ok headers={\"k1\":\"v1\"}\n"
+        "         0  put txid=1 woid=101 size=5 crc=ok headers={\"k1\":\"v1\"}\n"
         "    data=\"hello\"\n"
-        "0000003b  take txid=2 woid=102 -> log-1 @ 0\n"
-        "00000064  commit txid=1 woid=103 type=put\n"
-        "00000088  rollback txid=3 woid=104\n"
-        "000000a7  commit txid=2 woid=105 type=9\n"
-        "000000cb  noop size=41\n"
-        "000000f4  end_of_data\n");
+        "        59  take txid=2 woid=102 -> log-1 @ 0\n"
+        "       100  commit txid=1 woid=103 type=put\n"
+        "       136  rollback txid=3 woid=104\n"
+        "       167  commit txid=2 woid=105 type=9\n"
+        "       203  noop size=41\n"
+        "       244  end_of_data\n");
   CHECK(text.lines == 7);
 
   // Without a payload the put is one line; in JSON the field is left out.
   const DumpResult bare = dump(tmp.path() / "log-3", FileKind::kLogV3, text_options(DataMode::kNone));
   CHECK(bare.out.substr(0, bare.out.find('\n', 0) + 1) ==
-        "00000000  put txid=1 woid=101 size=5 crc=ok headers={\"k1\":\"v1\"}\n");
+        "         0  put txid=1 woid=101 size=5 crc=ok headers={\"k1\":\"v1\"}\n");
   CHECK(bare.out.find("data=") == std::string::npos);
   const DumpResult b64 = dump(tmp.path() / "log-3", FileKind::kLogV3, json_options(DataMode::kBase64));
   CHECK(qjt_test::contains(b64.out, R"("size":5,"data_b64":"aGVsbG8=","crc":907060870,)"));
@@ -298,11 +298,11 @@ TEST_CASE("flume dump: V2 log from offset 24, hex payload") {
           tmp.path().string()));
   CHECK(r.findings == "");
   CHECK(dump(tmp.path() / "log-1", FileKind::kLogV2, text_options(DataMode::kHex)).out ==
-        "00000018  put txid=5 woid=6 size=1 crc=none headers={\"a\":\"b\"}\n"
+        "        24  put txid=5 woid=6 size=1 crc=none headers={\"a\":\"b\"}\n"
         "    data_hex=\"78\"\n"
-        "0000003f  take txid=8 woid=9 -> log-1 @ 24\n"
-        "0000005e  commit txid=5 woid=7 type=put\n"
-        "00000077  end_of_data\n");
+        "        63  take txid=8 woid=9 -> log-1 @ 24\n"
+        "        94  commit txid=5 woid=7 type=put\n"
+        "       119  end_of_data\n");
 
   // A header naming another file id is reported; the records still print.
   write(tmp.path() / "log-4", log);
@@ -339,8 +339,8 @@ TEST_CASE("flume dump: truncated V3 log, CRC mismatch, data after the end fill")
                "@D/log-5:49: error[broken_record]: expected a record payload of 31 bytes, found 21\n",
                dir));
   CHECK(dump(tmp.path() / "log-5", FileKind::kLogV3, text_options(DataMode::kNone)).out ==
-        "00000000  put txid=1 woid=2 size=5 crc=mismatch\n"
-        "00000031  broken  expected a record payload of 31 bytes, found 21\n");
+        "         0  put txid=1 woid=2 size=5 crc=mismatch\n"
+        "        49  broken  expected a record payload of 31 bytes, found 21\n");
 
   std::string filled;
   CHECK(w.put(&filled, 1, 2, {}, "hello"));
@@ -349,8 +349,8 @@ TEST_CASE("flume dump: truncated V3 log, CRC mismatch, data after the end fill")
   write(tmp.path() / "log-6.meta", log_meta(6));
   const DumpResult after = dump(tmp.path() / "log-6", FileKind::kLogV3, text_options(DataMode::kNone));
   CHECK(after.out ==
-        "00000000  put txid=1 woid=2 size=5 crc=ok\n"
-        "00000031  end_of_data\n");
+        "         0  put txid=1 woid=2 size=5 crc=ok\n"
+        "        49  end_of_data\n");
   CHECK(after.findings == expand("@D/log-6:52: warning[data_after_end]: expected only the 0x80 fill after the end "
                                  "of data at 49, found other bytes from 52: Flume stops reading at the fill and "
                                  "never reads them\n",
@@ -461,7 +461,7 @@ TEST_CASE("flume dump: inflight files, one line per transaction") {
           dir));
   CHECK(r.findings == "");
   CHECK(dump(tmp.path() / "inflightputs", FileKind::kInflight, text_options()).out ==
-        "00000010  inflight_puts txid=42 -> log-1 @ 417, log-2 @ 5\n");
+        "        16  inflight_puts txid=42 -> log-1 @ 417, log-2 @ 5\n");
 
   r = dump(tmp.path() / "inflighttakes", FileKind::kInflight, json_options());
   CHECK(
@@ -473,8 +473,8 @@ TEST_CASE("flume dump: inflight files, one line per transaction") {
           "\n",
           dir));
   CHECK(dump(tmp.path() / "inflighttakes", FileKind::kInflight, text_options()).out ==
-        "00000010  inflight_takes txid=7 -> log-3 @ 0\n"
-        "00000028  inflight_takes txid=8 -> log-3 @ 41\n");
+        "        16  inflight_takes txid=7 -> log-3 @ 0\n"
+        "        40  inflight_takes txid=8 -> log-3 @ 41\n");
 
   // A name saying neither; a flipped checksum byte is a finding.
   std::string damaged = encode_inflight({{42, {{1, 417}}, 0}});

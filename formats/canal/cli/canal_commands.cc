@@ -1,6 +1,5 @@
 #include "canal/cli/canal_commands.h"
 
-#include <ctime>
 #include <iterator>
 #include <map>
 
@@ -14,21 +13,13 @@
 #include "json_line.h"
 #include "output.h"
 #include "record_format.h"
+#include "time_value.h"
 
 namespace qjt::app {
 namespace {
 
 using canal::Cursor;
 using canal::FileKind;
-
-// Epoch milliseconds as UTC ISO 8601, for people reading dump's text.
-std::string iso_time(std::int64_t ms) {
-  const std::time_t seconds = static_cast<std::time_t>(ms / 1000);
-  std::tm tm{};
-  if (ms < 0 || gmtime_r(&seconds, &tm) == nullptr) return "?";
-  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
-                     tm.tm_hour, tm.tm_min, tm.tm_sec, ms % 1000);
-}
 
 void optional_str(JsonWriter* line, const char* key, const std::optional<std::string>& v) {
   v ? line->str(key, *v) : line->null(key);
@@ -50,7 +41,7 @@ void cursor_fields(JsonWriter* line, const Cursor& c) {
 
 std::string cursor_text(const Cursor& c) {
   std::string text = fmt::format("{}:{} timestamp {} ({})", c.journal_name.value_or(""), c.position.value_or(0),
-                                 c.timestamp.value_or(0), iso_time(c.timestamp.value_or(0)));
+                                 c.timestamp.value_or(0), format_time(c.timestamp.value_or(0)));
   if (c.server_id) text += fmt::format(" server_id {}", *c.server_id);
   if (c.gtid) text += fmt::format(" gtid \"{}\"", *c.gtid);
   return text + fmt::format(" included {} source {}:{} slave_id {}", c.included, c.address, c.port, c.slave_id);
@@ -114,10 +105,13 @@ void append_entry_json(std::string* out, const canal::LogEntry& e) {
 }
 
 // One line per entry, in the order logged: a text dump streams as the log
-// is read, however long it is.
+// is read, however long it is. The line's time is shown as format_time
+// shows every time (its local string as written is in the JSON).
 void append_entry_text(std::string* out, const canal::LogEntry& e) {
-  fmt::format_to(std::back_inserter(*out), "{}  client {}  {}:{} timestamp {}", e.time, e.client_id,
-                 e.cursor.journal_name.value_or(""), e.cursor.position.value_or(0), e.cursor.timestamp.value_or(0));
+  const std::int64_t timestamp = e.cursor.timestamp.value_or(0);
+  fmt::format_to(std::back_inserter(*out), "{}  client {}  {}:{} timestamp {} ({})", format_time(e.time_ms),
+                 e.client_id, e.cursor.journal_name.value_or(""), e.cursor.position.value_or(0), timestamp,
+                 format_time(timestamp));
   if (e.cursor.server_id)
     fmt::format_to(std::back_inserter(*out), " server_id {} gtid \"{}\"", *e.cursor.server_id,
                    e.cursor.gtid.value_or(""));
@@ -223,10 +217,15 @@ ExitCode run_canal_dump(const CanalRun& run) {
     canal::CursorOrderCheck order;
     read_all = read_meta_logs(run.paths, &reporter, [&](const canal::LogEntry& e) {
       order.add(e, &reporter);
+      if (!run.filter.time_in(e.time_ms) || !run.filter.offset_in(e.offset)) return;
       run.json ? append_entry_json(out.buffer(), e) : append_entry_text(out.buffer(), e);
       out.commit();
     });
     return finish_output(&out, outcome(read_all, reporter.errors()));
+  }
+  if (const auto refusal = check_filter_fields(run.filter, "canal meta.dat", {})) {
+    usage(*refusal + " (the filters select meta.log lines)");
+    return ExitCode::kUsage;
   }
   for (const std::string& path : run.paths) {
     MetaDatFile file;

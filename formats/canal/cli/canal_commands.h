@@ -13,6 +13,7 @@
 #include "canal/canal_file_kind.h"
 #include "commands.h"
 #include "exit_code.h"
+#include "read_filter.h"
 
 namespace qjt::app {
 
@@ -31,6 +32,7 @@ struct CanalRun {
   bool json = false;
   bool strict = false, quiet = false;  // verify
   CanalOptions canal;
+  ReadFilter filter{};  // dump's, on meta.log lines
 };
 
 // verify's --binlogs, --metrics and --memunit.

@@ -5,6 +5,7 @@
 
 #include "canal/canal_file_kind.h"
 #include "canal/cli/canal_commands.h"
+#include "canal/cli/canal_input.h"
 #include "canal/cli/canal_repair.h"
 #include "driver.h"
 #include "input_file.h"
@@ -45,10 +46,13 @@ class CanalDriver final : public Driver {
 
   void add_options(Command command, CLI::App* group) override {
     CanalOptions* o = &options_[command];
+    if (command != Command::kConvert && command != Command::kCompact) add_time_zone_option(group);
     if (command == Command::kVerify) add_canal_verify_options(group, o);
     if (command == Command::kReplay) add_canal_replay_options(group, o);
     if (command == Command::kRepair) add_canal_repair_options(group, &repair_);
   }
+  // meta.log lines; a meta.dat has no records to select.
+  FilterFields filter_fields() const override { return {.time = "time (meta.log lines)", .offsets = true}; }
   bool options_name_input(Command command) const override { return !options_[command].metrics.empty(); }
   std::string_view input_options(Command command) const override {
     return command == Command::kVerify ? "Canal's --metrics" : "";
@@ -70,7 +74,7 @@ class CanalDriver final : public Driver {
   CanalRun run(const ReadRequest& r) const {
     auto kind = canal::parse_format(r.group) ? canal::parse_format(r.group) : canal::parse_format(r.format);
     if (!kind && !r.paths.empty()) kind = stream_kind(r.paths.front());
-    return CanalRun{r.paths, kind, r.json, r.strict, r.quiet, options_[r.command]};
+    return CanalRun{r.paths, kind, r.json, r.strict, r.quiet, options_[r.command], r.filter};
   }
 
   static std::optional<canal::FileKind> stream_kind(const std::string& path) {

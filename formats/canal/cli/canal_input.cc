@@ -6,15 +6,34 @@
 
 #include "canal/gzip_text.h"
 #include "canal/line_splitter.h"
+#include "clock.h"
 #include "input_file.h"
 #include "read_window.h"
+#include "time_value.h"
 
 namespace qjt::app {
 
 std::optional<std::int64_t> parse_at_option(const std::string& at) {
-  const auto ms = canal::parse_at_time(at);
-  if (!ms) usage_error("", fmt::format("--at {}: expected epoch milliseconds or yyyy-MM-dd HH:mm:ss[.SSS]", at));
+  auto ms = parse_time_value(at, now_ms());
+  if (!ms) ms = canal::parse_at_time(at);
+  if (!ms)
+    usage_error("", fmt::format("--at {}: expected {}, or a local time as meta.log writes it (yyyy-MM-dd "
+                                "HH:mm:ss[.SSS], read in the --tz zone)",
+                                at, kTimeValueForms));
   return ms;
+}
+
+void add_time_zone_option(CLI::App* command) {
+  command
+      ->add_option_function<std::string>(
+          "--tz",
+          [](const std::string& zone) {
+            if (!use_time_zone(zone))
+              throw CLI::ValidationError(
+                  fmt::format("--tz {}: expected an IANA zone name (Asia/Shanghai, UTC) or an offset (+08:00)", zone));
+          },
+          "Zone of meta.log's local times (IANA name or +HH:MM; default: this machine's); also --local-time's")
+      ->type_name("ZONE");
 }
 
 bool read_whole(const std::string& path, std::string* bytes, Reporter* reporter) {

@@ -3,6 +3,8 @@
 // rolled).
 #pragma once
 
+#include <CLI/CLI.hpp>
+
 #include <functional>
 #include <optional>
 #include <string>
@@ -15,9 +17,13 @@
 
 namespace qjt::app {
 
-// An --at value (canal::parse_at_time); a malformed one is printed as a
+// An --at value: a time of time_value.h, or a local time as meta.log
+// writes it (canal::parse_at_time); a malformed one is printed as a
 // usage error and gives nullopt.
 std::optional<std::int64_t> parse_at_option(const std::string& at);
+// --tz ZONE: the zone meta.log's local times are read in, set for the
+// whole process (time_value.h use_time_zone) as it is parsed.
+void add_time_zone_option(CLI::App* command);
 
 // A whole file's bytes; false with an io_error finding when it cannot be read.
 bool read_whole(const std::string& path, std::string* bytes, Reporter* reporter);

@@ -12,6 +12,7 @@
 #include "json_line.h"
 #include "output.h"
 #include "path_family.h"
+#include "time_value.h"
 
 namespace qjt::app {
 namespace {
@@ -41,7 +42,7 @@ bool parse_edits(const CanalRepairOptions& o, canal::MetaEdits* edits) {
   for (const std::string& s : o.to_timestamps) {
     edits->to_timestamps.emplace_back();
     if (!canal::parse_to_timestamp(s, &edits->to_timestamps.back()))
-      return usage(fmt::format("--to-timestamp {}: expected CLIENT=MS (epoch milliseconds)", s));
+      return usage(fmt::format("--to-timestamp {}: expected CLIENT=TIME, TIME being {}", s, kTimeValueForms));
   }
   for (const std::string& s : o.drops) {
     edits->drops.emplace_back();
@@ -77,7 +78,8 @@ std::optional<canal::MetaDat> from_log(const CanalRepairOptions& o, const std::o
     return std::nullopt;
   }
   for (const auto& e : cursors)
-    plan->actions.push_back(fmt::format("client {}: cursor from {} line {} ({})", e.client_id, e.file, e.line, e.time));
+    plan->actions.push_back(
+        fmt::format("client {}: cursor from {} line {} ({})", e.client_id, e.file, e.line, format_time(e.time_ms)));
   // A file not named meta.dat has no destination of its own: the log's.
   const std::string dest = destination.empty() ? canal::destination_of_meta_log(o.from_logs.front()) : destination;
   return canal::meta_dat_from_log(cursors, dest, old ? &*old : nullptr);

@@ -64,6 +64,12 @@ ExitCode run_flume_dump(const FlumeRun& run) {
   options.json = run.json;
   options.mode = data_mode(run, run.json);
   options.keys = &in->keys;
+  options.log_filter = [&filter = run.filter](const flume::LogRecord& r) {
+    const bool transactional = r.type == flume::LogRecordType::kPut || r.type == flume::LogRecordType::kTake ||
+                               r.type == flume::LogRecordType::kRollback || r.type == flume::LogRecordType::kCommit;
+    return filter.offset_in(r.offset) && filter.op_in(flume::log_record_type_name(r.type)) &&
+           (!filter.xid || (transactional && filter.xid_is(r.transaction_id)));
+  };
   Output out;
   std::uint64_t printed = 0;
   for (const FlumeFile& f : in->files) {

@@ -11,6 +11,7 @@
 #include "exit_code.h"
 #include "finding.h"
 #include "flume/cli/flume_input.h"
+#include "read_filter.h"
 
 namespace qjt::app {
 
@@ -20,6 +21,7 @@ struct FlumeRun {
   bool json = false;
   std::string data;                    // --data, empty when not given
   std::optional<std::uint64_t> limit;  // dump --limit
+  ReadFilter filter;                   // dump's filters, on log records
   bool strict = false, quiet = false;  // verify
 };
 

@@ -48,6 +48,13 @@ class FlumeDriver final : public Driver {
     return "";
   }
 
+  // Log records; the other files' lines are not filtered.
+  FilterFields filter_fields() const override {
+    return {.ops = {"put", "take", "rollback", "commit", "noop", "end_of_data", "broken"},
+            .xid = "transaction id",
+            .offsets = true};
+  }
+
   void add_options(Command command, CLI::App* group) override {
     if (command == Command::kDump || command == Command::kVerify || command == Command::kReplay)
       add_channel_options(group, &options_[command], command != Command::kDump);
@@ -100,7 +107,7 @@ class FlumeDriver final : public Driver {
   FlumeRun run(const ReadRequest& r) const {
     FlumeOptions options = options_[r.command];
     options.format = r.format == name() ? "auto" : r.format;
-    return FlumeRun{r.paths, options, r.json, r.data, r.limit, r.strict, r.quiet};
+    return FlumeRun{r.paths, options, r.json, r.data, r.limit, r.filter, r.strict, r.quiet};
   }
 
   PerCommand<FlumeOptions> options_;

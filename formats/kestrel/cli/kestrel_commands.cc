@@ -15,34 +15,13 @@
 namespace qjt::app {
 namespace {
 
-struct RecordFilter {
-  std::set<kestrel::RecordType> types;  // empty: all
-  std::optional<std::int32_t> xid;
-  std::uint64_t from_offset = 0;
-
-  bool accepts(const kestrel::JournalRecord& r) const {
-    if (r.offset < from_offset) return false;
-    if (!types.empty() && types.count(r.type) == 0) return false;
-    return !xid || (kestrel::carries_xid(r.type) && r.xid == *xid);
-  }
-};
-
-std::optional<RecordFilter> make_filter(const KestrelOptions& o) {
-  RecordFilter filter{{}, o.xid, o.from_offset};
-  for (std::string name : o.ops) {
-    std::transform(name.begin(), name.end(), name.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
-    const auto type = kestrel::parse_record_type(name);
-    if (!type) {
-      usage_error("dump", fmt::format("unknown --op {}: expected one of ADD, REMOVE, ADDX, REMOVE_TENTATIVE, "
-                                      "SAVE_XID, UNREMOVE, CONFIRM_REMOVE, ADD_XID, CONTINUE, "
-                                      "REMOVE_TENTATIVE_XID, END_OF_FILE, BROKEN",
-                                      name));
-      return std::nullopt;
-    }
-    filter.types.insert(*type);
-  }
-  return filter;
+// Whether `r` passes dump's filters; a legacy ADD, which stores no add
+// time, never passes --since or --until.
+bool accepts(const ReadFilter& filter, const kestrel::JournalRecord& r) {
+  if (!filter.offset_in(r.offset) || !filter.op_in(kestrel::record_type_name(r.type))) return false;
+  if (filter.xid && !(kestrel::carries_xid(r.type) && filter.xid_is(r.xid))) return false;
+  if (filter.since_ms || filter.until_ms) return r.has_add_time && filter.time_in(r.add_time_ms);
+  return true;
 }
 
 struct ReplayResult {
@@ -113,9 +92,7 @@ void append_text(Output* out, const ReplayResult& r, const kestrel::ReplayState&
 
 }  // namespace
 
-ExitCode run_kestrel_dump(const ReadRequest& r, const KestrelOptions& o) {
-  const auto filter = make_filter(o);
-  if (!filter) return ExitCode::kUsage;
+ExitCode run_kestrel_dump(const ReadRequest& r) {
   // Text output shows payloads only when asked; JSON shows them by default.
   const DataMode mode = *parse_data_mode(r.data.empty() ? (r.json ? "text" : "none") : r.data);
 
@@ -137,12 +114,12 @@ ExitCode run_kestrel_dump(const ReadRequest& r, const KestrelOptions& o) {
       if (!r.json && file_count > 1) out.write(fmt::format("# {}\n", file));
       kestrel::JournalReader reader(*input);
       kestrel::JournalRecord record;
-      while (!limit_reached() && reader.next(&record)) {
+      while (!limit_reached() && r.filter.before_end(record.offset) && reader.next(&record)) {
         if (record.type == kestrel::RecordType::kBroken) {
           broken = true;
           reporter.report(Finding{Severity::kError, "broken_record", file, record.offset, record.error});
         }
-        if (!filter->accepts(record)) continue;
+        if (!accepts(r.filter, record)) continue;
         ++printed;
         if (r.json) {
           kestrel::append_record_json(out.buffer(), file, record, mode);

@@ -16,10 +16,7 @@ namespace qjt::app {
 
 // The options only classic Kestrel has.
 struct KestrelOptions {
-  std::vector<std::string> ops;     // dump --op
-  std::optional<std::int32_t> xid;  // dump --xid
-  std::uint64_t from_offset = 0;    // dump --from-offset
-  bool legacy_xids = false;         // verify, replay --legacy-xids
+  bool legacy_xids = false;  // verify, replay --legacy-xids
 };
 
 // compact's options for classic journals only.
@@ -34,7 +31,7 @@ void add_kestrel_compact_options(CLI::App* command, KestrelCompactOptions* optio
 // at offset 0 (or the file is empty), since classic journals carry no magic.
 Claim kestrel_claim(ByteSpan bytes);
 
-ExitCode run_kestrel_dump(const ReadRequest& request, const KestrelOptions& options);
+ExitCode run_kestrel_dump(const ReadRequest& request);
 VerifyTally check_kestrel(const ReadRequest& request, const KestrelOptions& options);
 ExitCode run_kestrel_replay(const ReadRequest& request, const KestrelOptions& options);
 // convert --to jsonl, kestrel (from JSON Lines) or kestrel2 (1.x to 2.x).

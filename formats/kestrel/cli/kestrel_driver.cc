@@ -21,7 +21,7 @@ class KestrelDriver final : public Driver {
   std::string_view does(Command command) const override {
     switch (command) {
       case Command::kDump:
-        return "every record with its offset; --op, --xid, --from-offset filter";
+        return "every record with its offset; --op, --xid, --since, --until, --from-offset, --to-offset filter";
       case Command::kVerify:
         return "decodes and replays each queue; every finding";
       case Command::kReplay:
@@ -38,22 +38,22 @@ class KestrelDriver final : public Driver {
 
   void add_options(Command command, CLI::App* group) override {
     KestrelOptions& o = options_[command];
-    if (command == Command::kDump) {
-      group->add_option("--op", o.ops, "Only records of this type (repeatable)")
-          ->delimiter(',')
-          ->allow_extra_args(false);  // PATH is optional: a name after --op X is a PATH
-      group->add_option("--xid", o.xid, "Only records carrying this xid");
-      group->add_option("--from-offset", o.from_offset, "Only records at or after this byte offset");
-    }
     if (command == Command::kVerify || command == Command::kReplay)
       group->add_flag("--legacy-xids", o.legacy_xids, "Replay legacy REMOVE_TENTATIVE by Kestrel 1.x rules");
     if (command == Command::kCompact) add_kestrel_compact_options(group, &compact_);
     if (command == Command::kRepair)
       group->add_flag("--salvage", salvage_, "Keep the records that decode again after each damaged region");
   }
+  FilterFields filter_fields() const override {
+    return {.ops = {"ADD", "REMOVE", "ADDX", "REMOVE_TENTATIVE", "SAVE_XID", "UNREMOVE", "CONFIRM_REMOVE", "ADD_XID",
+                    "CONTINUE", "REMOVE_TENTATIVE_XID", "END_OF_FILE", "BROKEN"},
+            .xid = "xid",
+            .time = "add time",
+            .offsets = true};
+  }
   bool takes_unproven_files(Command command) const override { return command == Command::kRepair; }
 
-  ExitCode dump(const ReadRequest& r) override { return run_kestrel_dump(r, options(r)); }
+  ExitCode dump(const ReadRequest& r) override { return run_kestrel_dump(r); }
   std::optional<VerifyTally> verify(const ReadRequest& r) override { return check_kestrel(r, options(r)); }
   ExitCode replay(const ReadRequest& r) override { return run_kestrel_replay(r, options(r)); }
   ExitCode compact(const WriteRequest& r) override { return run_kestrel_compact(r, compact_); }

@@ -22,6 +22,14 @@ void report_all(const std::vector<Finding>& findings, Reporter* reporter) {
   for (const Finding& f : findings) reporter->report(f);
 }
 
+// Whether `record` passes dump's filters: only a PUT has a time.
+bool accepts(const ReadFilter& filter, const libkestrel::Record& record) {
+  if (!filter.offset_in(record.offset) || !filter.op_in(libkestrel::op_name(record.op))) return false;
+  if (filter.since_ms || filter.until_ms)
+    return record.op == libkestrel::Op::kPut && filter.time_in(record.add_time_ms);
+  return true;
+}
+
 // Dumps one file; returns the records printed. Problems of the file itself
 // (broken records, data after the end) go to `reporter`.
 std::uint64_t dump_file(const LkFile& f, const LibkestrelRun& run, std::uint64_t budget, Output* out,
@@ -30,9 +38,10 @@ std::uint64_t dump_file(const LkFile& f, const LibkestrelRun& run, std::uint64_t
   libkestrel::Reader reader(f.input->bytes(), f.kind);
   libkestrel::Record record;
   std::uint64_t printed = 0;
-  while (printed < budget && reader.next(&record)) {
+  while (printed < budget && run.filter.before_end(record.offset) && reader.next(&record)) {
     if (record.op == libkestrel::Op::kBroken)
       reporter->report(Finding{Severity::kError, "broken_record", f.path, record.offset, record.error});
+    if (!accepts(run.filter, record)) continue;
     ++printed;
     if (run.json) {
       libkestrel::append_record_json(out->buffer(), f.path, record, mode);

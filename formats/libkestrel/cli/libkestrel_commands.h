@@ -9,6 +9,7 @@
 
 #include "commands.h"
 #include "exit_code.h"
+#include "read_filter.h"
 #include "write_guard.h"
 
 namespace qjt::app {
@@ -19,6 +20,7 @@ struct LibkestrelRun {
   bool json = false;
   std::string data{};                    // --data, empty when not given
   std::optional<std::uint64_t> limit{};  // dump --limit
+  ReadFilter filter{};                   // dump's filters
   bool strict = false, quiet = false;    // verify
   // compact
   bool dry_run = false, rewrite_bookmarks = false;

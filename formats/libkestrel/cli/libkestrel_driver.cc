@@ -61,6 +61,12 @@ class LibkestrelDriver final : public Driver {
                                        : "";
   }
 
+  FilterFields filter_fields() const override {
+    return {.ops = {"PUT", "READ_HEAD", "READ_DONE", "UNKNOWN", "END_OF_FILE", "BROKEN"},
+            .time = "add time",
+            .offsets = true};
+  }
+
   void add_options(Command command, CLI::App* group) override {
     if (command == Command::kCompact)
       group->add_flag("--rewrite-bookmarks", rewrite_bookmarks_, "Also rewrite each bookmark in its canonical form");
@@ -97,6 +103,7 @@ class LibkestrelDriver final : public Driver {
             .json = r.json,
             .data = r.data,
             .limit = r.limit,
+            .filter = r.filter,
             .strict = r.strict,
             .quiet = r.quiet};
   }

@@ -1,0 +1,58 @@
+#include "read_filter.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include <fmt/format.h>
+
+#include "value_options.h"
+
+namespace qjt::app {
+namespace {
+
+bool same_name(std::string_view a, std::string_view b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
+    return std::toupper(static_cast<unsigned char>(x)) == std::toupper(static_cast<unsigned char>(y));
+  });
+}
+
+}  // namespace
+
+bool ReadFilter::op_in(std::string_view op_name) const {
+  return ops.empty() ||
+         std::any_of(ops.begin(), ops.end(), [op_name](const std::string& op) { return same_name(op, op_name); });
+}
+
+void add_read_filter_options(CLI::App* command, ReadFilter* filter) {
+  command->add_option("--op", filter->ops, "Only records of this type (repeatable, or comma-separated)")
+      ->delimiter(',')
+      ->allow_extra_args(false);  // PATH is optional: a name after --op X is a PATH
+  command->add_option("--xid", filter->xid, "Only records of this transaction (Kestrel xid, Flume transaction id)");
+  add_time_option(command, "--since", &filter->since_ms,
+                  "Only records whose time (add or event time) is at or after TIME: epoch ms, ISO 8601, -2h");
+  add_time_option(command, "--until", &filter->until_ms, "Only records whose time is at or before TIME");
+  add_offset_option(command, "--from-offset", &filter->from_offset,
+                    "Only records at or after this byte offset (or 0x hex)");
+  add_offset_option(command, "--to-offset", &filter->to_offset, "Only records before this byte offset (or 0x hex)");
+}
+
+std::optional<std::string> check_filter_fields(const ReadFilter& filter, std::string_view family,
+                                               const FilterFields& fields) {
+  auto missing = [family](std::string_view option, std::string_view field) {
+    return fmt::format("{} does not apply to {} inputs: their records have no {}", option, family, field);
+  };
+  if (!filter.ops.empty() && fields.ops.empty()) return missing("--op", "type to select");
+  for (const std::string& op : filter.ops) {
+    if (std::none_of(fields.ops.begin(), fields.ops.end(),
+                     [&op](std::string_view name) { return same_name(op, name); }))
+      return fmt::format("unknown --op {} for {} inputs: expected one of {}", op, family, fmt::join(fields.ops, ", "));
+  }
+  if (filter.xid && fields.xid.empty()) return missing("--xid", "transaction id");
+  if (filter.since_ms && fields.time.empty()) return missing("--since", "time");
+  if (filter.until_ms && fields.time.empty()) return missing("--until", "time");
+  if (filter.from_offset && !fields.offsets) return missing("--from-offset", "byte offsets");
+  if (filter.to_offset && !fields.offsets) return missing("--to-offset", "byte offsets");
+  return std::nullopt;
+}
+
+}  // namespace qjt::app

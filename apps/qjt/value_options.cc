@@ -1,0 +1,62 @@
+#include "value_options.h"
+
+#include <charconv>
+
+#include <fmt/format.h>
+
+#include "clock.h"
+#include "json_writer.h"
+#include "time_value.h"
+
+namespace qjt::app {
+
+std::optional<std::uint64_t> parse_offset(const std::string& text) {
+  const bool hex = text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
+  const std::string_view digits = hex ? std::string_view(text).substr(2) : std::string_view(text);
+  std::uint64_t value = 0;
+  const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value, hex ? 16 : 10);
+  if (error != std::errc() || end != digits.data() + digits.size() || digits.empty()) return std::nullopt;
+  return value;
+}
+
+CLI::Option* add_time_option(CLI::App* command, const std::string& name, std::optional<std::int64_t>* ms,
+                             const std::string& what) {
+  return command
+      ->add_option_function<std::string>(
+          name,
+          [name, ms](const std::string& text) {
+            *ms = parse_time_value(text, now_ms());
+            if (!*ms) throw CLI::ValidationError(time_value_error(name, text));
+          },
+          what)
+      ->type_name("TIME");
+}
+
+CLI::Option* add_offset_option(CLI::App* command, const std::string& name, std::optional<std::uint64_t>* offset,
+                               const std::string& what) {
+  return command
+      ->add_option_function<std::string>(
+          name,
+          [name, offset](const std::string& text) {
+            *offset = parse_offset(text);
+            if (!*offset)
+              throw CLI::ValidationError(
+                  fmt::format("{} {}: expected a byte offset, decimal (4096) or hexadecimal (0x1000)", name, text));
+          },
+          what)
+      ->type_name("OFFSET");
+}
+
+void add_value_display_options(CLI::App* command) {
+  command->add_flag_callback(
+      "--local-time", [] { show_local_time(true); },
+      "Show times in text output in the local zone with its offset (default: UTC)");
+  command
+      ->add_option_function<std::string>(
+          "--json-big-numbers", [](const std::string& how) { write_big_numbers_as_strings(how == "string"); },
+          "JSON integers beyond 2^53: number (default) or string, which jq does not round")
+      ->check(CLI::IsMember({"string", "number"}))
+      ->type_name("string|number");
+}
+
+}  // namespace qjt::app

@@ -1,0 +1,59 @@
+// Time values: how every option that takes a time (--since, --until, --at,
+// --add-time, --to-timestamp, ...) reads it, and how text output shows one.
+//
+// Accepted forms, all turned into milliseconds since the Unix epoch:
+//   - epoch milliseconds: 1610779748123 (an optional leading minus);
+//   - ISO 8601 with a zone: 2021-01-16T06:49:08Z,
+//     2021-01-16T06:49:08.123+08:00 (a space may stand for the T; seconds
+//     and their fraction may be left out);
+//   - an ISO 8601 date alone, 2021-01-16: midnight UTC of that day;
+//   - a time before now: -15s, -30m, -2h, -7d (now is lib/clock's, which
+//     QJT_NOW_MS fixes for tests).
+// A date and time without a zone is refused rather than guessed: which zone
+// the user meant is not known.
+//
+// Text output shows a time as ISO 8601 UTC with milliseconds
+// (2021-01-16T06:49:08.123Z), or, once show_local_time(true) was called
+// (--local-time), in the local zone with its offset
+// (2021-01-16T14:49:08.123+08:00). The local zone is the TZ variable's,
+// which use_time_zone() may set (Canal's --tz). JSON keeps integers.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace qjt {
+
+// The forms parse_time_value accepts, for usage messages.
+inline constexpr std::string_view kTimeValueForms =
+    "epoch milliseconds (1610779748123), ISO 8601 with Z or an offset (2021-01-16T06:49:08Z, "
+    "2021-01-16T06:49:08.123+08:00), a date (2021-01-16) or a time before now (-15s, -30m, -2h, -7d)";
+
+// `text` in one of the forms above as epoch milliseconds, relative times
+// counted back from `now_ms`; nullopt when it is none of them.
+std::optional<std::int64_t> parse_time_value(std::string_view text, std::int64_t now_ms);
+
+// The usage message for an option whose value is not a time.
+std::string time_value_error(std::string_view option, std::string_view text);
+
+// Epoch milliseconds of a civil date and time in UTC (no range checks).
+std::int64_t utc_ms(int year, int month, int day, int hour, int minute, int second, int millisecond);
+
+// `ms` as 2021-01-16T06:49:08.123Z.
+std::string format_utc_time(std::int64_t ms);
+// `ms` in the local zone with its offset: 2021-01-16T14:49:08.123+08:00.
+std::string format_local_time(std::int64_t ms);
+// format_local_time under --local-time, else format_utc_time: the one
+// rendering of a time in text output.
+std::string format_time(std::int64_t ms);
+// Process-wide, set once from --local-time before a command runs.
+void show_local_time(bool local);
+
+// Makes `zone` the local zone of this process (the TZ variable): an IANA
+// name (Asia/Shanghai, UTC) known to the system's zone database, or a fixed
+// offset +HH:MM / -HH:MM. False, changing nothing, when it is neither.
+bool use_time_zone(std::string_view zone);
+
+}  // namespace qjt
