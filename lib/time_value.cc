@@ -163,8 +163,10 @@ void show_local_time(bool local) { local_time = local; }
 bool use_time_zone(std::string_view zone) {
   std::string tz;
   if (zone.size() == 6 && zone[3] == ':' && zone_offset_seconds(zone)) {
-    // POSIX counts offsets west of UTC: +08:00 is "<+08:00>-08:00".
-    tz = fmt::format("<{}>{}{}", zone, zone[0] == '+' ? '-' : '+', zone.substr(1));
+    // POSIX counts offsets west of UTC, and a quoted zone name holds no
+    // colon: +08:00 is "<+0800>-08:00".
+    tz = fmt::format("<{}{}{}>{}{}", zone[0], zone.substr(1, 2), zone.substr(4, 2), zone[0] == '+' ? '-' : '+',
+                     zone.substr(1));
   } else {
     // glibc reads any unknown name as UTC without a word: look it up first.
     const char* dir = std::getenv("TZDIR");

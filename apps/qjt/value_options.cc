@@ -55,8 +55,7 @@ void add_value_display_options(CLI::App* command) {
       ->add_option_function<std::string>(
           "--json-big-numbers", [](const std::string& how) { write_big_numbers_as_strings(how == "string"); },
           "JSON integers beyond 2^53: number (default) or string, which jq does not round")
-      ->check(CLI::IsMember({"string", "number"}))
-      ->type_name("string|number");
+      ->check(CLI::IsMember({"string", "number"}));
 }
 
 }  // namespace qjt::app

@@ -99,4 +99,25 @@ check "verify --format canal-meta-log on a gzip with a damaged tail: exit 1" 1 \
   "$(head -c 60 "$rolled" > /tmp/qjt-canal-$$.gz; "$qjt" verify --format canal-meta-log /tmp/qjt-canal-$$.gz >/dev/null; echo $?; rm -f /tmp/qjt-canal-$$.gz)"
 check "unknown --format: usage" 2 "$("$qjt" dump --format canal-zk conf/example/meta.dat >/dev/null 2>&1; echo $?)"
 
+
+# ---- formats of values: --tz, filters on meta.log lines, ISO 8601 in text --------
+check "--tz +08:00: time_ms read in that zone" 1610722147101 \
+  "$("$qjt" dump --json --tz +08:00 "$log" 2>/dev/null | jq -s '.[0].time_ms')"
+check "--tz Asia/Shanghai: the same" 1610722147101 \
+  "$("$qjt" dump --json --tz Asia/Shanghai "$log" 2>/dev/null | jq -s '.[0].time_ms')"
+check "--tz unknown: usage" 2 "$("$qjt" dump --tz Mars/Olympus "$log" >/dev/null 2>&1; echo $?)"
+check "--since/--until on the line's time (TZ=UTC)" "3 4" \
+  "$("$qjt" dump --json --since 2021-01-15T22:49:08Z --until 2021-01-15T22:49:09.103Z "$log" 2>/dev/null |
+     jq -r .line | paste -sd' ')"
+check "--since with --tz: the zone moves the lines" "" \
+  "$("$qjt" dump --json --tz +08:00 --since 2021-01-15T22:49:00Z "$log" 2>/dev/null | jq -r .line)"
+check "--local-time: the text in the --tz zone, as the log wrote it" "2021-01-14T10:00:00.000+08:00  client 1001" \
+  "$("$qjt" dump --local-time --tz +08:00 "$rolled" | head -1 | cut -c1-43)"
+check "--from-offset on the text's offsets" "6" \
+  "$("$qjt" dump --json --from-offset 545 "$log" 2>/dev/null | jq -r .line)"
+check "filters on a meta.dat: usage" 2 "$("$qjt" dump --since 0 conf/example/meta.dat >/dev/null 2>&1; echo $?)"
+check "--xid on a meta.log: usage" 2 "$("$qjt" dump --xid 1 "$log" >/dev/null 2>&1; echo $?)"
+check "replay --at ISO 8601" "$expected_at" \
+  "$("$qjt" replay --at 2021-01-15T22:49:08.500Z "$log" 2>/dev/null)"
+
 finish

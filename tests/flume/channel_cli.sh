@@ -67,4 +67,20 @@ check "encrypted with the key" '0 ["alpha","bravo","delta","foxtrot"]' "$status 
 "$qjt" dump --format flume-nonsense "$td/channel/checkpoint/checkpoint" >/dev/null 2>&1; check "an unknown --format" 2 $?
 "$qjt" dump --op ADDX $(dirs channel) >/dev/null 2>&1; check "a Kestrel-only filter on a channel" 2 $?
 "$qjt" dump --format kestrel $(dirs channel) >/dev/null 2>&1; check "--format kestrel with a channel" 2 $?
+
+# dump's filters on data log records (read_filter.h): the type, the
+# transaction id, the offsets; Flume records carry no time. data1/log-1:
+# put txid 1 at 0 and 64, commit 113, take txid 3 at 149, put txid 5 at 190,
+# rollback 238, take txid 7 at 269, commit 310, put txid 8 at 346.
+log1=$td/channel/data1/log-1
+check "filters: --op take" "149 269" "$("$qjt" dump --json --op take "$log1" | jq -r .offset | paste -sd' ')"
+check "filters: --xid 1" "0 64 113" "$("$qjt" dump --json --xid 1 "$log1" | jq -r .offset | paste -sd' ')"
+check "filters: --op put,rollback --xid 5" "190 238" \
+  "$("$qjt" dump --json --op put,rollback --xid 5 "$log1" | jq -r .offset | paste -sd' ')"
+check "filters: offsets, decimal in text" "       149  take txid=3 woid=906 -> log-1 @ 0
+       190  put txid=5 woid=1002 size=4 crc=ok" "$("$qjt" dump --from-offset 149 --to-offset 0xee "$log1")"
+check "filters: over a channel, only log records are selected" "2" \
+  "$("$qjt" dump --json --op take $(dirs channel) | jq -r 'select(.kind == "log_record") | .offset' | wc -l)"
+"$qjt" dump --until -1h "$log1" >/dev/null 2>&1; check "filters: --until is a usage error" 2 $?
+"$qjt" dump --op PUT_X "$log1" >/dev/null 2>&1; check "filters: an unknown op" 2 $?
 [ "$failures" -eq 0 ]

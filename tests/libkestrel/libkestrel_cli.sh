@@ -67,7 +67,7 @@ out=$("$qjt" replay --json "$td/queue/jobs.1700000002000" "$td/queue/jobs.read.w
 check "files named directly" '0 4 [6] ["head_before_journal"]' \
   "$status $(jq -c '.readers[0].head' <<<"$out") $(jq -c '[.readers[0].pending[].id]' <<<"$out") $(jq -c '[.findings[].code]' <<<"$out")"
 
-"$qjt" dump --op PUT "$td/queue" >/dev/null 2>&1; check "classic-only options are usage errors" 2 $?
+"$qjt" dump --xid 1 "$td/queue" >/dev/null 2>&1; check "a filter on a field libkestrel lacks is a usage error" 2 $?
 "$qjt" repair "$td/damaged" >/dev/null 2>&1; check "repair refuses Kestrel 3 queues" 2 $?
 scratch=$(mktemp -d); trap 'rm -rf "$scratch"' EXIT
 : > "$scratch/jobs.9"
@@ -77,7 +77,21 @@ check "--format kestrel reads a segment as a classic journal" BROKEN \
 check "--format libkestrel forces the family" "READ_HEAD" \
   "$("$qjt" dump --json --format libkestrel "$td/queue/jobs.read.web" | jq -r 'select(.offset == 4) | .op')"
 "$qjt" verify --format libkestrel "$scratch/jobs.9" >/dev/null 2>&1; check "--format libkestrel on a classic file: usage" 2 $?
-check "a 0-byte file is an empty classic journal" '00000000  END_OF_FILE' "$("$qjt" dump "$scratch/jobs.9")"
+check "a 0-byte file is an empty classic journal" '         0  END_OF_FILE' "$("$qjt" dump "$scratch/jobs.9")"
+
+# dump's filters (read_filter.h): a PUT's add time, the op, the offsets;
+# libkestrel has no transactions. jobs.1700000000000: PUT 1 at 4 added at
+# 1700000001000, PUT 2 at 34 added at 1700000002000, END_OF_FILE at 72.
+seg=$td/queue/jobs.1700000000000
+check "filters: --op put --since (ISO 8601)" 34 \
+  "$("$qjt" dump --json --op put --since 2023-11-14T22:13:21.500Z "$seg" | jq -r .offset)"
+check "filters: --until keeps only PUTs, END_OF_FILE has no time" 4 \
+  "$("$qjt" dump --json --until 1700000001000 "$seg" | jq -r .offset)"
+check "filters: --from-offset 0x22 --to-offset 72" 34 \
+  "$("$qjt" dump --json --from-offset 0x22 --to-offset 72 "$seg" | jq -r .offset)"
+check "filters: --op READ_DONE in a bookmark" 13 \
+  "$("$qjt" dump --json --op read_done "$td/queue/jobs.read.web" | jq -r .offset)"
+"$qjt" dump --op ADDX "$seg" >/dev/null 2>&1; check "filters: a classic op is a usage error" 2 $?
 
 [ $failures -eq 0 ] && echo "all libkestrel CLI checks passed"
 exit $failures
