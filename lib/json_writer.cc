@@ -60,6 +60,12 @@ std::size_t utf8_sequence_length(std::string_view s, std::size_t i) {
 
 bool big_numbers_as_strings = false;
 
+// Whether a double cannot hold `value` exactly.
+bool is_big(std::int64_t value) {
+  const std::uint64_t magnitude = value < 0 ? 0 - static_cast<std::uint64_t>(value) : static_cast<std::uint64_t>(value);
+  return magnitude > kMaxExactDouble;
+}
+
 }  // namespace
 
 void write_big_numbers_as_strings(bool as_strings) { big_numbers_as_strings = as_strings; }
@@ -69,6 +75,7 @@ std::optional<std::int64_t> parse_big_number_string(std::string_view text) {
   const char* end = text.data() + text.size();
   const auto [stop, error] = std::from_chars(text.data(), end, value);
   if (error != std::errc() || stop != end || text.empty() || text.front() == '+') return std::nullopt;
+  if (!is_big(value)) return std::nullopt;
   return value;
 }
 
@@ -212,8 +219,7 @@ void JsonWriter::integer_digits(std::string_view digits, bool big) {
 
 JsonWriter& JsonWriter::number(std::int64_t value) {
   const fmt::format_int digits(value);
-  const std::uint64_t magnitude = value < 0 ? 0 - static_cast<std::uint64_t>(value) : static_cast<std::uint64_t>(value);
-  integer_digits(std::string_view(digits.data(), digits.size()), magnitude > kMaxExactDouble);
+  integer_digits(std::string_view(digits.data(), digits.size()), is_big(value));
   return *this;
 }
 

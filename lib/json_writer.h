@@ -41,8 +41,10 @@ std::size_t valid_utf8_prefix(std::string_view bytes);
 void write_big_numbers_as_strings(bool as_strings);
 // The largest magnitude a double holds exactly: 2^53.
 inline constexpr std::uint64_t kMaxExactDouble = std::uint64_t{1} << 53;
-// A decimal string (an optional minus, then digits) as the integer it
-// spells; nullopt when it is not one or does not fit in 64 bits.
+// A string as --json-big-numbers=string writes one: the decimal digits
+// (after an optional minus) of an integer beyond 2^53 in magnitude that
+// fits in 64 bits; nullopt for anything else, so that a small number
+// quoted by hand stays the error it was.
 std::optional<std::int64_t> parse_big_number_string(std::string_view text);
 
 class JsonWriter {

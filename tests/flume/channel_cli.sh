@@ -81,6 +81,14 @@ check "filters: offsets, decimal in text" "       149  take txid=3 woid=906 -> l
        190  put txid=5 woid=1002 size=4 crc=ok" "$("$qjt" dump --from-offset 149 --to-offset 0xee "$log1")"
 check "filters: over a channel, only log records are selected" "2" \
   "$("$qjt" dump --json --op take $(dirs channel) | jq -r 'select(.kind == "log_record") | .offset' | wc -l)"
-"$qjt" dump --until -1h "$log1" >/dev/null 2>&1; check "filters: --until is a usage error" 2 $?
+scratch=$(mktemp -d) && trap 'rm -rf "$scratch"' EXIT
+"$qjt" convert --to jsonl "$log1" |
+  jq -c 'if .type == "put" then .headers.timestamp = (1700000000000 + .transaction_id | tostring) else . end' |
+  "$qjt" convert --to flume-log -o "$scratch/log-1" -
+check "filters: --since/--until on a put's timestamp header (event time)" "5 8" \
+  "$("$qjt" dump --json --since 1700000000005 --until 2023-11-14T22:13:20.008Z "$scratch/log-1" |
+     jq -r .transaction_id | paste -sd' ')"
+check "filters: a put without a timestamp header has no time" "" \
+  "$("$qjt" dump --json --since 0 "$log1" | jq -r .offset)"
 "$qjt" dump --op PUT_X "$log1" >/dev/null 2>&1; check "filters: an unknown op" 2 $?
 [ "$failures" -eq 0 ]

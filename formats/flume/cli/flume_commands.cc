@@ -7,6 +7,7 @@
 #include "flume/event_json.h"
 #include "flume/file_dump.h"
 #include "json_line.h"
+#include "json_writer.h"
 #include "output.h"
 #include "reporters.h"
 
@@ -49,6 +50,29 @@ DataMode data_mode(const FlumeRun& run, bool json) {
   return *parse_data_mode(run.data.empty() ? (json ? "text" : "none") : run.data);
 }
 
+// A put's event time: its "timestamp" header, where Flume's
+// TimestampInterceptor (and most sources) put epoch milliseconds.
+std::optional<std::int64_t> event_time(const flume::LogRecord& r) {
+  if (r.type != flume::LogRecordType::kPut) return std::nullopt;
+  for (const flume::EventHeader& h : r.headers)
+    if (h.key.as_chars() == "timestamp") return parse_big_number_string(h.value.as_chars());
+  return std::nullopt;
+}
+
+// Whether a log record passes dump's filters. Only puts have a time, and
+// only those whose event carries one.
+bool accepts(const ReadFilter& filter, const flume::LogRecord& r) {
+  const bool transactional = r.type == flume::LogRecordType::kPut || r.type == flume::LogRecordType::kTake ||
+                             r.type == flume::LogRecordType::kRollback || r.type == flume::LogRecordType::kCommit;
+  if (!filter.offset_in(r.offset) || !filter.op_in(flume::log_record_type_name(r.type))) return false;
+  if (filter.xid && !(transactional && filter.xid_is(r.transaction_id))) return false;
+  if (filter.since_ms || filter.until_ms) {
+    const auto time = event_time(r);
+    return time && filter.time_in(*time);
+  }
+  return true;
+}
+
 ExitCode outcome(ExitCode io, std::size_t errors) {
   return worse(io, errors > 0 ? ExitCode::kProblems : ExitCode::kOk);
 }
@@ -64,12 +88,7 @@ ExitCode run_flume_dump(const FlumeRun& run) {
   options.json = run.json;
   options.mode = data_mode(run, run.json);
   options.keys = &in->keys;
-  options.log_filter = [&filter = run.filter](const flume::LogRecord& r) {
-    const bool transactional = r.type == flume::LogRecordType::kPut || r.type == flume::LogRecordType::kTake ||
-                               r.type == flume::LogRecordType::kRollback || r.type == flume::LogRecordType::kCommit;
-    return filter.offset_in(r.offset) && filter.op_in(flume::log_record_type_name(r.type)) &&
-           (!filter.xid || (transactional && filter.xid_is(r.transaction_id)));
-  };
+  options.log_filter = [&filter = run.filter](const flume::LogRecord& r) { return accepts(filter, r); };
   Output out;
   std::uint64_t printed = 0;
   for (const FlumeFile& f : in->files) {

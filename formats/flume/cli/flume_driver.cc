@@ -48,10 +48,12 @@ class FlumeDriver final : public Driver {
     return "";
   }
 
-  // Log records; the other files' lines are not filtered.
+  // Log records; the other files' lines are not filtered. The time is a
+  // put's "timestamp" header (event time): Flume stores no time of its own.
   FilterFields filter_fields() const override {
     return {.ops = {"put", "take", "rollback", "commit", "noop", "end_of_data", "broken"},
             .xid = "transaction id",
+            .time = "event time",
             .offsets = true};
   }
 
