@@ -1,5 +1,7 @@
 #include "flume/cli/flume_commands.h"
 
+#include <charconv>
+
 #include <fmt/format.h>
 
 #include "commands.h"
@@ -7,7 +9,6 @@
 #include "flume/event_json.h"
 #include "flume/file_dump.h"
 #include "json_line.h"
-#include "json_writer.h"
 #include "output.h"
 #include "reporters.h"
 
@@ -55,7 +56,13 @@ DataMode data_mode(const FlumeRun& run, bool json) {
 std::optional<std::int64_t> event_time(const flume::LogRecord& r) {
   if (r.type != flume::LogRecordType::kPut) return std::nullopt;
   for (const flume::EventHeader& h : r.headers)
-    if (h.key.as_chars() == "timestamp") return parse_big_number_string(h.value.as_chars());
+    if (h.key.as_chars() == "timestamp") {
+      const std::string_view text = h.value.as_chars();
+      std::int64_t ms = 0;
+      const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), ms);
+      if (error != std::errc() || end != text.data() + text.size() || text.empty()) return std::nullopt;
+      return ms;
+    }
   return std::nullopt;
 }
 
