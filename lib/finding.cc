@@ -25,6 +25,10 @@ void print_io_errors(const std::vector<Finding>& findings) {
     if (f.code == "io_error") fmt::print(stderr, "qjt: {}\n", format_finding(f));
 }
 
+bool has_io_error(const std::vector<Finding>& findings) {
+  return std::any_of(findings.begin(), findings.end(), [](const Finding& f) { return f.code == "io_error"; });
+}
+
 std::string format_finding(const Finding& finding) {
   std::string where = finding.file;
   if (finding.offset) where += fmt::format(":{}", *finding.offset);

@@ -61,6 +61,8 @@ class StderrReporter : public Reporter {
 // findings go into a report on standard output (verify; replay --json)
 // still owes standard error, where qjt(1) promises every diagnostic.
 void print_io_errors(const std::vector<Finding>& findings);
+// Whether any of `findings` is an "io_error": the run owes exit status 3.
+bool has_io_error(const std::vector<Finding>& findings);
 
 // "file:offset: severity[code]: message", the one-line human form.
 std::string format_finding(const Finding& finding);
