@@ -18,21 +18,21 @@ namespace {
 
 // One option as a shell sees it: its spellings, and what follows it.
 struct OptionSpec {
-  std::vector<std::string> names;  // "-q", "--quiet"
-  std::string help;
+  std::vector<std::string> names{};  // "-q", "--quiet"
+  std::string help{};
   bool takes_value = false;
   bool repeats = false;
-  std::vector<std::string> values;  // the fixed set it accepts; empty: any (a file)
+  std::vector<std::string> values{};  // the fixed set it accepts; empty: any (a file)
 };
 
 // One command: its names, options, and what its operands are.
 struct CommandSpec {
-  std::string name;
-  std::vector<std::string> aliases;
-  std::string help;
-  std::vector<OptionSpec> options;
-  bool operands = false;            // takes PATH or other operands
-  std::vector<std::string> values;  // the fixed set its operand is one of; empty: files
+  std::string name{};
+  std::vector<std::string> aliases{};
+  std::string help{};
+  std::vector<OptionSpec> options{};
+  bool operands = false;              // takes PATH or other operands
+  std::vector<std::string> values{};  // the fixed set its operand is one of; empty: files
 };
 
 // The set of a CLI::IsMember check, which CLI11 shows in the option's type
@@ -62,8 +62,8 @@ void collect_options(const CLI::App& command, CommandSpec* spec) {
       continue;
     }
     OptionSpec o{.help = option->get_description(),
-                 .takes_value = option->get_type_size_max() > 0,
-                 .repeats = option->get_items_expected_max() > 1,
+                 .takes_value = option->get_expected_max() > 0,  // a flag expects none
+                 .repeats = option->get_expected_max() > 1,
                  .values = member_values(*option)};
     for (const std::string& s : option->get_snames()) o.names.push_back("-" + s);
     for (const std::string& l : option->get_lnames()) o.names.push_back("--" + l);

@@ -2,7 +2,7 @@
 # completion.sh QJT: the completion scripts `qjt completion SHELL` prints.
 # The bash one is loaded (`complete -p qjt` names its function) and asked,
 # as bash asks it on TAB, what follows `qjt du`, `qjt dump --js`,
-# `qjt ro`, `qjt dump --data=`, `qjt roll --ba` and `qjt gen `; the zsh and
+# `qjt ro`, `qjt dump --data=`, `qjt roll --ba`, `qjt gen ` and more; the zsh and
 # fish ones must parse (zsh -n, fish -n), each checked only when that shell
 # is installed. The scripts the build wrote must be the same as those printed.
 set -u
@@ -56,9 +56,11 @@ expect roll qjt ro
 expect compact qjt comp
 expect completion qjt compl
 expect --version qjt --ver
-expect hex qjt dump --data=
+# bash splits --data=h into --data, = and h (COMP_WORDBREAKS has =)
+expect hex qjt dump --data =
+expect hex qjt dump --data = h
 expect hex qjt dump --data h
-expect base64 qjt verify --json --data=
+expect base64 qjt replay --json --data ""
 expect --backup-to qjt roll --ba
 expect --if-overflow qjt roll --if
 expect --checkpoint-dir qjt verify --checkpoint
