@@ -49,9 +49,11 @@ gone() {
     fail "verify $* still reports $code after the hint"
 }
 
-run() {  # run COMMAND: the hint, as a shell would run it
+run() {  # run COMMAND [STATUS]: the hint, as a shell would run it; exit STATUS (0)
   echo "+ $1"
-  bash -c "$1" || fail "the hint exited $?: $1"
+  bash -c "$1"
+  local got=$?
+  [ "$got" -eq "${2:-0}" ] || fail "the hint exited $got, not ${2:-0}: $1"
 }
 
 case $case in
@@ -72,7 +74,7 @@ flume)
   hint=$(hint_of crc_mismatch "${channel[@]}")
   [[ $hint == "qjt repair --apply --drop-event "[0-9]*:[0-9]*" --checkpoint-dir $d/checkpoint --data-dir $d/data1,$d/data2 --backup-dir $d/backup" ]] ||
     fail "unexpected hint: $hint"
-  run "$hint --backup-to backups"  # the checkpoint is still refused: exit 1, logs mended
+  run "$hint --backup-to backups" 1  # the log is mended; the checkpoint is still refused: exit 1
   gone crc_mismatch "${channel[@]}"
   hint=$(hint_of checkpoint_unusable "${channel[@]}")
   [[ $hint == "qjt repair --apply --restore-backup "* ]] || fail "unexpected hint: $hint"

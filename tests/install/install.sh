@@ -28,7 +28,7 @@ done
 render() {  # render SECTION NAME
   LC_ALL=C.UTF-8 MANWIDTH=80 MANPAGER=cat PAGER=cat man -M "$prefix/share/man" "$1" "$2" 2>"$tmp/man.err"
 }
-render 1 qjt-roll | grep -q 'qjt-compact - rewrite' || fail "man -M PREFIX qjt-roll does not show qjt-compact(1)"
+render 1 qjt-roll | grep -q '^QJT-COMPACT(1)' || fail "man -M PREFIX qjt-roll does not show qjt-compact(1)"
 render 5 qjt-json | grep -q 'hint' || fail "man -M PREFIX qjt-json does not render"
 render 1 qjt | grep -q 'qjt-completion(1)' || fail "man -M PREFIX qjt does not render"
 
