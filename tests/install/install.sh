@@ -50,6 +50,7 @@ if command -v cpack >/dev/null 2>&1 && command -v dpkg-deb >/dev/null 2>&1; then
     for field in Maintainer Description Section; do
       [ -n "$(dpkg-deb -f "$deb" $field)" ] || fail "the .deb has no $field"
     done
+    dpkg-deb -f "$deb" Description | grep -q ';' && fail "the .deb's Description holds a CMake list's ;"
     dpkg-deb -c "$deb" >"$tmp/contents"
     for file in ./usr/bin/qjt ./usr/share/man/man1/qjt.1 ./usr/share/man/man1/qjt-roll.1 \
                 ./usr/share/man/man5/qjt-json.5 ./usr/share/bash-completion/completions/qjt; do
