@@ -8,6 +8,8 @@
 #   kestrel  broken_record        -> qjt repair --apply FILE
 #   flume    crc_mismatch         -> qjt repair --apply --drop-event N:OFFSET CHANNEL
 #            checkpoint_unusable  -> qjt repair --apply --restore-backup CHANNEL
+#   flume-rebuild, the same without --backup-dir:
+#            checkpoint_unusable  -> qjt repair --apply --rebuild-checkpoint CHANNEL
 #   canal    canal_journal_purged -> qjt repair --apply --set-position CLIENT=JOURNAL:POS FILE
 #            canal_empty_file     -> qjt repair --apply --from-log META_LOG FILE
 # Needs jq.
@@ -80,6 +82,15 @@ flume)
   [[ $hint == "qjt repair --apply --restore-backup "* ]] || fail "unexpected hint: $hint"
   run "$hint --backup-to backups"
   qjt verify "${channel[@]}" >/dev/null || fail "verify of the channel after both hints"
+  ;;
+flume-rebuild)  # no backup named: the refused checkpoint is rebuilt from the logs
+  d=testdata/flume/damaged
+  channel=(--checkpoint-dir $d/checkpoint --data-dir $d/data1,$d/data2)
+  hint=$(hint_of checkpoint_unusable "${channel[@]}")
+  [ "$hint" = "qjt repair --apply --rebuild-checkpoint --checkpoint-dir $d/checkpoint --data-dir $d/data1,$d/data2" ] ||
+    fail "unexpected hint: $hint"
+  run "$hint --backup-to backups"
+  qjt verify "${channel[@]}" >/dev/null || fail "verify of the channel after the rebuild"
   ;;
 canal)
   file=testdata/canal/conf/example/meta.dat
