@@ -62,6 +62,7 @@ int main(int argc, char** argv) {
   qjt::app::add_repair_command(&app, &status);
   qjt::app::add_gen_command(&app, &status);
   qjt::app::add_help_command(&app, &status);
+  qjt::app::add_completion_command(&app, &status);
   for (const char* reader : {"dump", "verify", "replay", "compact", "convert", "repair"})
     add_max_input_option(app.get_subcommand(reader));
 

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "canal/binlog_list.h"
+#include "canal/cli/canal_hints.h"
 #include "canal/cli/canal_input.h"
 #include "canal/restart_cursor.h"
 #include "canal/store_metrics.h"
@@ -216,7 +217,8 @@ void add_canal_replay_options(CLI::App* command, CanalOptions* o) {
 ExitCode run_canal_dump(const CanalRun& run) {
   if (!known_kind(run)) return ExitCode::kUsage;
   const auto kind = run.kind;
-  StderrReporter reporter;
+  StderrReporter printed;
+  HintingReporter reporter(canal_hint, &printed);
   Output out;
   bool read_all = true;
   if (*kind == FileKind::kMetaLog) {
@@ -226,7 +228,7 @@ ExitCode run_canal_dump(const CanalRun& run) {
       run.json ? append_entry_json(out.buffer(), e) : append_entry_text(out.buffer(), e);
       out.commit();
     });
-    return finish_output(&out, outcome(read_all, reporter.errors()));
+    return finish_output(&out, outcome(read_all, printed.errors()));
   }
   for (const std::string& path : run.paths) {
     MetaDatFile file;
@@ -237,7 +239,7 @@ ExitCode run_canal_dump(const CanalRun& run) {
     run.json ? append_meta_dat_json(out.buffer(), path, *file.meta, restart)
              : out.write(meta_dat_text(*file.meta, restart));
   }
-  return finish_output(&out, outcome(read_all, reporter.errors()));
+  return finish_output(&out, outcome(read_all, printed.errors()));
 }
 
 std::optional<VerifyTally> check_canal(const CanalRun& run) {
