@@ -1,6 +1,9 @@
 #include "finding.h"
 
 #include <algorithm>
+#include <cctype>
+#include <cstring>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -15,6 +18,32 @@ std::size_t FindingList::count(Severity severity) const {
                                                 [severity](const Finding& f) { return f.severity == severity; }));
 }
 
+std::string_view find_hint(std::span<const HintRule> table, std::string_view code) {
+  for (const HintRule& rule : table)
+    if (rule.code == code) return rule.command;
+  return "";
+}
+
+std::string shell_word(std::string_view word) {
+  const bool safe = !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || std::strchr("/._-+,:=@%", c) != nullptr;
+  });
+  if (safe) return std::string(word);
+  std::string quoted = "'";
+  for (const char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+void FindingList::add_hints(const HintFor& hint_for) {
+  for (Finding& f : findings_)
+    if (f.hint.empty()) f.hint = hint_for(f);
+}
+
+void HintingReporter::report(Finding finding) {
+  if (finding.hint.empty()) finding.hint = hint_for_(finding);
+  next_->report(std::move(finding));
+}
+
 void StderrReporter::report(Finding finding) {
   if (finding.severity == Severity::kError) ++errors_;
   fmt::print(stderr, "qjt: {}\n", format_finding(finding));
@@ -25,10 +54,17 @@ void print_io_errors(const std::vector<Finding>& findings) {
     if (f.code == "io_error") fmt::print(stderr, "qjt: {}\n", format_finding(f));
 }
 
+bool has_io_error(const std::vector<Finding>& findings) {
+  return std::any_of(findings.begin(), findings.end(), [](const Finding& f) { return f.code == "io_error"; });
+}
+
 std::string format_finding(const Finding& finding) {
   std::string where = finding.file;
   if (finding.offset) where += fmt::format(":{}", *finding.offset);
-  return fmt::format("{}: {}[{}]: {}", where, severity_name(finding.severity), finding.code, finding.message);
+  std::string text =
+      fmt::format("{}: {}[{}]: {}", where, severity_name(finding.severity), finding.code, finding.message);
+  if (!finding.hint.empty()) text += fmt::format("\n  hint: {}", finding.hint);
+  return text;
 }
 
 void write_finding_json(JsonWriter* out, const Finding& finding) {
@@ -39,7 +75,9 @@ void write_finding_json(JsonWriter* out, const Finding& finding) {
   } else {
     out->null("offset");
   }
-  out->str("message", finding.message).end_object();
+  out->str("message", finding.message);
+  if (!finding.hint.empty()) out->str("hint", finding.hint);
+  out->end_object();
 }
 
 void write_findings_json(JsonWriter* out, const std::vector<Finding>& findings) {

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "backup_retention.h"
 #include "byte_size.h"
 #include "clock.h"
 #include "failpoint.h"
@@ -19,7 +20,10 @@ namespace {
 namespace fs = std::filesystem;
 
 ReplaceResult failed(ExitCode status, std::string reason) {
-  return ReplaceResult{status, std::move(reason), "", std::nullopt};
+  ReplaceResult result;
+  result.status = status;
+  result.reason = std::move(reason);
+  return result;
 }
 
 ExitCode refuse_if_open(const std::vector<std::string>& files, std::string* reason) {
@@ -205,6 +209,10 @@ ReplaceResult guarded_replace(const ReplaceRequest& request, const WriteGuardOpt
     return result;
   }
   if (request.verify) verify(request.verify, &result);
+  if (result.status == ExitCode::kOk && options.keep_backups > 0 && !result.backup.empty()) {
+    for (const std::string& failure : prune_backups(result.backup, options.keep_backups).failures)
+      fmt::print(stderr, "qjt: warning: {}\n", failure);
+  }
   return result;
 }
 

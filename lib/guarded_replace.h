@@ -31,6 +31,10 @@
 //               changed files replay to now (`verify`: what a clean result
 //               is, and what it must still hold, is the format's business).
 //               Errors give kProblems; the backup stays and is named.
+//   7  prune    only after a clean verify, and with --keep-backups N: the
+//               older backups of the same queue or file beyond the newest
+//               N are removed (backup_retention.h). A failure to remove
+//               one is a line on standard error, and changes nothing else.
 //
 // A format whose own protocol orders its writes, backup and renames in a
 // way its owner's startup understands runs it as a kProtocol change, which
@@ -58,7 +62,8 @@ namespace qjt {
 struct WriteGuardOptions {
   std::string backup_root;  // where backup directories go; "" for beside the first lock_dir
   bool no_backup = false;
-  bool force = false;  // skips step 1
+  bool force = false;            // skips step 1
+  std::size_t keep_backups = 0;  // step 7: how many backups of a queue or file to keep; 0 for all
 };
 
 // Writes a file's new content; false with *error abandons the change.

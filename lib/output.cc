@@ -6,7 +6,12 @@
 
 namespace qjt {
 
+namespace {
+bool written = false;
+}  // namespace
+
 void Output::flush() {
+  written = written || !buffer_.empty();
   const char* p = buffer_.data();
   std::size_t left = buffer_.size();
   while (left > 0 && !failed_) {
@@ -23,5 +28,7 @@ void Output::flush() {
 }
 
 bool stdout_is_terminal() { return ::isatty(STDOUT_FILENO) == 1; }
+
+bool stdout_written() { return written; }
 
 }  // namespace qjt

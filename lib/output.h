@@ -38,4 +38,8 @@ class Output {
 // True when standard output is a terminal.
 bool stdout_is_terminal();
 
+// True once any Output of this process has written a byte to standard
+// output: what lets main() keep the promise that --json always gives JSON.
+bool stdout_written();
+
 }  // namespace qjt

@@ -104,8 +104,8 @@ void write_error_json(std::string_view command, ExitCode status, std::string_vie
       .num("exit_status", to_int(status))
       .str("message", message)
       .finish();
-  std::fwrite(line.data(), 1, line.size(), stdout);
-  std::fflush(stdout);
+  Output out;
+  out.write(line);
 }
 
 ExitCode report_error(std::string_view command, ExitCode status, std::string_view message) {

@@ -25,6 +25,7 @@ void add_convert_command(CLI::App* app, ExitCode* status);
 void add_repair_command(CLI::App* app, ExitCode* status);
 void add_gen_command(CLI::App* app, ExitCode* status);
 void add_help_command(CLI::App* app, ExitCode* status);
+void add_completion_command(CLI::App* app, ExitCode* status);
 
 // Adds --data=text|base64|hex|none bound to *mode_name.
 CLI::Option* add_data_option(CLI::App* command, std::string* mode_name);

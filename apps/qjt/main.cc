@@ -63,6 +63,7 @@ int main(int argc, char** argv) {
   qjt::app::add_repair_command(&app, &status);
   qjt::app::add_gen_command(&app, &status);
   qjt::app::add_help_command(&app, &status);
+  qjt::app::add_completion_command(&app, &status);
   for (const char* reader : {"dump", "verify", "replay", "compact", "convert", "repair"})
     add_max_input_option(app.get_subcommand(reader));
   for (const char* command : {"dump", "verify", "replay", "compact", "convert", "repair", "gen"})
@@ -87,5 +88,13 @@ int main(int argc, char** argv) {
     std::fflush(stdout);
     return qjt::to_int(qjt::app::report_error("", qjt::ExitCode::kIoError, "stopped: an unknown exception"));
   }
-  return qjt::to_int(report_changed_files(status));
+  status = report_changed_files(status);
+  // A command whose --json answer is one report object, and that failed
+  // before writing it (an unreadable input, a refusal told on stderr),
+  // still owes its caller one JSON object. dump's answer is a stream of
+  // records, for which no line at all is the answer.
+  const std::string command = app.get_subcommands().front()->get_name();
+  if (json && status != qjt::ExitCode::kOk && !qjt::stdout_written() && command != "dump")
+    qjt::app::write_error_json(command, status, "stopped before any output; the diagnostics are on standard error");
+  return qjt::to_int(status);
 }

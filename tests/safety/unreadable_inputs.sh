@@ -56,6 +56,16 @@ for command in dump verify replay; do
     fi
   done
 done
+# repair plans, and refuses to apply, without a file's bytes: exit 3 in
+# every family, the io_error on stderr, and JSON on stdout under --json.
+for json in "" --json; do
+  expected="exit 3, io_error on stderr: yes, stdout JSON: $([ -n "$json" ] && echo yes || echo -)"
+  check "flume repair $json" "$expected" "$(outcome repair $json "${channel[@]}")"
+  check "flume repair --apply $json" "$expected" "$(outcome repair --apply --rebuild-checkpoint $json "${channel[@]}")"
+  check "kestrel repair $json" "$expected" "$(outcome repair $json kestrel)"
+  check "canal meta.dat repair $json" "$expected" "$(outcome repair $json canal/conf/example/meta.dat)"
+done
+check "flume repair --apply: nothing changed" "" "$(find flume -newer flume/data1/log-1 -type f)"
 check "verify --json: the io_error in the report too" 1 \
   "$("${reader[@]}" "$QJT" verify --json "${channel[@]}" 2>/dev/null | jq '[.findings[] | select(.code == "io_error")] | length')"
 check "flume replay --json: the io_error in the report too" 1 \

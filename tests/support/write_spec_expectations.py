@@ -27,8 +27,12 @@ def item(file, offset, add, exp, data=None, b64=None, size=None, xid=None):
         p += [("size", len(data.encode())), ("data", data)]
     return Raw(obj(p))
 def arr(xs): return Raw("[" + ",".join(xs) + "]")
-def finding(sev, code, file, offset, msg):
-    return Raw(obj([("severity", sev), ("code", code), ("file", file), ("offset", offset), ("message", msg)]))
+def finding(sev, code, file, offset, msg, hint=None):
+    pairs = [("severity", sev), ("code", code), ("file", file), ("offset", offset), ("message", msg)]
+    return Raw(obj(pairs + ([("hint", hint)] if hint else [])))
+# verify gives a broken record the command that repairs it (the hint table
+# of formats/kestrel/cli/kestrel_hints.cc); replay does not.
+def repair_hint(file): return "qjt repair --apply " + file
 def fileinfo(path, role, size, records):
     return Raw(obj([("path", path), ("role", role), ("size", size), ("records", records)]))
 def addx_size(n): return 21 + n
@@ -149,16 +153,18 @@ write("verify-legacy-xids.json", verify(True, 1, 13, 0, 0, []))
 B = TD + "files/broken-truncated-data"
 write("verify-broken-truncated-data.json", verify(False, 1, 2, 1, 0, [
     finding("error", "broken_record", B, 27,
-        "truncated ADDX record: expected 28 bytes after the size field at offset 28, found 21 before end of file; Kestrel stops replaying this file and truncates it to 27 bytes, dropping 26 byte(s)")]))
+        "truncated ADDX record: expected 28 bytes after the size field at offset 28, found 21 before end of file; Kestrel stops replaying this file and truncates it to 27 bytes, dropping 26 byte(s)",
+        repair_hint(B))]))
 BA = TD + "dirs/broken-archived/"
-ba_finding = finding("error", "broken_record", BA + "q.100", 46,
-    "truncated ADDX record: expected 46 bytes after the size field at offset 47, found 19 before end of file; Kestrel stops replaying this file and then truncates the live journal, not this file, to 46 bytes (a Kestrel 2.x bug)")
+BA_MESSAGE = "truncated ADDX record: expected 46 bytes after the size field at offset 47, found 19 before end of file; Kestrel stops replaying this file and then truncates the live journal, not this file, to 46 bytes (a Kestrel 2.x bug)"
+ba_finding = finding("error", "broken_record", BA + "q.100", 46, BA_MESSAGE)
 write("replay-broken-archived.json", replay("q",
     [fileinfo(BA + "q.100", "archived", 70, 2), fileinfo(BA + "q.200", "archived", 23, 1), fileinfo(BA + "q", "live", 23, 1)],
     [(BA + "q.100", 0, T + 100, 0, "b1"), (BA + "q.100", 23, T + 110, 0, "b2"),
      (BA + "q.200", 0, T + 200, 0, "b3"), (BA + "q", 0, T + 300, 0, "b4")],
     [], 0, 116, 4 * 23, True, [ba_finding]))
-write("verify-broken-archived.json", verify(False, 3, 4, 1, 0, [ba_finding]))
+write("verify-broken-archived.json", verify(False, 3, 4, 1, 0, [
+    finding("error", "broken_record", BA + "q.100", 46, BA_MESSAGE, repair_hint(BA + "q.100"))]))
 BN = TD + "dirs/bad-name/"
 write("verify-bad-name.json", verify(False, 2, 2, 1, 0, [
     finding("error", "bad_segment_name", BN + "r.notanumber", None,

@@ -688,6 +688,48 @@ TEST_CASE("findings as JSON and FindingList counts") {
   CHECK(std::string(severity_name(Severity::kWarning)) == "warning");
 }
 
+TEST_CASE("hints: a second text line, a JSON member, left out when empty") {
+  Finding f{Severity::kError, "broken_record", "q", 17, "m", "qjt repair --apply q"};
+  CHECK(format_finding(f) == "q:17: error[broken_record]: m\n  hint: qjt repair --apply q");
+  std::string json;
+  JsonWriter writer(&json);
+  write_finding_json(&writer, f);
+  CHECK(json ==
+        "{\"severity\":\"error\",\"code\":\"broken_record\",\"file\":\"q\",\"offset\":17,"
+        "\"message\":\"m\",\"hint\":\"qjt repair --apply q\"}");
+}
+
+TEST_CASE("hints: a family's table, applied to a list and on the way to a reporter") {
+  constexpr HintRule table[] = {{"broken_record", "qjt repair --apply {file}"}};
+  CHECK(find_hint(table, "broken_record") == "qjt repair --apply {file}");
+  CHECK(find_hint(table, "temp_file").empty());
+  const HintFor hint_for = [&table](const Finding& f) {
+    return find_hint(table, f.code).empty() ? std::string() : "repair " + shell_word(f.file);
+  };
+  FindingList list;
+  list.report(Finding{Severity::kError, "broken_record", "my q", 1, "m"});
+  list.report(Finding{Severity::kWarning, "temp_file", "q~~1", std::nullopt, "m"});
+  list.report(Finding{Severity::kError, "broken_record", "q", 2, "m", "already"});
+  list.add_hints(hint_for);
+  CHECK(list.findings()[0].hint == "repair 'my q'");
+  CHECK(list.findings()[1].hint.empty());
+  CHECK(list.findings()[2].hint == "already");
+
+  FindingList sink;
+  HintingReporter hinting(hint_for, &sink);
+  hinting.report(Finding{Severity::kError, "broken_record", "q/a", 1, "m"});
+  REQUIRE(sink.findings().size() == 1);
+  CHECK(sink.findings()[0].hint == "repair q/a");
+}
+
+TEST_CASE("shell_word: safe words as they are, others single-quoted") {
+  CHECK(shell_word("testdata/kestrel/q.100") == "testdata/kestrel/q.100");
+  CHECK(shell_word("a b") == "'a b'");
+  CHECK(shell_word("it's") == "'it'\\''s'");
+  CHECK(shell_word("") == "''");
+  CHECK(shell_word("$HOME") == "'$HOME'");
+}
+
 // ---------------------------------------------------------------- reporters
 
 TEST_CASE("UniqueFindings: forwards the first of findings with the same code, file and offset") {

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "canal/binlog_list.h"
+#include "canal/cli/canal_hints.h"
 #include "canal/cli/canal_input.h"
 #include "canal/restart_cursor.h"
 #include "canal/store_metrics.h"
@@ -210,7 +211,8 @@ void add_canal_replay_options(CLI::App* command, CanalOptions* o) {
 ExitCode run_canal_dump(const CanalRun& run) {
   if (!known_kind(run)) return ExitCode::kUsage;
   const auto kind = run.kind;
-  StderrReporter reporter;
+  StderrReporter printed;
+  HintingReporter reporter(canal_hint, &printed);
   Output out;
   bool read_all = true;
   if (*kind == FileKind::kMetaLog) {
@@ -221,7 +223,7 @@ ExitCode run_canal_dump(const CanalRun& run) {
       run.json ? append_entry_json(out.buffer(), e) : append_entry_text(out.buffer(), e);
       out.commit();
     });
-    return finish_output(&out, outcome(read_all, reporter.errors()));
+    return finish_output(&out, outcome(read_all, printed.errors()));
   }
   if (const auto refusal = check_filter_fields(run.filter, "canal meta.dat", {})) {
     usage(*refusal + " (the filters select meta.log lines)");
@@ -236,7 +238,7 @@ ExitCode run_canal_dump(const CanalRun& run) {
     run.json ? append_meta_dat_json(out.buffer(), path, *file.meta, restart)
              : out.write(meta_dat_text(*file.meta, restart));
   }
-  return finish_output(&out, outcome(read_all, reporter.errors()));
+  return finish_output(&out, outcome(read_all, printed.errors()));
 }
 
 std::optional<VerifyTally> check_canal(const CanalRun& run) {

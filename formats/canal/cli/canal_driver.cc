@@ -5,6 +5,7 @@
 
 #include "canal/canal_file_kind.h"
 #include "canal/cli/canal_commands.h"
+#include "canal/cli/canal_hints.h"
 #include "canal/cli/canal_input.h"
 #include "canal/cli/canal_repair.h"
 #include "driver.h"
@@ -60,7 +61,11 @@ class CanalDriver final : public Driver {
   bool reads_directories() const override { return false; }
 
   ExitCode dump(const ReadRequest& r) override { return run_canal_dump(run(r)); }
-  std::optional<VerifyTally> verify(const ReadRequest& r) override { return check_canal(run(r)); }
+  std::optional<VerifyTally> verify(const ReadRequest& r) override {
+    auto tally = check_canal(run(r));
+    if (tally) tally->findings.add_hints(canal_hint);
+    return tally;
+  }
   ExitCode replay(const ReadRequest& r) override { return run_canal_replay(run(r)); }
   ExitCode repair(const WriteRequest& r) override {
     return run_canal_repair(CanalRepairRun{r.paths, r.group == "canal-meta-log", repair_, r.apply, r.json, r.guard});

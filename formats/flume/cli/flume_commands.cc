@@ -6,6 +6,7 @@
 
 #include "commands.h"
 #include "flume/channel_replay.h"
+#include "flume/cli/flume_hints.h"
 #include "flume/event_json.h"
 #include "flume/file_dump.h"
 #include "json_line.h"
@@ -88,7 +89,8 @@ ExitCode outcome(ExitCode io, std::size_t errors) {
 
 ExitCode run_flume_dump(const FlumeRun& run) {
   StderrReporter counting;  // counts the errors it prints
-  UniqueFindings reporter(&counting);
+  HintingReporter hinting(flume_hints(run.flume), &counting);
+  UniqueFindings reporter(&hinting);
   auto in = gather(run, &reporter);
   if (!in) return ExitCode::kUsage;
   flume::FileDumpOptions options;

@@ -9,6 +9,7 @@
 #include "flume/channel_layout.h"
 #include "flume/cli/flume_commands.h"
 #include "flume/cli/flume_convert.h"
+#include "flume/cli/flume_hints.h"
 #include "flume/cli/flume_repair.h"
 #include "flume/file_kind.h"
 
@@ -74,7 +75,12 @@ class FlumeDriver final : public Driver {
   bool reads_directories() const override { return false; }
 
   ExitCode dump(const ReadRequest& r) override { return run_flume_dump(run(r)); }
-  std::optional<VerifyTally> verify(const ReadRequest& r) override { return check_flume(run(r)); }
+  std::optional<VerifyTally> verify(const ReadRequest& r) override {
+    const FlumeRun flume = run(r);
+    auto tally = check_flume(flume);
+    if (tally) tally->findings.add_hints(flume_hints(flume.flume));
+    return tally;
+  }
   ExitCode replay(const ReadRequest& r) override { return run_flume_replay(run(r)); }
 
   std::vector<std::string_view> converts_to() const override { return {"jsonl", "flume-log", "flume-v3"}; }

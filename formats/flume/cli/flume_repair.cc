@@ -344,12 +344,21 @@ ExitCode run_flume_repair(const FlumeRepairOptions& o) {
   Report report{o, plan, plan_findings, "", {}, std::nullopt, recovery ? &*recovery : nullptr};
   ExitCode status =
       plan.changes.empty() && plan_findings.count(Severity::kError) == 0 ? ExitCode::kOk : ExitCode::kProblems;
-  if (o.apply && plan.feasible && !plan.changes.empty() && !report.refused()) {
+  if (has_io_error(plan_findings.findings())) status = ExitCode::kIoError;
+  // A plan made without some file's bytes cannot say what it loses.
+  if (status == ExitCode::kIoError) {
+    if (o.apply) fmt::print(stderr, "qjt repair: refused: a file of the channel cannot be read; nothing was changed\n");
+  } else if (o.apply && plan.feasible && !plan.changes.empty() && !report.refused()) {
     status = apply(layout, &report);
     if (!report.verified) return status;
   }
   Output out;
-  o.json ? print_json(&out, report, *request) : print_text(&out, report);
+  if (o.json) {
+    print_io_errors(plan_findings.findings());
+    print_json(&out, report, *request);
+  } else {
+    print_text(&out, report);
+  }
   return finish_output(&out, status);
 }
 

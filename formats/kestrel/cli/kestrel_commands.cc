@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "json_line.h"
+#include "kestrel/cli/kestrel_hints.h"
 #include "kestrel/cli/kestrel_input.h"
 #include "kestrel/journal_json.h"
 #include "kestrel/journal_reader.h"
@@ -96,7 +97,8 @@ ExitCode run_kestrel_dump(const ReadRequest& r) {
   // Text output shows payloads only when asked; JSON shows them by default.
   const DataMode mode = *parse_data_mode(r.data.empty() ? (r.json ? "text" : "none") : r.data);
 
-  StderrReporter reporter;
+  StderrReporter diagnostics;
+  HintingReporter reporter(kestrel_hint, &diagnostics);
   JournalSelection selection = open_journals_and_report(r.paths, r.queue, &reporter);
   std::size_t file_count = 0;
   for (const auto& j : selection.journals) file_count += j.files.size();

@@ -6,6 +6,7 @@
 
 #include "driver.h"
 #include "kestrel/cli/kestrel_commands.h"
+#include "kestrel/cli/kestrel_hints.h"
 #include "kestrel/journal_reader.h"
 
 namespace qjt::app {
@@ -54,7 +55,11 @@ class KestrelDriver final : public Driver {
   bool takes_unproven_files(Command command) const override { return command == Command::kRepair; }
 
   ExitCode dump(const ReadRequest& r) override { return run_kestrel_dump(r); }
-  std::optional<VerifyTally> verify(const ReadRequest& r) override { return check_kestrel(r, options(r)); }
+  std::optional<VerifyTally> verify(const ReadRequest& r) override {
+    VerifyTally tally = check_kestrel(r, options(r));
+    tally.findings.add_hints(kestrel_hint);
+    return tally;
+  }
   ExitCode replay(const ReadRequest& r) override { return run_kestrel_replay(r, options(r)); }
   ExitCode compact(const WriteRequest& r) override { return run_kestrel_compact(r, compact_); }
   ExitCode repair(const WriteRequest& r) override { return run_kestrel_repair(r, salvage_); }

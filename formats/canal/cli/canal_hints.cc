@@ -1,0 +1,56 @@
+#include "canal/cli/canal_hints.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <system_error>
+
+namespace qjt::app {
+namespace {
+
+// {file}: the meta.dat; {client}: the client named by the message;
+// {log}: the destination's meta.log.
+constexpr HintRule kHints[] = {
+    // A meta.dat Canal cannot parse: rebuild it from its history.
+    {"canal_empty_file", "qjt repair --apply --from-log {log} {file}"},
+    {"canal_truncated", "qjt repair --apply --from-log {log} {file}"},
+    {"canal_invalid_json", "qjt repair --apply --from-log {log} {file}"},
+    // A cursor Canal cannot resume from: move it to a binlog the server has.
+    {"canal_journal_purged", "qjt repair --apply --set-position {client}=JOURNAL:POS {file}"},
+    {"canal_position_beyond_end", "qjt repair --apply --set-position {client}=JOURNAL:POS {file}"},
+    {"canal_position_range", "qjt repair --apply --set-position {client}=JOURNAL:POS {file}"},
+    {"canal_journal_name", "qjt repair --apply --set-position {client}=JOURNAL:POS {file}"},
+    {"canal_timestamp_unit", "qjt repair --apply --to-timestamp {client}=MS {file}"},
+};
+
+// N of a message that starts "client N: "; CLIENT otherwise.
+std::string client_of(const std::string& message) {
+  constexpr std::string_view kPrefix = "client ";
+  const auto colon = message.find(':');
+  if (!message.starts_with(kPrefix) || colon == std::string::npos) return "CLIENT";
+  const std::string id = message.substr(kPrefix.size(), colon - kPrefix.size());
+  const bool number = !id.empty() && id.find_first_not_of("-0123456789") == std::string::npos;
+  return number ? id : "CLIENT";
+}
+
+// conf/D/meta.dat's logs/D/meta.log, when it exists; META_LOG otherwise.
+std::string meta_log_of(const std::string& meta_dat) {
+  const std::filesystem::path dat(meta_dat);
+  const std::filesystem::path destination = dat.parent_path();
+  const std::filesystem::path log =
+      destination.parent_path().parent_path() / "logs" / destination.filename() / "meta.log";
+  std::error_code error;
+  const bool found = destination.parent_path().filename() == "conf" && std::filesystem::is_regular_file(log, error);
+  return found ? shell_word(log.string()) : "META_LOG";
+}
+
+}  // namespace
+
+std::string canal_hint(const Finding& finding) {
+  const std::string_view command = find_hint(kHints, finding.code);
+  if (command.empty() || finding.file == "-") return "";
+  return fmt::format(fmt::runtime(command), fmt::arg("file", shell_word(finding.file)),
+                     fmt::arg("client", client_of(finding.message)), fmt::arg("log", meta_log_of(finding.file)));
+}
+
+}  // namespace qjt::app

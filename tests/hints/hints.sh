@@ -1,0 +1,116 @@
+#!/bin/bash
+# hints.sh QJT SOURCE_DIR CASE: the hint verify gives with a finding (text
+# and JSON) is a command that works. On a scratch copy of testdata/, each
+# case takes the hint of one finding from `verify --json`, checks that the
+# text output shows the same hint, runs it with the built qjt as `qjt`
+# (filling in the placeholders the operator would choose), and checks that
+# verify no longer reports the finding.
+#   kestrel  broken_record        -> qjt repair --apply FILE
+#   flume    crc_mismatch         -> qjt repair --apply --drop-event N:OFFSET CHANNEL
+#            checkpoint_unusable  -> qjt repair --apply --restore-backup CHANNEL
+#   flume-rebuild, the same without --backup-dir:
+#            checkpoint_unusable  -> qjt repair --apply --rebuild-checkpoint CHANNEL
+#   canal    canal_journal_purged -> qjt repair --apply --set-position CLIENT=JOURNAL:POS FILE
+#            canal_empty_file     -> qjt repair --apply --from-log META_LOG FILE
+# Needs jq.
+set -u
+qjt=$1
+src=$2
+case=$3
+command -v jq >/dev/null 2>&1 || { echo "jq not installed: skipped"; exit 77; }
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+mkdir "$tmp/bin"
+ln -s "$(cd "$(dirname "$qjt")" && pwd)/$(basename "$qjt")" "$tmp/bin/qjt"
+export PATH="$tmp/bin:$PATH"
+cp -r "$src/testdata" "$tmp/testdata"
+cd "$tmp" || exit 1
+status=0
+fail() { echo "FAIL: $*"; status=1; }
+
+# hint_of CODE VERIFY_ARGS...: the hint of the first finding CODE, which
+# the text output must show too, under the finding.
+hint_of() {
+  local code=$1
+  shift
+  local hint
+  hint=$(qjt verify --json "$@" | jq -r --arg c "$code" '[.findings[] | select(.code == $c)][0].hint // empty')
+  if [ -z "$hint" ]; then
+    fail "verify --json $*: no hint for $code"
+    return
+  fi
+  qjt verify "$@" | grep -A1 "\[$code\]" | grep -qxF "  hint: $hint" || fail "verify $*: text lacks '  hint: $hint'"
+  echo "$hint"
+}
+
+# gone CODE VERIFY_ARGS...: fails when verify still reports CODE.
+gone() {
+  local code=$1
+  shift
+  qjt verify --json "$@" | jq -e --arg c "$code" 'any(.findings[]; .code == $c)' >/dev/null &&
+    fail "verify $* still reports $code after the hint"
+}
+
+run() {  # run COMMAND [STATUS]: the hint, as a shell would run it; exit STATUS (0)
+  echo "+ $1"
+  bash -c "$1"
+  local got=$?
+  [ "$got" -eq "${2:-0}" ] || fail "the hint exited $got, not ${2:-0}: $1"
+}
+
+case $case in
+kestrel)
+  file=testdata/kestrel/files/broken-truncated-data
+  hint=$(hint_of broken_record "$file")
+  [ "$hint" = "qjt repair --apply $file" ] || fail "unexpected hint: $hint"
+  run "$hint --backup-to backups"
+  gone broken_record "$file"
+  qjt verify "$file" >/dev/null || fail "verify $file after the repair"
+  # dump tells it on standard error, with the hint
+  qjt dump testdata/kestrel/dirs/broken-archived 2>&1 >/dev/null | grep -q '^  hint: qjt repair --apply ' ||
+    fail "dump does not show the hint on standard error"
+  ;;
+flume)
+  d=testdata/flume/damaged
+  channel=(--checkpoint-dir $d/checkpoint --data-dir $d/data1,$d/data2 --backup-dir $d/backup)
+  hint=$(hint_of crc_mismatch "${channel[@]}")
+  [[ $hint == "qjt repair --apply --drop-event "[0-9]*:[0-9]*" --checkpoint-dir $d/checkpoint --data-dir $d/data1,$d/data2 --backup-dir $d/backup" ]] ||
+    fail "unexpected hint: $hint"
+  run "$hint --backup-to backups" 1  # the log is mended; the checkpoint is still refused: exit 1
+  gone crc_mismatch "${channel[@]}"
+  hint=$(hint_of checkpoint_unusable "${channel[@]}")
+  [[ $hint == "qjt repair --apply --restore-backup "* ]] || fail "unexpected hint: $hint"
+  run "$hint --backup-to backups"
+  qjt verify "${channel[@]}" >/dev/null || fail "verify of the channel after both hints"
+  ;;
+flume-rebuild)  # no backup named: the refused checkpoint is rebuilt from the logs
+  d=testdata/flume/damaged
+  channel=(--checkpoint-dir $d/checkpoint --data-dir $d/data1,$d/data2)
+  hint=$(hint_of checkpoint_unusable "${channel[@]}")
+  [ "$hint" = "qjt repair --apply --rebuild-checkpoint --checkpoint-dir $d/checkpoint --data-dir $d/data1,$d/data2" ] ||
+    fail "unexpected hint: $hint"
+  run "$hint --backup-to backups"
+  qjt verify "${channel[@]}" >/dev/null || fail "verify of the channel after the rebuild"
+  ;;
+canal)
+  file=testdata/canal/conf/example/meta.dat
+  hint=$(hint_of canal_journal_purged --binlogs testdata/canal/binlogs.txt "$file")
+  [[ $hint == "qjt repair --apply --set-position "[0-9]*"=JOURNAL:POS $file" ]] || fail "unexpected hint: $hint"
+  run "${hint/JOURNAL:POS/mysql-bin.000266:4}"
+  gone canal_journal_purged --binlogs testdata/canal/binlogs.txt "$file"
+  # an empty meta.dat beside its destination's meta.log
+  mkdir -p testdata/canal/conf/example2 testdata/canal/logs/example2
+  : >testdata/canal/conf/example2/meta.dat
+  cp testdata/canal/logs/example/meta.log testdata/canal/logs/example2/meta.log
+  hint=$(hint_of canal_empty_file testdata/canal/conf/example2/meta.dat)
+  [ "$hint" = "qjt repair --apply --from-log testdata/canal/logs/example2/meta.log testdata/canal/conf/example2/meta.dat" ] ||
+    fail "unexpected hint: $hint"
+  run "$hint"
+  gone canal_empty_file testdata/canal/conf/example2/meta.dat
+  ;;
+*)
+  echo "unknown case $case"
+  exit 2
+  ;;
+esac
+exit $status
