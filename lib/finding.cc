@@ -4,7 +4,10 @@
 
 #include <fmt/format.h>
 
+#include "colour.h"
 #include "json_writer.h"
+#include "progress.h"
+#include "quiet.h"
 
 namespace qjt {
 
@@ -17,18 +20,21 @@ std::size_t FindingList::count(Severity severity) const {
 
 void StderrReporter::report(Finding finding) {
   if (finding.severity == Severity::kError) ++errors_;
-  fmt::print(stderr, "qjt: {}\n", format_finding(finding));
+  if (finding.severity != Severity::kError && quiet()) return;
+  Progress::clear();
+  fmt::print(stderr, "qjt: {}\n", format_finding(finding, colour_on(stderr)));
 }
 
 void print_io_errors(const std::vector<Finding>& findings) {
+  StderrReporter reporter;
   for (const Finding& f : findings)
-    if (f.code == "io_error") fmt::print(stderr, "qjt: {}\n", format_finding(f));
+    if (f.code == "io_error") reporter.report(f);
 }
 
-std::string format_finding(const Finding& finding) {
+std::string format_finding(const Finding& finding, bool colour) {
   std::string where = finding.file;
   if (finding.offset) where += fmt::format(":{}", *finding.offset);
-  return fmt::format("{}: {}[{}]: {}", where, severity_name(finding.severity), finding.code, finding.message);
+  return fmt::format("{}: {}[{}]: {}", where, severity_text(finding.severity, colour), finding.code, finding.message);
 }
 
 void write_finding_json(JsonWriter* out, const Finding& finding) {

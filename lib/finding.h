@@ -46,7 +46,9 @@ class FindingList : public Reporter {
   std::vector<Finding> findings_;
 };
 
-// Prints each finding to standard error as it arrives, prefixed "qjt: ".
+// Prints each finding to standard error as it arrives, prefixed "qjt: ",
+// its severity coloured when standard error is (colour.h); with --quiet
+// (quiet.h) only the errors.
 class StderrReporter : public Reporter {
  public:
   void report(Finding finding) override;
@@ -62,8 +64,9 @@ class StderrReporter : public Reporter {
 // still owes standard error, where qjt(1) promises every diagnostic.
 void print_io_errors(const std::vector<Finding>& findings);
 
-// "file:offset: severity[code]: message", the one-line human form.
-std::string format_finding(const Finding& finding);
+// "file:offset: severity[code]: message", the one-line human form; the
+// severity in its colour when `colour` (colour_on() of the stream).
+std::string format_finding(const Finding& finding, bool colour = false);
 
 // {"severity":..,"code":..,"file":..,"offset":N|null,"message":..}
 void write_finding_json(JsonWriter* out, const Finding& finding);

@@ -4,9 +4,12 @@
 
 #include <cerrno>
 
+#include "progress.h"
+
 namespace qjt {
 
 void Output::flush() {
+  if (!buffer_.empty()) Progress::clear();
   const char* p = buffer_.data();
   std::size_t left = buffer_.size();
   while (left > 0 && !failed_) {

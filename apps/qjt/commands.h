@@ -26,6 +26,14 @@ void add_repair_command(CLI::App* app, ExitCode* status);
 void add_gen_command(CLI::App* app, ExitCode* status);
 void add_help_command(CLI::App* app, ExitCode* status);
 
+// The options every command takes, added by main() to each subcommand so
+// that a new command gets them too: -q/--quiet (only errors on standard
+// error, quiet.h), --no-progress and --color=auto|always|never
+// (progress.h, colour.h), set before the command runs. Also refuses
+// (exit 2) a negative value of any unsigned option, which CLI11 would
+// otherwise wrap around.
+void add_global_options(CLI::App* command);
+
 // Adds --data=text|base64|hex|none bound to *mode_name.
 CLI::Option* add_data_option(CLI::App* command, std::string* mode_name);
 
@@ -48,7 +56,8 @@ struct VerifyTally {
 
 // verify's report for any format: one JSON object ({"ok","files","records",
 // "errors","warnings","findings"} and the tally's json_members) or one line
-// per finding and a summary (left out when `quiet` and all is well), then
+// per finding and a summary (with `quiet`, no warning unless `strict`, and
+// no summary when all is well), then
 // the tally's text_lines. Returns whether all is well: no errors, and no
 // warnings either when `strict`.
 bool write_verify_report(Output* out, const VerifyTally& tally, bool json, bool strict, bool quiet);

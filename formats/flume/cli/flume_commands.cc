@@ -18,6 +18,7 @@ struct Inputs {
   std::optional<flume::ChannelLayout> layout;
   flume::KeyRing keys;
   ExitCode status = ExitCode::kOk;
+  bool channel_missing = false;  // a directory of the channel is not there
 };
 
 // The files to read: the channel's (layout findings to `reporter`) or the
@@ -36,8 +37,11 @@ std::optional<Inputs> gather(const FlumeRun& run, Reporter* reporter) {
       usage_error("", "give either PATHs or --checkpoint-dir/--data-dir/--backup-dir, not both");
       return std::nullopt;
     }
-    in.layout = flume::discover_channel(channel_dirs(run.flume), reporter);
+    CodeWatch missing(reporter, "missing_directory");
+    in.layout = flume::discover_channel(channel_dirs(run.flume), &missing);
     in.files = channel_files(*in.layout);
+    in.channel_missing = missing.seen();
+    if (in.channel_missing) in.status = ExitCode::kIoError;
   } else {
     in.files = named_files(run.paths, run.flume.format);
   }
@@ -141,6 +145,11 @@ ExitCode run_flume_replay(const FlumeRun& run) {
   UniqueFindings reporter(&findings);
   auto in = gather(run, &reporter);
   if (!in) return ExitCode::kUsage;
+  if (in->channel_missing) {  // nothing on standard output for what is not there
+    StderrReporter diagnostics;
+    for (const Finding& f : findings.findings()) diagnostics.report(f);
+    return ExitCode::kIoError;
+  }
   const DataMode mode = data_mode(run, true);
   flume::ChannelLogs logs(in->layout->logs, in->keys, &reporter);
   flume::ChannelReplay replay =
