@@ -178,6 +178,12 @@ ExitCode report_error(std::string_view command, ExitCode status, std::string_vie
   return status;
 }
 
+void note(std::string_view command, std::string_view message) {
+  if (quiet()) return;
+  Progress::clear();
+  fmt::print(stderr, "qjt {}: {}\n", command, message);
+}
+
 ExitCode finish_output(Output* out, ExitCode status) {
   out->flush();
   if (!out->failed()) return status;

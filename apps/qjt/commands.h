@@ -88,6 +88,10 @@ ExitCode report_error(std::string_view command, ExitCode status, std::string_vie
 inline ExitCode usage_error(std::string_view command, std::string_view message) {
   return report_error(command, ExitCode::kUsage, message);
 }
+// A remark on standard error that is no error ("qjt COMMAND: MESSAGE"):
+// left out with --quiet (quiet.h).
+void note(std::string_view command, std::string_view message);
+
 // The JSON object alone, for errors already printed (CLI11's parse errors).
 void write_error_json(std::string_view command, ExitCode status, std::string_view message);
 // Set once by main(), from the command line, before anything runs.

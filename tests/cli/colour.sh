@@ -31,7 +31,7 @@ if command -v script >/dev/null 2>&1; then
   check "a terminal, NO_COLOR=1: no colour" no \
     "$(has "$(NO_COLOR=1 tty_run "'$QJT' verify --no-progress '$sample'")" $'\e[')"
   check "a terminal, NO_COLOR empty: colour" yes \
-    "$(has "$(NO_COLOR= tty_run "'$QJT' verify --no-progress '$sample'")" "$yellow")"
+    "$(has "$(NO_COLOR='' tty_run "'$QJT' verify --no-progress '$sample'")" "$yellow")"
   check "a terminal, --color=never: no colour" no \
     "$(has "$(tty_run "'$QJT' verify --no-progress --color=never '$sample'")" $'\e[')"
 else

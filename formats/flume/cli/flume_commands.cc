@@ -187,7 +187,8 @@ ExitCode run_flume_replay(const FlumeRun& run) {
     write_findings_json(&line, findings.findings());
     line.finish();
   } else {
-    for (const Finding& f : findings.findings()) fmt::print(stderr, "qjt: {}\n", format_finding(f));
+    StderrReporter diagnostics;
+    for (const Finding& f : findings.findings()) diagnostics.report(f);
     out.write(fmt::format("channel {}: {} event(s), {} body byte(s), from the {} (write order id {}); capacity {}\n",
                           where, events, bytes, flume::replay_source_name(replay.source),
                           replay.checkpoint_write_order_id, replay.queue ? replay.queue->capacity() : 0));
