@@ -12,6 +12,7 @@
 
 #include "failpoint.h"
 #include "input_file.h"
+#include "progress.h"
 
 namespace qjt {
 namespace {
@@ -53,6 +54,7 @@ std::unique_ptr<FileWriter> FileWriter::create(const std::string& path, std::str
 FileWriter::~FileWriter() { ::close(fd_); }
 
 bool FileWriter::append(ByteSpan bytes, std::string* error) {
+  Progress::wrote(bytes.size());
   constexpr std::size_t kFlushAt = 1 << 20;
   if (bytes.size() >= kFlushAt) {  // a large span (a mapped checkpoint) goes to the file without a copy
     return flush(error) && write_out(bytes, error);

@@ -7,7 +7,10 @@
 
 #include <fmt/format.h>
 
+#include "colour.h"
 #include "json_writer.h"
+#include "progress.h"
+#include "quiet.h"
 
 namespace qjt {
 
@@ -46,23 +49,26 @@ void HintingReporter::report(Finding finding) {
 
 void StderrReporter::report(Finding finding) {
   if (finding.severity == Severity::kError) ++errors_;
-  fmt::print(stderr, "qjt: {}\n", format_finding(finding));
+  if (finding.severity != Severity::kError && quiet()) return;
+  Progress::clear();
+  fmt::print(stderr, "qjt: {}\n", format_finding(finding, colour_on(stderr)));
 }
 
 void print_io_errors(const std::vector<Finding>& findings) {
+  StderrReporter reporter;
   for (const Finding& f : findings)
-    if (f.code == "io_error") fmt::print(stderr, "qjt: {}\n", format_finding(f));
+    if (f.code == "io_error") reporter.report(f);
 }
 
 bool has_io_error(const std::vector<Finding>& findings) {
   return std::any_of(findings.begin(), findings.end(), [](const Finding& f) { return f.code == "io_error"; });
 }
 
-std::string format_finding(const Finding& finding) {
+std::string format_finding(const Finding& finding, bool colour) {
   std::string where = finding.file;
   if (finding.offset) where += fmt::format(":{}", *finding.offset);
   std::string text =
-      fmt::format("{}: {}[{}]: {}", where, severity_name(finding.severity), finding.code, finding.message);
+      fmt::format("{}: {}[{}]: {}", where, severity_text(finding.severity, colour), finding.code, finding.message);
   if (!finding.hint.empty()) text += fmt::format("\n  hint: {}", finding.hint);
   return text;
 }

@@ -81,7 +81,9 @@ class HintingReporter : public Reporter {
   Reporter* next_;
 };
 
-// Prints each finding to standard error as it arrives, prefixed "qjt: ".
+// Prints each finding to standard error as it arrives, prefixed "qjt: ",
+// its severity coloured when standard error is (colour.h); with --quiet
+// (quiet.h) only the errors.
 class StderrReporter : public Reporter {
  public:
   void report(Finding finding) override;
@@ -99,9 +101,10 @@ void print_io_errors(const std::vector<Finding>& findings);
 // Whether any of `findings` is an "io_error": the run owes exit status 3.
 bool has_io_error(const std::vector<Finding>& findings);
 
-// "file:offset: severity[code]: message", the one-line human form, and
-// when the finding has a hint a second line, "  hint: COMMAND".
-std::string format_finding(const Finding& finding);
+// "file:offset: severity[code]: message", the one-line human form, the
+// severity in its colour when `colour` (colour_on() of the stream); when
+// the finding has a hint, a second line "  hint: COMMAND".
+std::string format_finding(const Finding& finding, bool colour = false);
 
 // {"severity":..,"code":..,"file":..,"offset":N|null,"message":..}, and
 // "hint":.. after the message when there is one.

@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "progress.h"
 #include "stream_buffer.h"
 
 namespace qjt {
@@ -95,8 +96,10 @@ std::unique_ptr<InputFile> InputFile::open(const std::string& path, Finding* fai
     *failure = io_failure(path, fmt::format("cannot read {}: it is a directory", path));
     return nullptr;
   }
-  return is_stream(st) ? open_stream(path, is_stdin, st.st_dev, st.st_ino, failure)
-                       : open_regular(path, is_stdin, failure);
+  auto file = is_stream(st) ? open_stream(path, is_stdin, st.st_dev, st.st_ino, failure)
+                            : open_regular(path, is_stdin, failure);
+  if (file) Progress::expect(file->bytes_.size());
+  return file;
 }
 
 std::unique_ptr<InputFile> InputFile::open_stream(const std::string& path, bool is_stdin, std::uint64_t device,
@@ -198,7 +201,13 @@ std::optional<Finding> InputFile::change() const {
 
 std::vector<Finding> InputFile::take_changes() { return std::exchange(changes(), {}); }
 
+void InputFile::count_read(std::uint64_t bytes) const {
+  counted_ += bytes;
+  Progress::read(bytes, 0);
+}
+
 InputFile::~InputFile() {
+  if (counted_ < bytes_.size()) Progress::read(bytes_.size() - counted_, 0);
   if (auto changed = change()) changes().push_back(std::move(*changed));
   guard_.release();  // before the range is unmapped and can be mapped again
   if (mapping_ != nullptr) ::munmap(mapping_, mapping_size_);

@@ -84,6 +84,10 @@ class InputFile {
   // command and family reports a file that moved under it.
   static std::vector<Finding> take_changes();
 
+  // For progress (progress.h): `bytes` more of this input read through a
+  // ReadWindow. Whatever was not counted so is counted when it is closed.
+  void count_read(std::uint64_t bytes) const;
+
  private:
   InputFile() = default;
   static std::unique_ptr<InputFile> open_stream(const std::string& path, bool is_stdin, std::uint64_t device,
@@ -100,6 +104,7 @@ class InputFile {
   std::shared_ptr<const StreamBuffer> stream_;  // a stream's bytes, shared by its opens
   std::string copy_;                            // a stream's bytes once preview_write changed them
   MappingGuard guard_;                          // of the mapping
+  mutable std::uint64_t counted_ = 0;           // count_read() so far
 };
 
 }  // namespace qjt

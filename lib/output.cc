@@ -4,6 +4,8 @@
 
 #include <cerrno>
 
+#include "progress.h"
+
 namespace qjt {
 
 namespace {
@@ -12,6 +14,7 @@ bool written = false;
 
 void Output::flush() {
   written = written || !buffer_.empty();
+  if (!buffer_.empty()) Progress::clear();
   const char* p = buffer_.data();
   std::size_t left = buffer_.size();
   while (left > 0 && !failed_) {

@@ -2,7 +2,8 @@
 //
 // Data goes to stdout, diagnostics to stderr. A write error on stdout (a
 // full disk, a closed pipe) is remembered so the command can exit with the
-// I/O status instead of pretending it printed everything.
+// I/O status instead of pretending it printed everything. A progress line
+// on the terminal (progress.h) is cleared before anything is written.
 #pragma once
 
 #include <string>

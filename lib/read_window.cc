@@ -11,7 +11,7 @@
 namespace qjt {
 
 ReadWindow::ReadWindow(const InputFile& file, std::size_t capacity)
-    : bytes_(file.bytes()), fd_(capacity > 0 ? file.open_for_reading() : -1), capacity_(capacity) {
+    : bytes_(file.bytes()), fd_(capacity > 0 ? file.open_for_reading() : -1), file_(&file), capacity_(capacity) {
   if (fd_ < 0) {
     data_ = bytes_.data();
     end_ = bytes_.size();
@@ -28,6 +28,8 @@ ReadWindow::~ReadWindow() {
 ReadWindow::ReadWindow(ReadWindow&& other) noexcept
     : bytes_(other.bytes_),
       fd_(std::exchange(other.fd_, -1)),
+      file_(other.file_),
+      counted_(other.counted_),
       capacity_(other.capacity_),
       buffer_(std::move(other.buffer_)),
       data_(other.data_),
@@ -54,6 +56,10 @@ ByteSpan ReadWindow::fill(std::size_t offset, std::size_t length) {
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;
     end_ += static_cast<std::size_t>(n);
+  }
+  if (end_ > counted_) {
+    file_->count_read(end_ - counted_);
+    counted_ = end_;
   }
   if (offset + length <= end_) return ByteSpan(data_, length);
   // The file could not be read as far as it was mapped: forget what was read

@@ -79,6 +79,8 @@ class ReadWindow {
 
   ByteSpan bytes_;  // the whole input, as mapped
   int fd_ = -1;     // owned; -1: never read, view bytes_
+  const InputFile* file_ = nullptr;
+  std::size_t counted_ = 0;  // bytes [0, counted_) counted as read
   std::size_t capacity_ = 0;
   std::unique_ptr<std::uint8_t[]> buffer_;
   const std::uint8_t* data_ = nullptr;  // holds bytes [start_, end_) of the input

@@ -14,4 +14,9 @@ void ErrorWatch::report(Finding finding) {
   next_->report(std::move(finding));
 }
 
+void CodeWatch::report(Finding finding) {
+  if (finding.code == code_) seen_ = true;
+  next_->report(std::move(finding));
+}
+
 }  // namespace qjt

@@ -8,6 +8,7 @@
 #include <set>
 #include <string>
 #include <tuple>
+#include <utility>
 
 #include "finding.h"
 
@@ -38,6 +39,21 @@ class ErrorWatch : public Reporter {
  private:
   Reporter* next_;
   bool errors_ = false;
+};
+
+// Forwards every finding and remembers whether one had the code `code`,
+// for callers whose exit status depends on it (a Flume channel directory
+// that is missing is an I/O error, exit 3, like any missing path).
+class CodeWatch : public Reporter {
+ public:
+  CodeWatch(Reporter* next, std::string code) : next_(next), code_(std::move(code)) {}
+  void report(Finding finding) override;
+  bool seen() const { return seen_; }
+
+ private:
+  Reporter* next_;
+  std::string code_;
+  bool seen_ = false;
 };
 
 // Drops every finding: for decoding whose problems another pass reports.

@@ -5,6 +5,7 @@
 #include "commands.h"
 #include "dispatch.h"
 #include "registry.h"
+#include "suggest.h"
 
 namespace qjt::app {
 
@@ -21,13 +22,13 @@ void add_help_command(CLI::App* app, ExitCode* status) {
       fmt::print("{}", formats_help(registry()));
       return;
     }
-    for (const CLI::App* sub : app->get_subcommands({})) {
-      if (sub->get_name() == *name) {
-        fmt::print("{}", sub->help(app->get_name()));  // "Usage: qjt dump", as dump --help
-        return;
-      }
+    if (const CLI::App* sub = find_command(*app, *name)) {
+      fmt::print("{}", sub->help(app->get_name()));  // "Usage: qjt dump", as dump --help
+      return;
     }
-    *status = usage_error("help", fmt::format("no such command: {} (see qjt --help)", *name));
+    std::vector<std::string> topics = command_names(*app);
+    topics.emplace_back("formats");
+    *status = usage_error("help", unknown("command", *name, topics, "qjt --help"));
   });
 }
 

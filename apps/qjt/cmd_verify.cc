@@ -3,6 +3,7 @@
 // of several families make one report.
 #include "commands.h"
 #include "dispatch.h"
+#include "quiet.h"
 #include "registry.h"
 
 namespace qjt::app {
@@ -13,9 +14,11 @@ void add_verify_command(CLI::App* app, ExitCode* status) {
   add_journal_selection(command, &request->paths, &request->queue, false);
   command->add_flag("--json", request->json, "One JSON report object");
   command->add_flag("--strict", request->strict, "Warnings fail too");
-  command->add_flag("-q,--quiet", request->quiet, "No summary line when everything is clean");
   auto families = std::make_shared<FamilyOptions>(command, Command::kVerify, registry());
-  command->callback([request, families, status] { *status = run_read_command(*request, *families); });
+  command->callback([request, families, status] {
+    request->quiet = quiet();  // no summary line when everything is clean
+    *status = run_read_command(*request, *families);
+  });
 }
 
 }  // namespace qjt::app

@@ -1,13 +1,70 @@
 // Options and output handling shared by the subcommands.
+#include <unistd.h>
+
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 
 #include <fmt/format.h>
 
 #include "commands.h"
 
+#include "colour.h"
 #include "json_line.h"
+#include "progress.h"
+#include "quiet.h"
 
 namespace qjt::app {
+namespace {
+
+struct GlobalOptions {
+  bool quiet = false;
+  bool no_progress = false;
+  std::string colour = "auto";
+};
+
+GlobalOptions global;
+
+// Progress is drawn on a terminal only; QJT_PROGRESS=always draws it on
+// any standard error, from the start (for tests), =never nowhere.
+bool progress_forced() {
+  const char* forced = std::getenv("QJT_PROGRESS");
+  return forced != nullptr && std::strcmp(forced, "always") == 0;
+}
+
+bool progress_wanted() {
+  if (global.quiet || global.no_progress) return false;
+  const char* forced = std::getenv("QJT_PROGRESS");
+  if (forced != nullptr && std::strcmp(forced, "never") == 0) return false;
+  return progress_forced() || ::isatty(STDERR_FILENO) == 1;
+}
+
+// CLI11 reads "-1" into an unsigned option as its two's complement.
+void refuse_negative_counts(const CLI::App& command) {
+  for (const CLI::Option* option : command.get_options()) {
+    if (option->get_type_name().rfind("UINT", 0) != 0) continue;
+    for (const std::string& value : option->results())
+      if (!value.empty() && value.front() == '-')
+        throw CLI::ValidationError(option->get_name(), fmt::format("expected 0 or more, found {}", value));
+  }
+}
+
+}  // namespace
+
+void add_global_options(CLI::App* command) {
+  command->add_flag("-q,--quiet", global.quiet,
+                    "Only errors on standard error: no warnings, no progress, no summary of a clean run");
+  command->add_flag("--no-progress", global.no_progress, "No progress line on standard error");
+  command
+      ->add_option("--color", global.colour, "Colour severities: auto (on a terminal, unless NO_COLOR), always, never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  command->parse_complete_callback([command] {
+    refuse_negative_counts(*command);
+    set_quiet(global.quiet);
+    set_colour_mode(*parse_colour_mode(global.colour));
+    Progress::enable(progress_wanted(), progress_forced());
+  });
+}
 
 CLI::Option* add_data_option(CLI::App* command, std::string* mode_name) {
   return command
@@ -40,7 +97,9 @@ bool write_verify_report(Output* out, const VerifyTally& tally, bool json, bool 
     line.finish();
     return ok;
   }
-  for (const Finding& f : findings.findings()) out->write(format_finding(f) + "\n");
+  const bool colour = colour_on(stdout);
+  for (const Finding& f : findings.findings())
+    if (!quiet || strict || f.severity == Severity::kError) out->write(format_finding(f, colour) + "\n");
   if (!quiet || !ok) {
     out->write(fmt::format("{}: {} error(s), {} warning(s) in {} file(s), {} record(s)\n", ok ? "OK" : "FAILED", errors,
                            warnings, tally.files, tally.records));
@@ -86,7 +145,7 @@ std::string verify_errors_text(const std::optional<FindingList>& verified) {
   if (errors == 0) return "";
   std::string text;
   for (const Finding& f : verified->findings())
-    if (f.severity == Severity::kError) text += "  " + format_finding(f) + "\n";
+    if (f.severity == Severity::kError) text += "  " + format_finding(f, colour_on(stdout)) + "\n";
   return text + fmt::format("  verify after the change: {} error(s)\n", errors);
 }
 
@@ -109,6 +168,7 @@ void write_error_json(std::string_view command, ExitCode status, std::string_vie
 }
 
 ExitCode report_error(std::string_view command, ExitCode status, std::string_view message) {
+  Progress::clear();
   if (command.empty()) {
     fmt::print(stderr, "qjt: {}\n", message);
   } else {
@@ -116,6 +176,12 @@ ExitCode report_error(std::string_view command, ExitCode status, std::string_vie
   }
   if (json_errors) write_error_json(command, status, message);
   return status;
+}
+
+void note(std::string_view command, std::string_view message) {
+  if (quiet()) return;
+  Progress::clear();
+  fmt::print(stderr, "qjt {}: {}\n", command, message);
 }
 
 ExitCode finish_output(Output* out, ExitCode status) {

@@ -27,6 +27,14 @@ void add_gen_command(CLI::App* app, ExitCode* status);
 void add_help_command(CLI::App* app, ExitCode* status);
 void add_completion_command(CLI::App* app, ExitCode* status);
 
+// The options every command takes, added by main() to each subcommand so
+// that a new command gets them too: -q/--quiet (only errors on standard
+// error, quiet.h), --no-progress and --color=auto|always|never
+// (progress.h, colour.h), set before the command runs. Also refuses
+// (exit 2) a negative value of any unsigned option, which CLI11 would
+// otherwise wrap around.
+void add_global_options(CLI::App* command);
+
 // Adds --data=text|base64|hex|none bound to *mode_name.
 CLI::Option* add_data_option(CLI::App* command, std::string* mode_name);
 
@@ -49,7 +57,8 @@ struct VerifyTally {
 
 // verify's report for any format: one JSON object ({"ok","files","records",
 // "errors","warnings","findings"} and the tally's json_members) or one line
-// per finding and a summary (left out when `quiet` and all is well), then
+// per finding and a summary (with `quiet`, no warning unless `strict`, and
+// no summary when all is well), then
 // the tally's text_lines. Returns whether all is well: no errors, and no
 // warnings either when `strict`.
 bool write_verify_report(Output* out, const VerifyTally& tally, bool json, bool strict, bool quiet);
@@ -80,6 +89,10 @@ ExitCode report_error(std::string_view command, ExitCode status, std::string_vie
 inline ExitCode usage_error(std::string_view command, std::string_view message) {
   return report_error(command, ExitCode::kUsage, message);
 }
+// A remark on standard error that is no error ("qjt COMMAND: MESSAGE"):
+// left out with --quiet (quiet.h).
+void note(std::string_view command, std::string_view message);
+
 // The JSON object alone, for errors already printed (CLI11's parse errors).
 void write_error_json(std::string_view command, ExitCode status, std::string_view message);
 // Set once by main(), from the command line, before anything runs.

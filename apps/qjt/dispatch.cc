@@ -1,7 +1,12 @@
 #include "dispatch.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
+#include <iterator>
 
 #include <fmt/format.h>
 
@@ -103,6 +108,54 @@ std::vector<Assignment> option_inputs(const FamilyOptions& options) {
   return runs;
 }
 
+// The directories among `paths`.
+std::vector<std::string> directories(const std::vector<std::string>& paths) {
+  std::vector<std::string> dirs;
+  std::copy_if(paths.begin(), paths.end(), std::back_inserter(dirs), is_directory);
+  return dirs;
+}
+
+// The directories where no family found anything: the unclaimed errors
+// about a directory (the others are about files).
+std::vector<std::string> empty_directories(const FindingList& unclaimed) {
+  std::vector<std::string> files;
+  for (const Finding& f : unclaimed.findings())
+    if (f.severity == Severity::kError) files.push_back(f.file);
+  return directories(files);
+}
+
+// Such directories stop any command before it reads or writes: one line
+// each (an error object each with --json), and true.
+bool refuse_empty(Command command, const std::vector<std::string>& dirs) {
+  for (const std::string& dir : dirs)
+    report_error(command_name(command), ExitCode::kIoError,
+                 fmt::format("no journal, channel or checkpoint found in {}", dir));
+  return !dirs.empty();
+}
+
+// The PATHs that do not exist ("-" always does), as io_error findings.
+FindingList missing_paths(const std::vector<std::string>& paths) {
+  FindingList missing;
+  for (const std::string& path : paths) {
+    struct stat st {};
+    if (path == "-" || ::stat(path.c_str(), &st) == 0 || errno != ENOENT) continue;
+    missing.report(Finding{Severity::kError, "io_error", path, std::nullopt,
+                           fmt::format("cannot open {}: {}", path, std::strerror(ENOENT))});
+  }
+  return missing;
+}
+
+// A verify of directories that found no file to read (temp files only)
+// and no error but about the directories themselves: they are refused as
+// empty ones are. Not with --queue or --format, whose family's absence is
+// a finding of its own.
+bool found_nothing(const ReadRequest& request, const Assignment& run, const VerifyTally& tally) {
+  if (tally.files > 0 || !request.queue.empty() || request.format != "auto") return false;
+  for (const Finding& f : tally.findings.findings())
+    if (f.severity == Severity::kError && !is_directory(f.file)) return false;
+  return refuse_empty(request.command, directories(run.paths));
+}
+
 }  // namespace
 
 Driver* find_driver(Registry drivers, std::string_view name) {
@@ -196,9 +249,16 @@ std::optional<std::vector<Assignment>> assign(const std::vector<std::string>& pa
 }
 
 ExitCode run_read_command(ReadRequest request, const FamilyOptions& options) {
+  if (request.command != Command::kVerify) {
+    // Nothing on standard output for what is not there.
+    const FindingList missing = missing_paths(request.paths);
+    print_io_errors(missing.findings());
+    if (!missing.findings().empty()) return ExitCode::kIoError;
+  }
   VerifyTally total;
   const auto runs = assign(request.paths, options, &total.findings);
   if (!runs || !filters_apply(*runs, request.filter, request.command)) return ExitCode::kUsage;
+  if (refuse_empty(request.command, empty_directories(total.findings))) return ExitCode::kIoError;
   if (total.findings.count(Severity::kError) > 0) total.status = ExitCode::kIoError;
   if (request.command != Command::kVerify) {
     StderrReporter diagnostics;
@@ -213,6 +273,7 @@ ExitCode run_read_command(ReadRequest request, const FamilyOptions& options) {
       case Command::kVerify: {
         const auto tally = run.driver->verify(request);
         if (!tally) return ExitCode::kUsage;
+        if (found_nothing(request, run, *tally)) return ExitCode::kIoError;
         total.add(*tally);
         break;
       }
@@ -232,6 +293,7 @@ ExitCode run_write_command(WriteRequest request, const FamilyOptions& options) {
   FindingList unclaimed;
   const auto runs = assign(request.paths, options, &unclaimed);
   if (!runs) return ExitCode::kUsage;
+  if (refuse_empty(request.command, empty_directories(unclaimed))) return ExitCode::kIoError;
   StderrReporter diagnostics;
   for (const Finding& f : unclaimed.findings()) diagnostics.report(f);
   if (unclaimed.count(Severity::kError) > 0) return ExitCode::kIoError;  // change nothing when a PATH is not understood

@@ -10,6 +10,8 @@
 #include "byte_size.h"
 #include "commands.h"
 #include "input_file.h"
+#include "progress.h"
+#include "suggest.h"
 #include "value_options.h"
 
 #ifndef QJT_VERSION
@@ -46,6 +48,38 @@ qjt::ExitCode report_changed_files(qjt::ExitCode status) {
   return status;
 }
 
+// The usage error of a first argument that is neither a command nor one
+// of qjt's own options; "" when it is either.
+std::string unknown_first_word(const CLI::App& app, int argc, char** argv) {
+  if (argc < 2) return "expected a command (see qjt --help)";
+  const std::string word = argv[1];
+  if (word.starts_with("-")) {
+    const auto options = qjt::app::option_names(app);
+    if (std::find(options.begin(), options.end(), word) != options.end()) return "";
+    return qjt::app::unknown("option", word, options, "qjt --help; a command's options follow the command");
+  }
+  if (qjt::app::find_command(app, word) != nullptr) return "";
+  return qjt::app::unknown("command", word, qjt::app::command_names(app), "qjt --help");
+}
+
+// The command whose arguments were being parsed; null before one was.
+const CLI::App* parsed_command(const CLI::App& app) {
+  for (const CLI::App* sub : app.get_subcommands({}))
+    if (sub->parsed()) return sub;
+  return nullptr;
+}
+
+// A parse error in the words of qjt: an argument the command does not
+// take is named, with the closest option it has.
+std::string parse_error_message(const CLI::ParseError& e, const CLI::App* command) {
+  if (command == nullptr || dynamic_cast<const CLI::ExtrasError*>(&e) == nullptr || command->remaining().empty())
+    return e.what();
+  const std::string word = command->remaining().front();
+  const std::string help = fmt::format("qjt {} --help", command->get_name());
+  if (!word.starts_with("-")) return fmt::format("unexpected argument '{}' (see {})", word, help);
+  return qjt::app::unknown("option", word.substr(0, word.find('=')), qjt::app::option_names(*command), help);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -68,17 +102,19 @@ int main(int argc, char** argv) {
     add_max_input_option(app.get_subcommand(reader));
   for (const char* command : {"dump", "verify", "replay", "compact", "convert", "repair", "gen"})
     qjt::app::add_value_display_options(app.get_subcommand(command));
+  for (CLI::App* command : app.get_subcommands({})) qjt::app::add_global_options(command);
 
   // --json callers get their errors as JSON too, whatever stops the run.
   const bool json = std::any_of(argv + 1, argv + argc, [](const char* arg) { return std::strcmp(arg, "--json") == 0; });
   qjt::app::set_json_errors(json);
+  if (const std::string unknown = unknown_first_word(app, argc, argv); !unknown.empty())
+    return qjt::to_int(qjt::app::usage_error("", unknown));
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    const int code = app.exit(e);  // prints help, version or the error
-    if (code == 0) return 0;
-    if (json) qjt::app::write_error_json("", qjt::ExitCode::kUsage, e.what());
-    return qjt::to_int(qjt::ExitCode::kUsage);
+    if (e.get_exit_code() == 0) return app.exit(e);  // prints help or version
+    const CLI::App* command = parsed_command(app);
+    return qjt::to_int(qjt::app::usage_error(command ? command->get_name() : "", parse_error_message(e, command)));
   } catch (const std::exception& e) {
     // The last resort: no exception (std::bad_alloc included) ends qjt
     // with an abort and a core instead of a message and exit status 3.
@@ -88,6 +124,7 @@ int main(int argc, char** argv) {
     std::fflush(stdout);
     return qjt::to_int(qjt::app::report_error("", qjt::ExitCode::kIoError, "stopped: an unknown exception"));
   }
+  qjt::Progress::clear();
   status = report_changed_files(status);
   // A command whose --json answer is one report object, and that failed
   // before writing it (an unreadable input, a refusal told on stderr),

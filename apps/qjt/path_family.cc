@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "input_file.h"
+#include "progress.h"
 
 namespace qjt::app {
 namespace {
@@ -27,6 +28,7 @@ bool is_directory(const std::string& path) {
 // nullopt with *error when the file cannot be opened, as when no family
 // claims it (error empty).
 std::optional<PathClaim> claim_regular_file(const std::string& path, Registry drivers, std::string* error) {
+  const Progress::Pause sniffing;  // a claim reads a file's first bytes, not the file
   const auto input = InputFile::open(path, error);
   if (!input) return std::nullopt;
   return claim_file(path, input->bytes(), drivers);

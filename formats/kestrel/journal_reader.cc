@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "progress.h"
+
 namespace qjt::kestrel {
 namespace {
 
@@ -62,6 +64,7 @@ bool JournalReader::decode_common(ByteSpan header, JournalRecord* record) {
 
 bool JournalReader::next(JournalRecord* record) {
   if (done_) return false;
+  Progress::read(0, 1);
   // Field by field rather than `*record = JournalRecord{}`: this runs once
   // per record, and building and move-assigning a whole record (its error
   // string included) costs more than the decoding of a small one.

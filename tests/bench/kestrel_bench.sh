@@ -141,6 +141,20 @@ table_header
 bench_file "$size, 1 KiB payloads" "$scratch/kib"
 bench_file "$size, 100 B payloads" "$scratch/small"
 
+# ---- 1b. the cost of the progress line ----------------------------------------
+# QJT_PROGRESS=always draws it on a non-terminal standard error too, so
+# the same verify runs with progress on and off; the target is under 1%.
+echo
+echo "== progress line: verify with QJT_PROGRESS=always against =never (100-byte payloads)"
+table_header
+small_bytes=$(stat -c %s "$scratch/small")
+measure "env QJT_PROGRESS=never '$qjt' verify '$scratch/small' > /dev/null 2>&1"
+progress_off=$wall
+echo "| $size, 100 B payloads | \`qjt verify\`, progress off | $wall | $cpu | $(mbps "$small_bytes" "$wall") | $(mib "$rss") | |"
+measure "env QJT_PROGRESS=always '$qjt' verify '$scratch/small' > /dev/null 2>&1"
+ratios[progress]=$(ratio "$wall" "$progress_off")
+echo "| $size, 100 B payloads | \`qjt verify\`, progress on | $wall | $cpu | $(mbps "$small_bytes" "$wall") | $(mib "$rss") | ${ratios[progress]} |"
+
 # ---- 2. replay memory: $records records, $live items queued -------------------
 echo
 echo "== generating $records records with $live items queued (100-byte payloads)"
@@ -189,6 +203,7 @@ check "replay, 1 KiB payloads, x cat" "${ratios["$size, 1 KiB payloads/replay"]}
 check "verify, 100 B payloads, x cat" "${ratios["$size, 100 B payloads/verify"]}" 4
 check "replay, 100 B payloads, x cat" "${ratios["$size, 100 B payloads/replay"]}" 4
 check "replay, $records records / $live live, peak RSS MiB" "$(mib "$replay_live_rss")" 100
+check "verify with progress on, x progress off" "${ratios[progress]}" 1.01
 check "compact, 1 KiB payloads, x cp" "${ratios["compact/kib"]}" 3
 check "compact, 100 B payloads, x cp" "${ratios["compact/small"]}" 3
 check "compact, $records records / $live live, x cp" "${ratios["compact/live"]}" 3

@@ -61,7 +61,7 @@ out=$("$qjt" replay $(dirs encrypted) --key k1=000102030405060708090a0b0c0d0e0f 
 check "encrypted with the key" '0 ["alpha","bravo","delta","foxtrot"]' "$status $(jq -c '[.queue[].data]' <<<"$out")"
 "$qjt" replay $(dirs encrypted) --key k1=00 >/dev/null 2>&1; check "a key of the wrong length" 1 $?
 "$qjt" replay $(dirs encrypted) --key k1=zz >/dev/null 2>&1; check "a malformed --key" 2 $?
-"$qjt" replay --checkpoint-dir "$td/nowhere" --data-dir "$td/channel/data1" >/dev/null 2>&1; check "a missing directory" 1 $?
+"$qjt" replay --checkpoint-dir "$td/nowhere" --data-dir "$td/channel/data1" >/dev/null 2>&1; check "a missing directory (exit 3, like any missing path)" 3 $?
 "$qjt" dump "$td/channel/checkpoint/no-such-file" >/dev/null 2>&1; check "an unreadable file" 3 $?
 "$qjt" dump $(dirs channel) "$td/channel/checkpoint/checkpoint" >/dev/null 2>&1; check "PATH and a channel" 2 $?
 "$qjt" dump --format flume-nonsense "$td/channel/checkpoint/checkpoint" >/dev/null 2>&1; check "an unknown --format" 2 $?

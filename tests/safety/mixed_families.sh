@@ -30,7 +30,8 @@ check "a Flume data directory stands for its files" \
 
 "$QJT" verify "$WORK/empty" >/dev/null 2>&1
 check "an empty directory exits 3" 3 $?
-check "an empty directory is named" io_error "$("$QJT" verify --json "$WORK/empty" | jq -r '.findings[0].code')"
+check "an empty directory is named" "no journal, channel or checkpoint found in $WORK/empty" \
+  "$("$QJT" verify --json "$WORK/empty" | jq -r '.message')"
 check "--legacy-xids with another family: usage" 2 "$("$QJT" verify --legacy-xids "$k" "$lk" >/dev/null 2>&1; echo $?)"
 
 # dump and replay: the output of each family's PATHs is what a run of their

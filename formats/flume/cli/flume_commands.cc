@@ -21,6 +21,7 @@ struct Inputs {
   std::optional<flume::ChannelLayout> layout;
   flume::KeyRing keys;
   ExitCode status = ExitCode::kOk;
+  bool channel_missing = false;  // a directory of the channel is not there
 };
 
 // The files to read: the channel's (layout findings to `reporter`) or the
@@ -39,8 +40,11 @@ std::optional<Inputs> gather(const FlumeRun& run, Reporter* reporter) {
       usage_error("", "give either PATHs or --checkpoint-dir/--data-dir/--backup-dir, not both");
       return std::nullopt;
     }
-    in.layout = flume::discover_channel(channel_dirs(run.flume), reporter);
+    CodeWatch missing(reporter, "missing_directory");
+    in.layout = flume::discover_channel(channel_dirs(run.flume), &missing);
     in.files = channel_files(*in.layout);
+    in.channel_missing = missing.seen();
+    if (in.channel_missing) in.status = ExitCode::kIoError;
   } else {
     in.files = named_files(run.paths, run.flume.format);
   }
@@ -175,6 +179,11 @@ ExitCode run_flume_replay(const FlumeRun& run) {
   UniqueFindings reporter(&findings);
   auto in = gather(run, &reporter);
   if (!in) return ExitCode::kUsage;
+  if (in->channel_missing) {  // nothing on standard output for what is not there
+    StderrReporter diagnostics;
+    for (const Finding& f : findings.findings()) diagnostics.report(f);
+    return ExitCode::kIoError;
+  }
   const DataMode mode = data_mode(run, true);
   flume::ChannelLogs logs(in->layout->logs, in->keys, &reporter);
   flume::ChannelReplay replay =
@@ -212,7 +221,8 @@ ExitCode run_flume_replay(const FlumeRun& run) {
     write_findings_json(&line, findings.findings());
     line.finish();
   } else {
-    for (const Finding& f : findings.findings()) fmt::print(stderr, "qjt: {}\n", format_finding(f));
+    StderrReporter diagnostics;
+    for (const Finding& f : findings.findings()) diagnostics.report(f);
     out.write(fmt::format("channel {}: {} event(s), {} body byte(s), from the {} (write order id {}); capacity {}\n",
                           where, events, bytes, flume::replay_source_name(replay.source),
                           replay.checkpoint_write_order_id, replay.queue ? replay.queue->capacity() : 0));

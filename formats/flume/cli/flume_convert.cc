@@ -202,8 +202,7 @@ std::optional<std::string> meta_for(const flume::LogJsonAssembler& log, const st
   if (!flume::is_log_name(fs::path(output).filename().string(), &id) || !id) return std::nullopt;
   flume::LogMetadata meta;
   meta.log_file_id = *id;
-  fmt::print(stderr, "qjt convert: no log_meta line: {}.meta written for file id {}, checkpoint positions 0\n", output,
-             *id);
+  note("convert", fmt::format("no log_meta line: {}.meta written for file id {}, checkpoint positions 0", output, *id));
   return flume::encode_log_metadata(meta);
 }
 
@@ -223,10 +222,9 @@ ExitCode jsonl_to_log(const FlumeConvertOptions& o, const flume::KeyRing& keys) 
                                  "line convert --to jsonl writes",
                                  o.input));
   } else if (log.meta()) {
-    fmt::print(stderr, "qjt convert: the log_meta line is not written: log-N.meta needs -o log-N\n");
+    note("convert", "the log_meta line is not written: log-N.meta needs -o log-N");
   }
-  if (log.upgraded_v2())
-    fmt::print(stderr, "qjt convert: version 2 records written as version 3 (an upgrade: not the same bytes)\n");
+  if (log.upgraded_v2()) note("convert", "version 2 records written as version 3 (an upgrade: not the same bytes)");
   // Both always keep their output: a failing write ends emit_log early and
   // is write_output's io_error.
   bool abandoned = false;

@@ -217,7 +217,8 @@ std::string recovery_text(const flume::RecoveryChange& recovery) {
 }
 
 void print_text(Output* out, const Report& r) {
-  for (const Finding& f : r.plan_findings.findings()) fmt::print(stderr, "qjt: {}\n", format_finding(f));
+  StderrReporter diagnostics;
+  for (const Finding& f : r.plan_findings.findings()) diagnostics.report(f);
   if (r.plan.changes.empty()) out->write("channel: nothing to change\n");
   for (const flume::FileChange& c : r.plan.changes) out->write(file_text(c, r.backup_of(c.path)));
   if (r.recovery) out->write(recovery_text(*r.recovery));

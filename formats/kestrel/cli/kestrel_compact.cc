@@ -175,7 +175,8 @@ ExitCode compact_in_place(const OpenJournal& j, const CompactOptions& o, const k
   return result.status;
 }
 
-ExitCode compact_one(const OpenJournal& j, const CompactOptions& o, Output* out) {
+// Sets *acted unless the queue was skipped (nothing to gain).
+ExitCode compact_one(const OpenJournal& j, const CompactOptions& o, Output* out, bool* acted) {
   FindingList findings;
   kestrel::ReplayState state(kestrel::ReplayOptions{}, &findings);
   replay_journal(j, &state);
@@ -203,6 +204,7 @@ ExitCode compact_one(const OpenJournal& j, const CompactOptions& o, Output* out)
   } else {
     status = compact_in_place(j, o, state, &r);
   }
+  if (r.action != "skipped") *acted = true;
   if (r.action != "skipped" || o.json) print_report(out, r, o.json);  // cron: skips are quiet
   if (status != ExitCode::kOk) fmt::print(stderr, "qjt compact: {}: {}\n", r.queue, r.reason);
   return status;
@@ -235,13 +237,24 @@ ExitCode check_usage(const CompactOptions& o, const JournalSelection& selection)
 }
 
 ExitCode run_compact(const CompactOptions& o) {
+  // The directories' findings wait for the outcome: a run whose every
+  // queue is skipped (cron's --if-larger-than, --if-overflow) prints nothing.
+  FindingList opened;
+  JournalSelection selection = open_journals_and_report(o.paths, o.queue, &opened);
   StderrReporter diagnostics;
-  JournalSelection selection = open_journals_and_report(o.paths, o.queue, &diagnostics);
-  if (selection.status != ExitCode::kOk) return selection.status;
+  const auto print_opened = [&] {
+    for (const Finding& f : opened.findings()) diagnostics.report(f);
+  };
+  if (selection.status != ExitCode::kOk) {
+    print_opened();
+    return selection.status;
+  }
   if (ExitCode usage = check_usage(o, selection); usage != ExitCode::kOk) return usage;
   Output out;
   ExitCode status = ExitCode::kOk;
-  for (const auto& journal : selection.journals) status = worse(status, compact_one(journal, o, &out));
+  bool acted = false;
+  for (const auto& journal : selection.journals) status = worse(status, compact_one(journal, o, &out, &acted));
+  if (acted || status != ExitCode::kOk) print_opened();
   return finish_output(&out, status);
 }
 

@@ -1,0 +1,73 @@
+#include "suggest.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include <fmt/format.h>
+
+namespace qjt::app {
+namespace {
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  std::iota(row.begin(), row.end(), std::size_t{0});
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+}  // namespace
+
+std::string closest(std::string_view word, const std::vector<std::string>& names) {
+  // Close enough: a typo or two, and never most of the word.
+  std::size_t best = std::min<std::size_t>(3, (word.size() + 1) / 2);
+  std::string found;
+  for (const std::string& name : names) {
+    const std::size_t d = edit_distance(word, name);
+    if (d < best) {
+      best = d;
+      found = name;
+    }
+  }
+  return found;
+}
+
+std::vector<std::string> command_names(const CLI::App& app) {
+  std::vector<std::string> names;
+  for (const CLI::App* sub : app.get_subcommands({})) {
+    names.push_back(sub->get_name());
+    for (const std::string& alias : sub->get_aliases()) names.push_back(alias);
+  }
+  return names;
+}
+
+std::vector<std::string> option_names(const CLI::App& command) {
+  std::vector<std::string> names;
+  for (const CLI::Option* option : command.get_options()) {
+    for (const std::string& name : option->get_lnames()) names.push_back("--" + name);
+    for (const std::string& name : option->get_snames()) names.push_back("-" + name);
+  }
+  return names;
+}
+
+std::string unknown(std::string_view what, std::string_view word, const std::vector<std::string>& names,
+                    std::string_view help) {
+  const std::string near = closest(word, names);
+  if (near.empty()) return fmt::format("unknown {} '{}' (see {})", what, word, help);
+  return fmt::format("unknown {} '{}'; did you mean '{}'?", what, word, near);
+}
+
+const CLI::App* find_command(const CLI::App& app, std::string_view name) {
+  for (const CLI::App* sub : app.get_subcommands({}))
+    if (sub->check_name(std::string(name))) return sub;
+  return nullptr;
+}
+
+}  // namespace qjt::app

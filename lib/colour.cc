@@ -1,0 +1,34 @@
+#include "colour.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+
+namespace qjt {
+namespace {
+ColourMode mode = ColourMode::kAuto;
+}  // namespace
+
+std::optional<ColourMode> parse_colour_mode(std::string_view name) {
+  if (name == "auto") return ColourMode::kAuto;
+  if (name == "always") return ColourMode::kAlways;
+  if (name == "never") return ColourMode::kNever;
+  return std::nullopt;
+}
+
+void set_colour_mode(ColourMode m) { mode = m; }
+
+bool colour_on(std::FILE* stream) {
+  if (mode != ColourMode::kAuto) return mode == ColourMode::kAlways;
+  const char* no_colour = std::getenv("NO_COLOR");
+  if (no_colour != nullptr && *no_colour != '\0') return false;
+  return ::isatty(::fileno(stream)) == 1;
+}
+
+std::string severity_text(Severity severity, bool colour) {
+  const std::string name = severity_name(severity);
+  if (!colour) return name;
+  return (severity == Severity::kError ? "\033[31m" : "\033[33m") + name + "\033[0m";
+}
+
+}  // namespace qjt

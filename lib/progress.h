@@ -1,0 +1,87 @@
+// Progress: one line on standard error, redrawn in place, that tells how
+// far a long run is: the bytes and records read, the rate, the share of
+// the inputs' total and an ETA where that total is known, and the bytes
+// written.
+//
+// Contract:
+//  - Off until main() turns it on (standard error a terminal, or
+//    QJT_PROGRESS=always for tests; never with --quiet or --no-progress).
+//    While off, every hook is one inline branch.
+//  - The hooks: expect() when an input is opened (its size makes the
+//    total), read() where bytes are read or records decoded (ReadWindow,
+//    InputFile, a decoder's next()), wrote() where bytes are written
+//    (FileWriter::append). They never draw by themselves more than once
+//    every kCheckEvery units: only then do they read the clock.
+//  - Nothing is drawn in the first second of a run (unless enable() says
+//    at once), then at most ten times a second. A drawn line is "\r" + the text + "clear to end of
+//    line"; clear() erases it, and whatever writes a line to standard
+//    output or standard error calls clear() first (Output, StderrReporter,
+//    report_error), and main() at the end, so no line is ever written
+//    over it or left behind.
+#pragma once
+
+#include <cstdint>
+
+namespace qjt {
+
+class Progress {
+ public:
+  // Turns progress on or off and starts the run's clock; `at_once` leaves
+  // out the quiet first second (QJT_PROGRESS=always: tests, which must not
+  // depend on how long a run takes).
+  static void enable(bool on, bool at_once = false);
+
+  static void expect(std::uint64_t bytes) {
+    if (on_) [[unlikely]]
+      total_ += bytes;
+  }
+  static void read(std::uint64_t bytes, std::uint64_t records) {
+    if (on_) [[unlikely]] {
+      read_ += bytes;
+      records_ += records;
+      count(bytes + records * kRecordWeight);
+    }
+  }
+  static void wrote(std::uint64_t bytes) {
+    if (on_) [[unlikely]] {
+      written_ += bytes;
+      count(bytes);
+    }
+  }
+  static void clear() {
+    if (shown_) [[unlikely]]
+      erase();
+  }
+
+  // While one lives, the hooks count nothing: for reads that are no part
+  // of the work, such as a claim sniffing the first bytes of a file.
+  class Pause {
+   public:
+    Pause() : was_on_(on_) { on_ = false; }
+    ~Pause() { on_ = was_on_; }
+    Pause(const Pause&) = delete;
+    Pause& operator=(const Pause&) = delete;
+
+   private:
+    bool was_on_;
+  };
+
+ private:
+  // A record counts as this many bytes towards the next look at the clock.
+  static constexpr std::uint64_t kRecordWeight = 64;
+  static constexpr std::uint64_t kCheckEvery = 1 << 20;
+
+  static void count(std::uint64_t units) {
+    pending_ += units;
+    if (pending_ >= kCheckEvery) tick();
+  }
+  static void tick();
+  static void erase();
+
+  static inline bool on_ = false;
+  static inline bool shown_ = false;
+  static inline std::uint64_t pending_ = 0;
+  static inline std::uint64_t total_ = 0, read_ = 0, records_ = 0, written_ = 0;
+};
+
+}  // namespace qjt
