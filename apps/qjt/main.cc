@@ -10,6 +10,7 @@
 #include "byte_size.h"
 #include "commands.h"
 #include "input_file.h"
+#include "interrupt.h"
 
 #ifndef QJT_VERSION
 #define QJT_VERSION "unknown"
@@ -48,6 +49,7 @@ qjt::ExitCode report_changed_files(qjt::ExitCode status) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  qjt::install_interrupt_handlers(argc, argv);
   CLI::App app{"qjt: inspect, verify, replay, compact and repair message-queue journals", "qjt"};
   app.set_version_flag("--version", "qjt " QJT_VERSION);
   app.require_subcommand(1);

@@ -160,7 +160,7 @@ ExitCode compact_in_place(const OpenJournal& j, const CompactOptions& o, const k
   request.lock_dirs = {j.directory};
   request.watched = files;
   request.backup.name = j.queue;
-  request.changes.push_back(FileChange::by_protocol([&](const std::string& backup, std::string* error) {
+  request.changes.push_back(FileChange::by_own_commit([&](const std::string& backup, std::string* error) {
     const kestrel::RewriteRequest rewrite{j.directory, j.queue, files, backup,
                                           kestrel::highest_segment_stamp(j.queue, files) + 1};
     return kestrel::rewrite_queue(rewrite, content, error);
@@ -173,6 +173,13 @@ ExitCode compact_in_place(const OpenJournal& j, const CompactOptions& o, const k
   r->verified = std::move(result.verified);
   r->action = result_action(result, "compacted");
   return result.status;
+}
+
+// -o PATH, atomically, or -o - (standard output).
+bool write_output(const std::string& output, const kestrel::JournalContent& content, std::string* error) {
+  if (output != "-") return write_output_file(output, content, error);
+  const auto out = FileWriter::standard_output();
+  return content(out.get(), error) && out->sync(error);
 }
 
 ExitCode compact_one(const OpenJournal& j, const CompactOptions& o, Output* out) {
@@ -196,14 +203,15 @@ ExitCode compact_one(const OpenJournal& j, const CompactOptions& o, Output* out)
     r.action = "dry_run";
   } else if (!o.output.empty()) {
     std::string error;
-    r.action = write_file_atomically(o.output, compacted_content(state, j), &error) ? "written" : "failed";
+    r.action = write_output(o.output, compacted_content(state, j), &error) ? "written" : "failed";
     r.reason = error;
     r.output = o.output;
     if (!error.empty()) status = ExitCode::kIoError;
   } else {
     status = compact_in_place(j, o, state, &r);
   }
-  if (r.action != "skipped" || o.json) print_report(out, r, o.json);  // cron: skips are quiet
+  // cron: skips are quiet; with -o -, standard output holds the journal
+  if ((r.action != "skipped" || o.json) && o.output != "-") print_report(out, r, o.json);
   if (status != ExitCode::kOk) fmt::print(stderr, "qjt compact: {}: {}\n", r.queue, r.reason);
   return status;
 }
@@ -218,8 +226,12 @@ ExitCode check_usage(const CompactOptions& o, const JournalSelection& selection)
       return usage_error("compact", fmt::format("-o writes one journal: expected one queue (use --queue), found {}",
                                                 selection.journals.size()));
     }
+    if (o.output == "-" && o.json)
+      return usage_error("compact", "-o - writes the journal to standard output, which leaves no room for --json");
+    if (o.output == "-" && stdout_is_terminal())
+      return usage_error("compact", "-o - would write a binary journal to the terminal; redirect it");
     std::error_code ec;
-    if (fs::exists(o.output, ec) && !o.guard.force) {
+    if (o.output != "-" && fs::exists(o.output, ec) && !o.guard.force) {
       return usage_error("compact", fmt::format("{} exists; choose a new path or use --force", o.output));
     }
     return ExitCode::kOk;
@@ -248,7 +260,8 @@ ExitCode run_compact(const CompactOptions& o) {
 }  // namespace
 
 void add_kestrel_compact_options(CLI::App* command, KestrelCompactOptions* o) {
-  command->add_option("-o,--output", o->output, "Write the compacted journal here; leave the source untouched");
+  command->add_option("-o,--output", o->output,
+                      "Write the compacted journal here (- for standard output); leave the source untouched");
   command->add_option("--if-larger-than", o->if_larger_than, "Only when the journal is larger than SIZE (e.g. 64M)");
   command->add_option("--if-overflow", o->if_overflow, "Only when journal bytes / live bytes is at least RATIO");
 }
