@@ -24,13 +24,18 @@ same() {
   [ ! -e -  ] || fail "$name: a file named - was written"
   [ -z "$(ls -A "$TMPDIR")" ] || fail "$name: left in TMPDIR: $(ls -A "$TMPDIR")"
 }
-# usage NAME ARGS...: exit 2, nothing on standard output, no file named "-".
+# usage NAME ARGS...: exit 2, nothing on standard output but the error
+# (as JSON with --json), no file named "-".
 usage() {
   local name=$1; shift
   "$QJT" "$@" >"$WORK/out" 2>"$WORK/err"
   local rc=$?
   [ $rc -eq 2 ] || fail "$name: exit $rc, expected 2: $(cat "$WORK/err")"
-  [ ! -s "$WORK/out" ] || fail "$name: wrote to standard output"
+  if [[ " $* " == *" --json "* ]]; then
+    jq -e '.type == "error"' "$WORK/out" >/dev/null || fail "$name: standard output is not the JSON error: $(cat "$WORK/out")"
+  else
+    [ ! -s "$WORK/out" ] || fail "$name: wrote to standard output"
+  fi
   [ ! -e - ] || fail "$name: a file named - was written"
 }
 
