@@ -109,10 +109,13 @@ std::unique_ptr<ReplacementFile> ReplacementFile::write(const std::string& path,
   return written ? std::move(file) : nullptr;
 }
 
-ReplacementFile::~ReplacementFile() { remove_temp(temp_); }
+ReplacementFile::~ReplacementFile() {
+  if (!installed_) remove_temp(temp_);
+}
 
 bool ReplacementFile::install(std::string* error) {
-  if (!durable_rename(temp_, path_, error)) return false;
+  installed_ = durable_rename(temp_, path_, error);
+  if (!installed_) return false;
   failpoint("atomic.renamed");
   return true;
 }

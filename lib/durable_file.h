@@ -72,6 +72,7 @@ class ReplacementFile {
  private:
   ReplacementFile(std::string path, std::string temp) : path_(std::move(path)), temp_(std::move(temp)) {}
   std::string path_, temp_;
+  bool installed_ = false;
 };
 
 // Replaces (or creates) `path` whole through a ReplacementFile, the rename
