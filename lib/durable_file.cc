@@ -128,6 +128,10 @@ bool write_file_atomically(const std::string& path, const FileContent& content, 
 }
 
 bool write_output_file(const std::string& path, const FileContent& content, std::string* error) {
+  if (path == "-") {
+    const auto out = FileWriter::standard_output();
+    return content(out.get(), error) && out->sync(error);
+  }
   const auto file = ReplacementFile::write(path, content, error);
   if (!file) return false;
   CommitSection commit;

@@ -81,7 +81,8 @@ class ReplacementFile {
 bool write_file_atomically(const std::string& path, const FileContent& content, std::string* error);
 
 // write_file_atomically for a command's output: once it is installed, an
-// interrupt says "PATH was written" (note_committed).
+// interrupt says "PATH was written" (note_committed). "-" is standard
+// output, written as the content comes.
 bool write_output_file(const std::string& path, const FileContent& content, std::string* error);
 
 // unlink(path) of a temp file a failure abandons, without fsync.

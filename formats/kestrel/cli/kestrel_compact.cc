@@ -175,13 +175,6 @@ ExitCode compact_in_place(const OpenJournal& j, const CompactOptions& o, const k
   return result.status;
 }
 
-// -o PATH, atomically, or -o - (standard output).
-bool write_output(const std::string& output, const kestrel::JournalContent& content, std::string* error) {
-  if (output != "-") return write_output_file(output, content, error);
-  const auto out = FileWriter::standard_output();
-  return content(out.get(), error) && out->sync(error);
-}
-
 ExitCode compact_one(const OpenJournal& j, const CompactOptions& o, Output* out) {
   FindingList findings;
   kestrel::ReplayState state(kestrel::ReplayOptions{}, &findings);
@@ -203,7 +196,7 @@ ExitCode compact_one(const OpenJournal& j, const CompactOptions& o, Output* out)
     r.action = "dry_run";
   } else if (!o.output.empty()) {
     std::string error;
-    r.action = write_output(o.output, compacted_content(state, j), &error) ? "written" : "failed";
+    r.action = write_output_file(o.output, compacted_content(state, j), &error) ? "written" : "failed";
     r.reason = error;
     r.output = o.output;
     if (!error.empty()) status = ExitCode::kIoError;

@@ -129,12 +129,7 @@ ExitCode to_classic(const LibkestrelConvert& run) {
   const FileContent content = [&](FileWriter* w, std::string* e) {
     return libkestrel::write_classic(replay, *reader, w, e);
   };
-  if (run.output == "-") {
-    const auto out = FileWriter::standard_output();
-    if (!content(out.get(), &error) || !out->sync(&error)) return worse(found, io_failure(error));
-  } else if (!write_output_file(run.output, content, &error)) {
-    return worse(found, io_failure(error));
-  }
+  if (!write_output_file(run.output, content, &error)) return worse(found, io_failure(error));
   return found;
 }
 
