@@ -12,6 +12,7 @@
 
 #include "failpoint.h"
 #include "input_file.h"
+#include "interrupt.h"
 #include "progress.h"
 
 namespace qjt {
@@ -48,10 +49,17 @@ std::unique_ptr<FileWriter> FileWriter::create(const std::string& path, std::str
     fail(error, "create", path);
     return nullptr;
   }
-  return std::unique_ptr<FileWriter>(new FileWriter(path, fd));
+  track_temp(path);
+  return std::unique_ptr<FileWriter>(new FileWriter(path, fd, true));
 }
 
-FileWriter::~FileWriter() { ::close(fd_); }
+std::unique_ptr<FileWriter> FileWriter::standard_output() {
+  return std::unique_ptr<FileWriter>(new FileWriter("-", STDOUT_FILENO, false));
+}
+
+FileWriter::~FileWriter() {
+  if (owned_) ::close(fd_);
+}
 
 bool FileWriter::append(ByteSpan bytes, std::string* error) {
   Progress::wrote(bytes.size());
@@ -86,24 +94,72 @@ bool FileWriter::write_out(ByteSpan bytes, std::string* error) {
 
 bool FileWriter::sync(std::string* error) {
   if (!flush(error)) return false;
-  if (::fsync(fd_) != 0) return fail(error, "fsync", path_);
+  struct stat st {};
+  const bool regular = owned_ || (::fstat(fd_, &st) == 0 && S_ISREG(st.st_mode));
+  if (regular && ::fsync(fd_) != 0) return fail(error, "fsync", path_);
   return true;
 }
 
-bool write_file_atomically(const std::string& path, const std::function<bool(FileWriter*, std::string*)>& content,
-                           std::string* error) {
-  const std::string temp = fmt::format("{}~~qjt-{}", path, ::getpid());
-  auto writer = FileWriter::create(temp, error);
-  if (!writer) return false;
+std::unique_ptr<ReplacementFile> ReplacementFile::write(const std::string& path, const FileContent& content,
+                                                        std::string* error) {
+  std::unique_ptr<ReplacementFile> file(new ReplacementFile(path, fmt::format("{}~~qjt-{}", path, ::getpid())));
+  auto writer = FileWriter::create(file->temp_, error);
+  if (!writer) return nullptr;
   const bool written = content(writer.get(), error) && writer->sync(error);
   writer.reset();
   failpoint("atomic.temp_synced");
-  if (written && durable_rename(temp, path, error)) {
-    failpoint("atomic.renamed");
-    return true;
+  return written ? std::move(file) : nullptr;
+}
+
+ReplacementFile::~ReplacementFile() {
+  if (!installed_) remove_temp(temp_);
+}
+
+bool ReplacementFile::install(std::string* error) {
+  installed_ = durable_rename(temp_, path_, error);
+  if (!installed_) return false;
+  failpoint("atomic.renamed");
+  return true;
+}
+
+bool write_file_atomically(const std::string& path, const FileContent& content, std::string* error) {
+  const auto file = ReplacementFile::write(path, content, error);
+  if (!file) return false;
+  CommitSection commit;
+  return file->install(error);
+}
+
+bool write_output_file(const std::string& path, const FileContent& content, std::string* error) {
+  if (path == "-") {
+    const auto out = FileWriter::standard_output();
+    return content(out.get(), error) && out->sync(error);
   }
-  ::unlink(temp.c_str());
-  return false;
+  const auto file = ReplacementFile::write(path, content, error);
+  if (!file) return false;
+  CommitSection commit;
+  if (!file->install(error)) return false;
+  note_committed(fmt::format("{} was written", path));
+  return true;
+}
+
+void remove_temp(const std::string& path) {
+  ::unlink(path.c_str());
+  untrack_path(path);
+}
+
+bool make_directories(const std::string& dir, std::string* error) {
+  namespace fs = std::filesystem;
+  std::vector<fs::path> missing;
+  std::error_code ec;
+  for (fs::path p = fs::absolute(dir, ec); !p.empty() && !fs::exists(fs::symlink_status(p, ec)); p = p.parent_path()) {
+    missing.push_back(p);
+    if (p == p.parent_path()) break;
+  }
+  for (auto p = missing.rbegin(); p != missing.rend(); ++p) {
+    if (::mkdir(p->c_str(), 0755) != 0 && errno != EEXIST) return fail(error, "create directory", p->string());
+    track_created(p->string(), true);
+  }
+  return true;
 }
 
 bool sync_directory(const std::string& dir, std::string* error) {
@@ -119,24 +175,31 @@ bool durable_rename(const std::string& from, const std::string& to, std::string*
   if (::rename(from.c_str(), to.c_str()) != 0) {
     return fail(error, fmt::format("rename {} to", from), to);
   }
+  untrack_path(from);
   const std::string from_dir = parent_of(from), to_dir = parent_of(to);
   return sync_directory(to_dir, error) && (from_dir == to_dir || sync_directory(from_dir, error));
 }
 
 bool durable_remove(const std::string& path, std::string* error) {
   if (::unlink(path.c_str()) != 0) return fail(error, "remove", path);
+  untrack_path(path);
   return sync_directory(parent_of(path), error);
 }
 
 bool durable_copy(const std::string& from, const std::string& to, std::string* error) {
-  if (::link(from.c_str(), to.c_str()) == 0) return sync_directory(parent_of(to), error);
+  if (::link(from.c_str(), to.c_str()) == 0) {
+    track_created(to);
+    return sync_directory(parent_of(to), error);
+  }
   if (errno != EXDEV && errno != EPERM && errno != EMLINK) {
     return fail(error, fmt::format("link {} to", from), to);
   }
   auto input = InputFile::open(from, error);
   if (!input) return false;
   auto writer = FileWriter::create(to, error);
-  return writer && writer->append(input->bytes(), error) && writer->sync(error) && sync_directory(parent_of(to), error);
+  if (!writer) return false;
+  track_created(to);
+  return writer->append(input->bytes(), error) && writer->sync(error) && sync_directory(parent_of(to), error);
 }
 
 bool back_up_files(const std::string& backup_dir, const std::vector<std::string>& paths, const char* failpoint_name,
@@ -147,11 +210,7 @@ bool back_up_files(const std::string& backup_dir, const std::vector<std::string>
     *error = fmt::format("backup directory {} already exists", backup_dir);
     return false;
   }
-  fs::create_directories(backup_dir, ec);
-  if (ec) {
-    *error = fmt::format("cannot create backup directory {}: {}", backup_dir, ec.message());
-    return false;
-  }
+  if (!make_directories(backup_dir, error)) return false;
   for (const std::string& path : paths) {
     if (!durable_copy(path, (fs::path(backup_dir) / fs::path(path).filename()).string(), error)) return false;
     if (failpoint_name) failpoint(failpoint_name);

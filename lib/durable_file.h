@@ -5,6 +5,11 @@
 //
 // Every function reports failure with a sentence naming the path and the
 // system's reason, for exit status 3.
+//
+// What these functions create is tracked for an interrupt (interrupt.h):
+// FileWriter's files as temp files until durable_rename moves them or
+// durable_remove / remove_temp removes them; copies and the directories
+// make_directories creates as made by the run, kept once it commits.
 #pragma once
 
 #include <functional>
@@ -18,8 +23,12 @@ namespace qjt {
 
 class FileWriter {
  public:
-  // Creates `path`, which must not exist (O_EXCL), with mode 0644.
+  // Creates `path`, which must not exist (O_EXCL), with mode 0644: a temp
+  // file for an interrupt until it is renamed or removed.
   static std::unique_ptr<FileWriter> create(const std::string& path, std::string* error);
+  // Standard output, for "-o -" (named "-"): left open, and sync() fsyncs
+  // it only when it is a regular file.
+  static std::unique_ptr<FileWriter> standard_output();
   ~FileWriter();
   FileWriter(const FileWriter&) = delete;
   FileWriter& operator=(const FileWriter&) = delete;
@@ -31,23 +40,56 @@ class FileWriter {
   const std::string& path() const { return path_; }
 
  private:
-  FileWriter(std::string path, int fd) : path_(std::move(path)), fd_(fd) {}
+  FileWriter(std::string path, int fd, bool owned) : path_(std::move(path)), fd_(fd), owned_(owned) {}
   bool flush(std::string* error);
   bool write_out(ByteSpan bytes, std::string* error);
 
   std::string path_;
   int fd_;
+  bool owned_;  // closed by the destructor
   std::string buffer_;
   std::uint64_t written_ = 0;
   std::uint64_t started_ = 0;  // bytes whose writeback has been started
 };
 
-// Replaces (or creates) `path` whole: `content` writes "<path>~~qjt-<pid>"
-// (a "~~" name no queue system takes for one of its files), which is then
-// fsynced, renamed over `path`, and the directory fsynced. On failure the
-// temp file is removed and `path` is as it was.
-bool write_file_atomically(const std::string& path, const std::function<bool(FileWriter*, std::string*)>& content,
-                           std::string* error);
+using FileContent = std::function<bool(FileWriter*, std::string*)>;
+
+// New content for `path`, written whole to "<path>~~qjt-<pid>" (a "~~" name
+// no queue system takes for one of its files) and fsynced; install()
+// renames it over `path` and fsyncs the directory. Destroyed before that,
+// the temp file is removed and `path` is as it was.
+class ReplacementFile {
+ public:
+  static std::unique_ptr<ReplacementFile> write(const std::string& path, const FileContent& content,
+                                                std::string* error);
+  ~ReplacementFile();
+  ReplacementFile(const ReplacementFile&) = delete;
+  ReplacementFile& operator=(const ReplacementFile&) = delete;
+
+  // Run it inside a CommitSection (interrupt.h).
+  bool install(std::string* error);
+
+ private:
+  ReplacementFile(std::string path, std::string temp) : path_(std::move(path)), temp_(std::move(temp)) {}
+  std::string path_, temp_;
+  bool installed_ = false;
+};
+
+// Replaces (or creates) `path` whole through a ReplacementFile, the rename
+// in a CommitSection. On failure the temp file is removed and `path` is as
+// it was.
+bool write_file_atomically(const std::string& path, const FileContent& content, std::string* error);
+
+// write_file_atomically for a command's output: once it is installed, an
+// interrupt says "PATH was written" (note_committed). "-" is standard
+// output, written as the content comes.
+bool write_output_file(const std::string& path, const FileContent& content, std::string* error);
+
+// unlink(path) of a temp file a failure abandons, without fsync.
+void remove_temp(const std::string& path);
+
+// Creates `dir` and any missing parent, each tracked as made by the run.
+bool make_directories(const std::string& dir, std::string* error);
 
 // fsync of a directory, making renames and unlinks inside it durable.
 bool sync_directory(const std::string& dir, std::string* error);

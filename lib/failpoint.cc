@@ -5,6 +5,19 @@
 #include <cstring>
 
 namespace qjt {
+namespace {
+
+// QJT_FAILPOINT_SIGNAL's signal, SIGKILL when unset or unknown.
+int chosen_signal() {
+  const char* name = std::getenv("QJT_FAILPOINT_SIGNAL");
+  if (name == nullptr) return SIGKILL;
+  if (std::strcmp(name, "INT") == 0) return SIGINT;
+  if (std::strcmp(name, "TERM") == 0) return SIGTERM;
+  if (std::strcmp(name, "HUP") == 0) return SIGHUP;
+  return SIGKILL;
+}
+
+}  // namespace
 
 void failpoint(const char* name) {
   static const char* const target = std::getenv("QJT_FAILPOINT");
@@ -14,7 +27,7 @@ void failpoint(const char* name) {
   char* end = nullptr;
   const long nth = std::strtol(target, &end, 10);
   const bool hit = (end != target && *end == '\0') ? nth == reached : std::strcmp(target, name) == 0;
-  if (hit) std::raise(SIGKILL);
+  if (hit) std::raise(chosen_signal());
 }
 
 }  // namespace qjt

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string_view>
 
 #include <fmt/format.h>
@@ -13,6 +14,7 @@
 #include "failpoint.h"
 #include "free_space.h"
 #include "in_use.h"
+#include "interrupt.h"
 
 namespace qjt {
 namespace {
@@ -139,33 +141,52 @@ bool back_up(const BackupRequest& b, const std::string& place, std::string* erro
   if (b.copy) return b.copy(place, error);
   if (b.files.empty()) return true;
   if (b.file.empty()) return back_up_files(place, b.files, b.failpoint, error);
-  std::error_code ec;
   const fs::path parent = fs::path(place).parent_path();
-  if (!parent.empty() && !fs::create_directories(parent, ec) && ec) {
-    *error = fmt::format("cannot create backup directory {}: {}", parent.string(), ec.message());
-    return false;
-  }
+  if (!parent.empty() && !make_directories(parent.string(), error)) return false;
   if (!durable_copy(b.files.front(), place, error)) return false;
   if (b.failpoint) failpoint(b.failpoint);
   return true;
 }
 
-// Step 5, one change.
-bool make_change(const FileChange& c, const std::string& backup, std::string* error) {
+// Step 5, one change; `content` is a kReplace's, written already.
+bool make_change(const FileChange& c, ReplacementFile* content, const std::string& backup, std::string* error) {
   bool done = false;
   switch (c.kind) {
     case FileChange::Kind::kReplace:
-      done = write_file_atomically(c.path, c.content, error);
+      done = content->install(error);
       break;
     case FileChange::Kind::kRemove:
       done = durable_remove(c.path, error);
       break;
     case FileChange::Kind::kProtocol:
+    case FileChange::Kind::kOwnCommit:
       done = c.protocol(backup, error);
       break;
   }
   if (done && c.failpoint) failpoint(c.failpoint);
   return done;
+}
+
+// Step 5: the long part (writing the new contents) while an interrupt
+// still changes nothing, then the changes in one CommitSection.
+bool make_changes(const std::vector<FileChange>& changes, const std::string& backup, std::string* error) {
+  std::vector<std::unique_ptr<ReplacementFile>> contents;
+  for (const FileChange& c : changes) {
+    contents.push_back(c.kind == FileChange::Kind::kReplace ? ReplacementFile::write(c.path, c.content, error)
+                                                            : nullptr);
+    if (c.kind == FileChange::Kind::kReplace && !contents.back()) return false;
+  }
+  const bool own_commit = changes.size() == 1 && changes.front().kind == FileChange::Kind::kOwnCommit;
+  std::optional<CommitSection> section;
+  if (!own_commit) section.emplace();
+  const std::string kept = backup.empty() ? "" : fmt::format(" (backup in {})", backup);
+  for (std::size_t i = 0; i < changes.size(); ++i) {
+    if (make_change(changes[i], contents[i].get(), backup, error)) continue;
+    if (i > 0) note_committed("some of the changes were made" + kept);
+    return false;
+  }
+  if (!own_commit) note_committed("the changes were made" + kept);
+  return true;
 }
 
 // Step 6.
@@ -192,6 +213,10 @@ FileChange FileChange::by_protocol(ReplaceProtocol protocol, const char* failpoi
   return FileChange{Kind::kProtocol, "", nullptr, std::move(protocol), failpoint};
 }
 
+FileChange FileChange::by_own_commit(ReplaceProtocol protocol) {
+  return FileChange{Kind::kOwnCommit, "", nullptr, std::move(protocol), nullptr};
+}
+
 ReplaceResult guarded_replace(const ReplaceRequest& request, const WriteGuardOptions& options) {
   std::vector<std::unique_ptr<DirectoryLock>> locks;
   std::string reason;
@@ -201,8 +226,7 @@ ReplaceResult guarded_replace(const ReplaceRequest& request, const WriteGuardOpt
   if (!place_backup(request, options, &result.backup, &reason)) return failed(ExitCode::kUsage, reason);
   bool done = (!request.check || request.check(&reason)) && check_room(request, result.backup, &reason) &&
               back_up(request.backup, result.backup, &reason);
-  for (auto change = request.changes.begin(); done && change != request.changes.end(); ++change)
-    done = make_change(*change, result.backup, &reason);
+  done = done && make_changes(request.changes, result.backup, &reason);
   if (!done) {
     result.status = ExitCode::kIoError;  // the backup made stays: it is named
     result.reason = reason;

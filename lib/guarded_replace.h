@@ -23,10 +23,16 @@
 //               after each copy, or the family's own backup layout. Complete
 //               and durable before step 5: a crash during the changes always
 //               leaves a whole backup.
-//   5  change   each change in order, each durable before the next (temp
-//               file, fsync, rename, fsync of the directory), a failpoint
+//   5  change   first the new content of every kReplace change, each in a
+//               temp file, fsynced; then, in one CommitSection
+//               (interrupt.h), each change in order, each durable before
+//               the next (rename, fsync of the directory), a failpoint
 //               after each: a crash between two changes leaves a state the
-//               writer's order makes safe for the owner.
+//               writer's order makes safe for the owner, and an interrupt
+//               leaves nothing changed or every change made. A kProtocol
+//               change runs in the section too; a kOwnCommit protocol (the
+//               only change of its request) writes its temp files
+//               interruptibly and makes its own section.
 //   6  verify   still under the locks, the family's verify of what the
 //               changed files replay to now (`verify`: what a clean result
 //               is, and what it must still hold, is the format's business).
@@ -37,11 +43,15 @@
 //               one is a line on standard error, and changes nothing else.
 //
 // A format whose own protocol orders its writes, backup and renames in a
-// way its owner's startup understands runs it as a kProtocol change, which
+// way its owner's startup understands runs it as a kOwnCommit change, which
 // receives the place of step 2 and makes the copies itself: classic
 // Kestrel's rewrite_queue (its temp journal is written before the backup),
 // and Flume's checkpoint upgrade (its backup is the checkpoint-backup-<ms>
 // Flume knows, so its request names no qjt backup).
+//
+// An interrupt before step 5's section removes the backup made by the run
+// too (nothing changed); one after it says the changes were made and
+// names the backup.
 #pragma once
 
 #include <cstdint>
@@ -66,22 +76,21 @@ struct WriteGuardOptions {
   std::size_t keep_backups = 0;  // step 7: how many backups of a queue or file to keep; 0 for all
 };
 
-// Writes a file's new content; false with *error abandons the change.
-using FileContent = std::function<bool(FileWriter*, std::string*)>;
 // A format's own protocol: given the backup place of step 2 ("" for none).
 using ReplaceProtocol = std::function<bool(const std::string& backup, std::string*)>;
 
 struct FileChange {
-  enum class Kind { kReplace, kRemove, kProtocol };
+  enum class Kind { kReplace, kRemove, kProtocol, kOwnCommit };
   Kind kind = Kind::kReplace;
   std::string path;                 // kReplace, kRemove
   FileContent content;              // kReplace: written to a temp file renamed over `path`
-  ReplaceProtocol protocol;         // kProtocol
+  ReplaceProtocol protocol;         // kProtocol, kOwnCommit
   const char* failpoint = nullptr;  // reached after the change is durable
 
   static FileChange replace(std::string path, FileContent content, const char* failpoint = nullptr);
   static FileChange remove(std::string path, const char* failpoint = nullptr);
   static FileChange by_protocol(ReplaceProtocol protocol, const char* failpoint = nullptr);
+  static FileChange by_own_commit(ReplaceProtocol protocol);
 };
 
 struct BackupRequest {

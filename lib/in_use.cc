@@ -16,6 +16,8 @@
 
 #include <fmt/format.h>
 
+#include "interrupt.h"
+
 namespace qjt {
 namespace {
 
@@ -156,7 +158,10 @@ std::unique_ptr<DirectoryLock> DirectoryLock::try_acquire(const std::string& dir
     *error = fmt::format("cannot open directory {}: {}", dir, std::strerror(errno));
     return nullptr;
   }
-  if (::flock(fd, LOCK_EX | LOCK_NB) == 0) return std::unique_ptr<DirectoryLock>(new DirectoryLock(fd));
+  if (::flock(fd, LOCK_EX | LOCK_NB) == 0) {
+    track_lock(fd);  // an interrupt releases it before its message
+    return std::unique_ptr<DirectoryLock>(new DirectoryLock(fd));
+  }
   const int err = errno;
   struct stat st {};
   ::fstat(fd, &st);
@@ -185,6 +190,9 @@ std::unique_ptr<DirectoryLock> DirectoryLock::try_acquire(const std::string& dir
   return nullptr;
 }
 
-DirectoryLock::~DirectoryLock() { ::close(fd_); }
+DirectoryLock::~DirectoryLock() {
+  untrack_lock(fd_);
+  ::close(fd_);
+}
 
 }  // namespace qjt

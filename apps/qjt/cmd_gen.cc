@@ -1,5 +1,8 @@
 // qjt gen: deterministic synthetic journals for fixtures and benchmarks.
 // The generation itself is formats/kestrel/journal_generator.
+#include <unistd.h>
+
+#include <cstdlib>
 #include <limits>
 #include <optional>
 
@@ -7,6 +10,9 @@
 
 #include "byte_size.h"
 #include "commands.h"
+#include "durable_file.h"
+#include "input_file.h"
+#include "interrupt.h"
 #include "json_line.h"
 #include "kestrel/journal_generator.h"
 #include "output.h"
@@ -134,21 +140,55 @@ void append_report_text(std::string* out, const kestrel::GeneratorReport& r) {
   }
 }
 
-ExitCode run_gen(const GenCommandOptions& c) {
-  kestrel::GeneratorOptions o;
-  if (!make_options(c, &o)) return ExitCode::kUsage;
-  kestrel::GeneratorReport report;
+ExitCode generate(const std::string& path, const kestrel::GeneratorOptions& o, kestrel::GeneratorReport* report) {
   std::string error;
-  switch (kestrel::generate_kestrel_journal(c.output, o, &report, &error)) {
+  switch (kestrel::generate_kestrel_journal(path, o, report, &error)) {
     case kestrel::GenerateStatus::kOk:
-      break;
+      return ExitCode::kOk;
     case kestrel::GenerateStatus::kUsage:
       usage(error);
       return ExitCode::kUsage;
     case kestrel::GenerateStatus::kIoError:
-      fmt::print(stderr, "qjt gen: {}\n", error);
-      return ExitCode::kIoError;
+      break;
   }
+  fmt::print(stderr, "qjt gen: {}\n", error);
+  return ExitCode::kIoError;
+}
+
+ExitCode copy_to_stdout(const std::string& path) {
+  std::string error;
+  const auto input = InputFile::open(path, &error);
+  const auto out = FileWriter::standard_output();
+  if (input && out->append(input->bytes(), &error) && out->sync(&error)) return ExitCode::kOk;
+  fmt::print(stderr, "qjt gen: {}\n", error);
+  return ExitCode::kIoError;
+}
+
+// -o -: the journal is made in a temp file under $TMPDIR (damage is done
+// to a whole file), then copied to standard output; the report is not
+// printed, since standard output holds the journal.
+ExitCode generate_to_stdout(const kestrel::GeneratorOptions& o, bool json) {
+  if (o.segments > 0) return usage_error("gen", "-o - writes one journal file: --segments writes a directory");
+  if (json) return usage_error("gen", "-o - writes the journal to standard output, which leaves no room for --json");
+  if (stdout_is_terminal()) return usage_error("gen", "-o - would write a binary journal to the terminal; redirect it");
+  const char* dir = std::getenv("TMPDIR");
+  const std::string spool = fmt::format("{}/qjt-gen.{}", dir != nullptr && *dir != '\0' ? dir : "/tmp", ::getpid());
+  track_temp(spool);
+  kestrel::GeneratorOptions spooled = o;
+  spooled.force = true;  // a file left by a killed run of the same pid is ours
+  kestrel::GeneratorReport report;
+  ExitCode status = generate(spool, spooled, &report);
+  if (status == ExitCode::kOk) status = copy_to_stdout(spool);
+  remove_temp(spool);
+  return status;
+}
+
+ExitCode run_gen(const GenCommandOptions& c) {
+  kestrel::GeneratorOptions o;
+  if (!make_options(c, &o)) return ExitCode::kUsage;
+  if (c.output == "-") return generate_to_stdout(o, c.json);
+  kestrel::GeneratorReport report;
+  if (const ExitCode status = generate(c.output, o, &report); status != ExitCode::kOk) return status;
   Output out;
   if (c.json) {
     append_report_json(out.buffer(), c.output, o, report);
@@ -166,7 +206,9 @@ void add_gen_command(CLI::App* app, ExitCode* status) {
   command->add_option("format", c->format, "The journal format: kestrel")
       ->required()
       ->check(CLI::IsMember({"kestrel"}));
-  command->add_option("-o,--output", c->output, "The journal file to write, or with --segments the queue directory")
+  command
+      ->add_option("-o,--output", c->output,
+                   "The journal file to write (- for standard output), or with --segments the queue directory")
       ->required();
   auto* records = command->add_option("--records", c->records, "Target number of records (default 1000)");
   command->add_option("--size", c->size, "Target size in bytes (suffixes K, M, G)")->excludes(records);

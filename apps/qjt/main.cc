@@ -10,6 +10,7 @@
 #include "byte_size.h"
 #include "commands.h"
 #include "input_file.h"
+#include "interrupt.h"
 #include "progress.h"
 #include "suggest.h"
 #include "value_options.h"
@@ -83,6 +84,7 @@ std::string parse_error_message(const CLI::ParseError& e, const CLI::App* comman
 }  // namespace
 
 int main(int argc, char** argv) {
+  qjt::install_interrupt_handlers(argc, argv);
   CLI::App app{"qjt: inspect, verify, replay, compact and repair message-queue journals", "qjt"};
   app.set_version_flag("--version", "qjt " QJT_VERSION);
   app.require_subcommand(1);

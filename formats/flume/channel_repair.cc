@@ -10,6 +10,7 @@
 #include "failpoint.h"
 #include "flume/channel_replay.h"
 #include "input_file.h"
+#include "interrupt.h"
 
 namespace qjt::flume {
 namespace {
@@ -258,21 +259,17 @@ bool back_up_channel(const ChannelRepairPlan& plan, const std::string& backup_di
         std::any_of(backups->begin(), backups->end(), [&](const AppliedBackup& b) { return b.original == c.path; }))
       continue;
     const std::string copy = names.copy_of(c.path);
-    std::error_code ec;
-    fs::create_directories(fs::path(copy).parent_path(), ec);
-    if (ec) {
-      *error =
-          fmt::format("cannot create backup directory {}: {}", fs::path(copy).parent_path().string(), ec.message());
+    if (!make_directories(fs::path(copy).parent_path().string(), error) || !durable_copy(c.path, copy, error))
       return false;
-    }
-    if (!durable_copy(c.path, copy, error)) return false;
     backups->push_back(AppliedBackup{c.path, copy});
     manifest += copy + "\t" + fs::absolute(c.path).string() + "\n";
   }
   if (backups->empty()) return true;
+  const std::string manifest_path = (fs::path(backup_dir) / "qjt-backup.txt").string();
+  CommitSection section;  // until the manifest is tracked: an interrupt removes the whole backup
   const bool ok = write_file_atomically(
-      (fs::path(backup_dir) / "qjt-backup.txt").string(),
-      [&](FileWriter* writer, std::string* e) { return writer->append(ByteSpan(manifest), e); }, error);
+      manifest_path, [&](FileWriter* writer, std::string* e) { return writer->append(ByteSpan(manifest), e); }, error);
+  if (ok) track_created(manifest_path);
   if (ok) failpoint("flume_repair.backed_up");
   return ok;
 }

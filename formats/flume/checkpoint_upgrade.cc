@@ -13,6 +13,7 @@
 #include "failpoint.h"
 #include "flume/checkpoint_rebuilder.h"
 #include "input_file.h"
+#include "interrupt.h"
 
 namespace qjt::flume {
 namespace {
@@ -189,19 +190,21 @@ bool apply_checkpoint_upgrade(const UpgradePlan& plan, std::int64_t now_ms, std:
   const bool need_meta = plan.state == UpgradeState::kV2;
   // A failure removes the temp files not renamed yet (unlinking a renamed one fails harmlessly).
   const auto abandon = [&] {
-    ::unlink(meta_temp.c_str());
-    ::unlink(checkpoint_temp.c_str());
+    remove_temp(meta_temp);
+    remove_temp(checkpoint_temp);
     return false;
   };
   if (need_meta && !write_temp(meta_temp, {ByteSpan(meta_bytes)}, error)) return abandon();
   if (!write_temp(checkpoint_temp, {ByteSpan(kVersion3, kVersionBytes), input->bytes().subspan(kVersionBytes)}, error))
     return abandon();
   failpoint("upgrade.after_temp_files");
+  CommitSection commit;  // the renames: an interrupt waits for the V3 checkpoint
   if (need_meta) {
     if (!durable_rename(meta_temp, plan.meta_path, error)) return abandon();
     failpoint("upgrade.after_meta_rename");
   }
   if (!durable_rename(checkpoint_temp, plan.checkpoint_path, error)) return abandon();
+  note_committed(fmt::format("the V3 checkpoint {} was installed (backup in {})", plan.checkpoint_path, *backup));
   failpoint("upgrade.after_checkpoint_rename");
   return true;
 }

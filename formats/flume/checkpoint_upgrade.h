@@ -17,8 +17,10 @@
 // followed by a directory fsync. Only between the two renames would Flume
 // find a state it refuses (a meta beside a V2 checkpoint), and a re-run
 // recognises exactly that state (kHalfDone: the meta equals the one the V2
-// header gives) and finishes it. Failpoints (lib/failpoint.h) sit between
-// the durable steps.
+// header gives) and finishes it. The renames run in one CommitSection
+// (lib/interrupt.h), so an interrupt never leaves that state; one before
+// them removes the temp files and the new backup. Failpoints
+// (lib/failpoint.h) sit between the durable steps.
 //
 // Findings: the checkpoint decoder's, plus upgrade_refused (error): no
 // checkpoint, a checkpoint Flume would refuse to open as V2 (length, version

@@ -16,6 +16,8 @@
 #include <fmt/format.h>
 
 #include "durable_file.h"
+#include "failpoint.h"
+#include "interrupt.h"
 #include "kestrel/journal_writer.h"
 
 namespace qjt::kestrel {
@@ -178,16 +180,19 @@ class Sink {
     return true;
   }
 
-  // Moves the temporaries to their names. With `force`, `stale` (the old
-  // files of the queue) are removed first.
+  // Moves the temporaries to their names, all in one CommitSection. With
+  // `force`, `stale` (the old files of the queue) are removed first.
   bool install(const std::vector<std::string>& stale, std::string* error) {
+    CommitSection commit;
     for (const auto& path : stale) {
       if (!durable_remove(path, error)) return false;
     }
     for (File& f : files_) {
       if (!durable_rename(f.temp, f.final_path, error)) return false;
       f.installed = true;
+      failpoint("gen.file_installed");
     }
+    note_committed(fmt::format("the journal {} was written", base_));
     return true;
   }
 
@@ -205,7 +210,7 @@ class Sink {
   void discard() {
     writer_.reset();
     for (const File& f : files_) {
-      if (!f.installed) ::unlink(f.temp.c_str());
+      if (!f.installed) remove_temp(f.temp);
     }
     files_.clear();
   }
@@ -224,6 +229,7 @@ class Sink {
     if (!writer_) return true;
     const bool ok = writer_->sync(error);
     writer_.reset();
+    failpoint("gen.file_synced");
     return ok;
   }
 
@@ -552,6 +558,7 @@ GenerateStatus generate_kestrel_journal(const std::string& path, const Generator
       *error = errno_sentence("create directory", path);
       return GenerateStatus::kIoError;
     }
+    track_created(path, true);  // an interrupt before the install leaves no directory
     if (!sync_directory(parent_dir(path), error)) return GenerateStatus::kIoError;
   }
 

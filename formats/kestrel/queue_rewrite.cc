@@ -12,6 +12,7 @@
 
 #include "clock.h"
 #include "failpoint.h"
+#include "interrupt.h"
 
 namespace qjt::kestrel {
 namespace {
@@ -47,18 +48,20 @@ bool rewrite_queue(const RewriteRequest& r, const JournalContent& content, std::
     auto writer = FileWriter::create(temp, error);
     if (!writer) return false;
     if (!content(writer.get(), error) || !writer->sync(error) || !sync_directory(r.dir, error)) {
-      ::unlink(temp.c_str());
+      remove_temp(temp);
       return false;
     }
   }
   failpoint("rewrite.temp_written");
   // Until step 4 installs it, the temp file is only ours: a failure removes it.
   const auto abandon = [&temp] {
-    ::unlink(temp.c_str());
+    remove_temp(temp);
     return false;
   };
   if (!r.backup_dir.empty() && !back_up_files(r.backup_dir, r.replaced, "rewrite.backup_file", error)) return abandon();
   failpoint("rewrite.backed_up");
+  // Steps 3 to 6 are the commit: an interrupt waits for its end.
+  CommitSection commit;
   std::vector<std::string> doomed;
   for (const std::string& path : r.replaced) {
     if (path == live) {
@@ -70,6 +73,8 @@ bool rewrite_queue(const RewriteRequest& r, const JournalContent& content, std::
     }
   }
   if (!durable_rename(temp, pack, error)) return abandon();
+  note_committed(fmt::format("the compacted journal {} was installed{}", live,
+                             r.backup_dir.empty() ? "" : fmt::format(" (backup in {})", r.backup_dir)));
   failpoint("rewrite.pack_installed");
   for (const std::string& path : doomed) {
     if (!durable_remove(path, error)) return false;

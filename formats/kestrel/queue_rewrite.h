@@ -15,7 +15,9 @@
 //   6  rename Q.<ms>.pack to Q
 //
 // Every rename and removal is followed by an fsync of the directory, and a
-// failpoint, so tests can kill the process after each step.
+// failpoint, so tests can kill the process after each step. Steps 3 to 6
+// run in one CommitSection (interrupt.h): an interrupt during steps 1 and 2
+// removes Q~~<ms> and the backup, one later waits for step 6.
 #pragma once
 
 #include <cstdint>

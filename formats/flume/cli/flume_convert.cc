@@ -18,6 +18,7 @@
 #include "flume/log_json.h"
 #include "flume/log_metadata.h"
 #include "guarded_replace.h"
+#include "interrupt.h"
 #include "json_line.h"
 #include "line_input.h"
 #include "output.h"
@@ -41,24 +42,15 @@ bool exists(const std::string& path) {
 
 using Emit = std::function<bool(ByteSpan)>;
 
-// Writes to -o OUTPUT (atomically) or to standard output what `content`
-// passes to its emit function. `content` returns false to abandon the
-// output on purpose (*abandoned: nothing is written); a failing write is
-// an io_error here.
-ExitCode write_output(const std::string& output, const std::function<bool(const Emit&)>& content, bool* abandoned) {
+// The file OUTPUT with what `content` passes to its emit function, in a
+// temp file until it is installed; null with *error on a write failure or
+// when `content` returns false to abandon the output on purpose
+// (*abandoned: nothing is written).
+std::unique_ptr<ReplacementFile> prepare_file(const std::string& output,
+                                              const std::function<bool(const Emit&)>& content, bool* abandoned,
+                                              std::string* error) {
   bool keep = true;
-  if (output == "-") {
-    Output out;
-    keep = content([&out](ByteSpan bytes) {
-      out.write(bytes.as_chars());
-      return !out.failed();
-    });
-    *abandoned = !keep;
-    out.flush();
-    return out.failed() ? io_error("-", "cannot write to standard output") : ExitCode::kOk;
-  }
-  std::string error;
-  const bool written = write_file_atomically(
+  auto file = ReplacementFile::write(
       output,
       [&](FileWriter* writer, std::string* write_error) {
         bool appended = true;
@@ -66,9 +58,32 @@ ExitCode write_output(const std::string& output, const std::function<bool(const 
         if (!keep && appended) *write_error = "abandoned";
         return appended && keep;
       },
-      &error);
+      error);
   *abandoned = !keep;
-  return written || !keep ? ExitCode::kOk : io_error(output, error);
+  return file;
+}
+
+// Writes to -o OUTPUT (atomically) or to standard output what `content`
+// passes to its emit function. `content` returns false to abandon the
+// output on purpose (*abandoned: nothing is written); a failing write is
+// an io_error here.
+ExitCode write_output(const std::string& output, const std::function<bool(const Emit&)>& content, bool* abandoned) {
+  if (output == "-") {
+    Output out;
+    *abandoned = !content([&out](ByteSpan bytes) {
+      out.write(bytes.as_chars());
+      return !out.failed();
+    });
+    out.flush();
+    return out.failed() ? io_error("-", "cannot write to standard output") : ExitCode::kOk;
+  }
+  std::string error;
+  const auto file = prepare_file(output, content, abandoned, &error);
+  if (!file) return *abandoned ? ExitCode::kOk : io_error(output, error);
+  CommitSection commit;
+  if (!file->install(&error)) return io_error(output, error);
+  note_committed(fmt::format("{} was written", output));
+  return ExitCode::kOk;
 }
 
 // ---------------------------------------------------------------- --to jsonl
@@ -206,6 +221,33 @@ std::optional<std::string> meta_for(const flume::LogJsonAssembler& log, const st
   return flume::encode_log_metadata(meta);
 }
 
+// A log without its meta is no log to Flume: both are written to temp
+// files, then installed in one CommitSection, so that -o leaves the pair
+// or neither (a failing fsync of the directory comes after the rename).
+ExitCode write_log_and_meta(const std::string& output, const std::function<bool(const Emit&)>& log_content,
+                            const std::string& meta) {
+  bool abandoned = false;
+  std::string error;
+  const auto log_file = prepare_file(output, log_content, &abandoned, &error);
+  const auto meta_file = log_file ? prepare_file(
+                                        output + ".meta",
+                                        [&meta](const Emit& emit) {
+                                          emit(ByteSpan(meta));
+                                          return true;
+                                        },
+                                        &abandoned, &error)
+                                  : nullptr;
+  if (!meta_file) return io_error(output, error);
+  CommitSection commit;
+  if (!log_file->install(&error) || !meta_file->install(&error)) {
+    ::unlink(output.c_str());
+    ::unlink((output + ".meta").c_str());
+    return io_error(output, error);
+  }
+  note_committed(fmt::format("{} and {}.meta were written", output, output));
+  return ExitCode::kOk;
+}
+
 ExitCode jsonl_to_log(const FlumeConvertOptions& o, const flume::KeyRing& keys) {
   flume::LogJsonAssembler log(&keys);
   ExitCode status = ExitCode::kOk;
@@ -225,32 +267,15 @@ ExitCode jsonl_to_log(const FlumeConvertOptions& o, const flume::KeyRing& keys) 
     note("convert", "the log_meta line is not written: log-N.meta needs -o log-N");
   }
   if (log.upgraded_v2()) note("convert", "version 2 records written as version 3 (an upgrade: not the same bytes)");
-  // Both always keep their output: a failing write ends emit_log early and
-  // is write_output's io_error.
+  // The log always keeps its output: a failing write ends emit_log early
+  // and is an io_error.
   bool abandoned = false;
-  status = write_output(
-      o.output,
-      [&](const Emit& emit) {
-        emit_log(log, emit);
-        return true;
-      },
-      &abandoned);
-  if (status == ExitCode::kOk && meta) {
-    status = write_output(
-        o.output + ".meta",
-        [&](const Emit& emit) {
-          emit(ByteSpan(*meta));
-          return true;
-        },
-        &abandoned);
-  }
-  // A log without its meta is no log to Flume: -o leaves the pair or neither
-  // (a failing fsync of the directory comes after the rename).
-  if (status != ExitCode::kOk && meta) {
-    ::unlink(o.output.c_str());
-    ::unlink((o.output + ".meta").c_str());
-  }
-  return status;
+  const auto log_content = [&](const Emit& emit) {
+    emit_log(log, emit);
+    return true;
+  };
+  if (!meta) return write_output(o.output, log_content, &abandoned);
+  return write_log_and_meta(o.output, log_content, *meta);
 }
 
 // ---------------------------------------------------------------- --to flume-v3
@@ -298,7 +323,7 @@ void print_plan_text(const flume::UpgradePlan& plan, bool applied, const std::st
 ReplaceRequest upgrade_request(const FlumeOptions& flume, const flume::ChannelLayout& layout,
                                const flume::UpgradePlan& plan, std::int64_t now_ms, std::string* backup) {
   ReplaceRequest request = channel_request(layout, {plan.checkpoint_path, plan.meta_path});
-  request.changes.push_back(FileChange::by_protocol([&plan, now_ms, backup](const std::string&, std::string* error) {
+  request.changes.push_back(FileChange::by_own_commit([&plan, now_ms, backup](const std::string&, std::string* error) {
     return flume::apply_checkpoint_upgrade(plan, now_ms, backup, error);
   }));
   // Flume's protocol copies the checkpoint beside it, then writes the new one.

@@ -160,7 +160,7 @@ ExitCode compact_in_place(const OpenJournal& j, const CompactOptions& o, const k
   request.lock_dirs = {j.directory};
   request.watched = files;
   request.backup.name = j.queue;
-  request.changes.push_back(FileChange::by_protocol([&](const std::string& backup, std::string* error) {
+  request.changes.push_back(FileChange::by_own_commit([&](const std::string& backup, std::string* error) {
     const kestrel::RewriteRequest rewrite{j.directory, j.queue, files, backup,
                                           kestrel::highest_segment_stamp(j.queue, files) + 1};
     return kestrel::rewrite_queue(rewrite, content, error);
@@ -197,7 +197,7 @@ ExitCode compact_one(const OpenJournal& j, const CompactOptions& o, Output* out,
     r.action = "dry_run";
   } else if (!o.output.empty()) {
     std::string error;
-    r.action = write_file_atomically(o.output, compacted_content(state, j), &error) ? "written" : "failed";
+    r.action = write_output_file(o.output, compacted_content(state, j), &error) ? "written" : "failed";
     r.reason = error;
     r.output = o.output;
     if (!error.empty()) status = ExitCode::kIoError;
@@ -205,7 +205,8 @@ ExitCode compact_one(const OpenJournal& j, const CompactOptions& o, Output* out,
     status = compact_in_place(j, o, state, &r);
   }
   if (r.action != "skipped") *acted = true;
-  if (r.action != "skipped" || o.json) print_report(out, r, o.json);  // cron: skips are quiet
+  // cron: skips are quiet; with -o -, standard output holds the journal
+  if ((r.action != "skipped" || o.json) && o.output != "-") print_report(out, r, o.json);
   if (status != ExitCode::kOk) fmt::print(stderr, "qjt compact: {}: {}\n", r.queue, r.reason);
   return status;
 }
@@ -220,8 +221,12 @@ ExitCode check_usage(const CompactOptions& o, const JournalSelection& selection)
       return usage_error("compact", fmt::format("-o writes one journal: expected one queue (use --queue), found {}",
                                                 selection.journals.size()));
     }
+    if (o.output == "-" && o.json)
+      return usage_error("compact", "-o - writes the journal to standard output, which leaves no room for --json");
+    if (o.output == "-" && stdout_is_terminal())
+      return usage_error("compact", "-o - would write a binary journal to the terminal; redirect it");
     std::error_code ec;
-    if (fs::exists(o.output, ec) && !o.guard.force) {
+    if (o.output != "-" && fs::exists(o.output, ec) && !o.guard.force) {
       return usage_error("compact", fmt::format("{} exists; choose a new path or use --force", o.output));
     }
     return ExitCode::kOk;
@@ -261,7 +266,8 @@ ExitCode run_compact(const CompactOptions& o) {
 }  // namespace
 
 void add_kestrel_compact_options(CLI::App* command, KestrelCompactOptions* o) {
-  command->add_option("-o,--output", o->output, "Write the compacted journal here; leave the source untouched");
+  command->add_option("-o,--output", o->output,
+                      "Write the compacted journal here (- for standard output); leave the source untouched");
   command->add_option("--if-larger-than", o->if_larger_than, "Only when the journal is larger than SIZE (e.g. 64M)");
   command->add_option("--if-overflow", o->if_overflow, "Only when journal bytes / live bytes is at least RATIO");
 }

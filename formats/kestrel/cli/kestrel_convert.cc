@@ -25,6 +25,7 @@
 #include "durable_file.h"
 #include "failpoint.h"
 #include "input_file.h"
+#include "interrupt.h"
 #include "kestrel/cli/kestrel_commands.h"
 #include "kestrel/journal_json.h"
 #include "kestrel/journal_json_parse.h"
@@ -73,14 +74,16 @@ class FileSink : public Sink {
     if (!writer_->sync(error)) return false;
     writer_.reset();
     failpoint("convert.before_rename");
+    CommitSection commit;
     if (!durable_rename(temp_, path_, error)) return false;
     committed_ = true;
+    note_committed(fmt::format("{} was written", path_));
     return true;
   }
   void abandon() override {
     if (committed_) return;
     writer_.reset();
-    ::unlink(temp_.c_str());
+    remove_temp(temp_);
     committed_ = true;  // nothing left to clean up
   }
 

@@ -1,5 +1,6 @@
 // qjt convert between classic Kestrel and Kestrel 3 (libkestrel) queues.
-// Every file is written through a "~~" temp file, fsynced and renamed.
+// Every file is written through a "~~" temp file, fsynced and renamed; a
+// classic journal goes to standard output with -o -.
 #include <unistd.h>
 
 #include <filesystem>
@@ -7,6 +8,8 @@
 #include <fmt/format.h>
 
 #include "clock.h"
+#include "durable_file.h"
+#include "interrupt.h"
 #include "kestrel/cli/kestrel_input.h"
 #include "libkestrel/cli/libkestrel_commands.h"
 #include "libkestrel/cli/libkestrel_input.h"
@@ -40,31 +43,39 @@ bool queue_exists(const std::string& dir, const std::string& queue) {
   return false;
 }
 
-// The reader's bookmark first: a crash before the segment leaves an empty
-// queue whose reader is at the head, never items without their reader.
+// Both files are written to temp files first, then installed in one
+// CommitSection, the reader's bookmark first: a crash before the segment
+// leaves an empty queue whose reader is at the head, never items without
+// their reader; an interrupt leaves both or neither (nor the directory,
+// when the run made it).
 ExitCode write_queue(const LibkestrelConvert& run, const std::string& queue, const kestrel::ReplayState& state) {
-  std::error_code ec;
-  fs::create_directories(run.output, ec);
-  if (ec) return io_failure(fmt::format("cannot create {}: {}", run.output, ec.message()));
+  std::string error;
+  if (!make_directories(run.output, &error)) return io_failure(error);
   if (queue_exists(run.output, queue))
     return usage_error("convert", fmt::format("{} already holds a Kestrel 3 queue named {}", run.output, queue));
   const std::string bookmark = (fs::path(run.output) / (queue + ".read." + run.reader)).string();
   const auto ms = now_ms();
   const std::string segment = (fs::path(run.output) / fmt::format("{}.{}", queue, ms)).string();
-  std::string error;
   const std::string head = libkestrel::head_bookmark();
-  if (!write_file_atomically(
-          bookmark, [&](FileWriter* w, std::string* e) { return w->append(ByteSpan(head), e); }, &error) ||
-      !write_file_atomically(
-          segment,
-          [&](FileWriter* w, std::string* e) { return libkestrel::write_segment(state, run.legacy_add_time_ms, w, e); },
-          &error)) {
+  const auto bookmark_file = ReplacementFile::write(
+      bookmark, [&](FileWriter* w, std::string* e) { return w->append(ByteSpan(head), e); }, &error);
+  const auto segment_file = bookmark_file ? ReplacementFile::write(
+                                                segment,
+                                                [&](FileWriter* w, std::string* e) {
+                                                  return libkestrel::write_segment(state, run.legacy_add_time_ms, w, e);
+                                                },
+                                                &error)
+                                          : nullptr;
+  if (!segment_file) return io_failure(error);
+  CommitSection commit;
+  if (!bookmark_file->install(&error) || !segment_file->install(&error)) {
     // A failure that is reported (not a crash) leaves no queue at all
     // (a failing fsync of the directory comes after the rename).
     ::unlink(segment.c_str());
     ::unlink(bookmark.c_str());
     return io_failure(error);
   }
+  note_committed(fmt::format("the queue {} was written in {}", queue, run.output));
   return ExitCode::kOk;
 }
 
@@ -100,7 +111,6 @@ const libkestrel::ReaderState* choose_reader(const libkestrel::QueueReplay& repl
 }
 
 ExitCode to_classic(const LibkestrelConvert& run) {
-  if (run.output == "-") return usage_error("convert", "--to classic writes a journal file: give it with -o PATH");
   if (run.input_family != "libkestrel")
     return usage_error("convert", fmt::format("{} is not a Kestrel 3 (libkestrel) queue", run.input));
   StderrReporter reporter;
@@ -116,10 +126,10 @@ ExitCode to_classic(const LibkestrelConvert& run) {
   if (!reader) return usage_error("convert", problem);
   const ExitCode found = findings_status(replayed.findings);
   std::string error;
-  if (!write_file_atomically(
-          run.output, [&](FileWriter* w, std::string* e) { return libkestrel::write_classic(replay, *reader, w, e); },
-          &error))
-    return worse(found, io_failure(error));
+  const FileContent content = [&](FileWriter* w, std::string* e) {
+    return libkestrel::write_classic(replay, *reader, w, e);
+  };
+  if (!write_output_file(run.output, content, &error)) return worse(found, io_failure(error));
   return found;
 }
 
