@@ -130,10 +130,12 @@ int main(int argc, char** argv) {
   status = report_changed_files(status);
   // A command whose --json answer is one report object, and that failed
   // before writing it (an unreadable input, a refusal told on stderr),
-  // still owes its caller one JSON object. dump's answer is a stream of
-  // records, for which no line at all is the answer.
+  // still owes its caller one JSON object. The answer is a stream of
+  // records (dump) or of queues (replay), for which no line at all is the
+  // answer when nothing could be read.
   const std::string command = app.get_subcommands().front()->get_name();
-  if (json && status != qjt::ExitCode::kOk && !qjt::stdout_written() && command != "dump")
+  const bool stream = command == "dump" || command == "replay";
+  if (json && status != qjt::ExitCode::kOk && !qjt::stdout_written() && !stream)
     qjt::app::write_error_json(command, status, "stopped before any output; the diagnostics are on standard error");
   return qjt::to_int(status);
 }
