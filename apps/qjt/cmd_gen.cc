@@ -151,7 +151,7 @@ ExitCode generate(const std::string& path, const kestrel::GeneratorOptions& o, k
     case kestrel::GenerateStatus::kIoError:
       break;
   }
-  fmt::print(stderr, "qjt gen: {}\n", error);
+  tell("gen", error);
   return ExitCode::kIoError;
 }
 
@@ -160,7 +160,7 @@ ExitCode copy_to_stdout(const std::string& path) {
   const auto input = InputFile::open(path, &error);
   const auto out = FileWriter::standard_output();
   if (input && out->append(input->bytes(), &error) && out->sync(&error)) return ExitCode::kOk;
-  fmt::print(stderr, "qjt gen: {}\n", error);
+  tell("gen", error);
   return ExitCode::kIoError;
 }
 

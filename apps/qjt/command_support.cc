@@ -167,13 +167,17 @@ void write_error_json(std::string_view command, ExitCode status, std::string_vie
   out.write(line);
 }
 
-ExitCode report_error(std::string_view command, ExitCode status, std::string_view message) {
+void tell(std::string_view command, std::string_view message) {
   Progress::clear();
   if (command.empty()) {
     fmt::print(stderr, "qjt: {}\n", message);
   } else {
     fmt::print(stderr, "qjt {}: {}\n", command, message);
   }
+}
+
+ExitCode report_error(std::string_view command, ExitCode status, std::string_view message) {
+  tell(command, message);
   if (json_errors) write_error_json(command, status, message);
   return status;
 }

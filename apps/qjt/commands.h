@@ -89,6 +89,10 @@ ExitCode report_error(std::string_view command, ExitCode status, std::string_vie
 inline ExitCode usage_error(std::string_view command, std::string_view message) {
   return report_error(command, ExitCode::kUsage, message);
 }
+// An error told on standard error only ("qjt COMMAND: MESSAGE", "qjt:
+// MESSAGE" when `command` is empty), never left out by --quiet, for a
+// command whose report (or report_error's JSON) still follows.
+void tell(std::string_view command, std::string_view message);
 // A remark on standard error that is no error ("qjt COMMAND: MESSAGE"):
 // left out with --quiet (quiet.h).
 void note(std::string_view command, std::string_view message);

@@ -17,19 +17,10 @@ rm -rf "$WORK"; mkdir -p "$WORK/inputs"
 export QJT_NOW_MS=1800000000000  # the names of new files, the same in every run
 S=$WORK/s  # the scratch directory every case writes in; backups go to $WORK/bak
 
-"$QJT" convert --to jsonl "$TD/kestrel/files/every-opcode" >"$WORK/inputs/kestrel.jsonl" || fail "kestrel jsonl"
-"$QJT" convert --to jsonl "$TD/flume/channel/data1/log-1" >"$WORK/inputs/flume.jsonl" || fail "flume jsonl"
+source "$(dirname "$0")/../support/writer_cases.sh"
+make_writer_inputs
 
-# The state of a case: what its target replays to, or the bytes of its files.
-replay_kestrel() {
-  "$QJT" replay --json "$S/q" 2>/dev/null |
-    jq -c '{queue_name, queue: [.queue[] | del(.file, .offset)], open: [.open_transactions[] | del(.file, .offset)]}'
-}
-replay_libkestrel() {
-  "$QJT" replay --json "$S/q" 2>/dev/null | jq -c '[.readers[] | {name, head, done, pending: [.pending[] | del(.file, .offset)]}]'
-}
-channel() { echo --checkpoint-dir "$S/ch/checkpoint" --data-dir "$S/ch/data1,$S/ch/data2"; }
-replay_flume() { "$QJT" replay --json $(channel) 2>/dev/null | jq -c '[.queue[] | [.file_id, .offset, .data]]'; }
+# The state of a case, besides writer_cases.sh's replays: the bytes of its files.
 # (A Flume checkpoint-backup-<ms>, made before the upgrade changes anything, may stay.)
 bytes() { (cd "$S" && find . -type f ! -name '*~~*' ! -name 'checkpoint-backup-*' -print0 | sort -z | xargs -0r sha1sum); }
 temps() { (cd "$S" && find . -name '*~~*' | sort); }
@@ -82,35 +73,6 @@ check_case() {
   summary+="$name: $count calls ($writes writes); "
 }
 
-setup_sample() { cp -a "$TD/kestrel/sample" "$S/q"; }
-setup_libkestrel() {  # web's bookmark not canonical (tests/libkestrel/compact_failpoints.sh), so it is rewritten
-  cp -a "$TD/libkestrel/queue" "$S/q"
-  printf '\x26\x3c\x26\x03\x02\x03\0\0\0\0\0\0\0\x91\x18\0\0\0\x09\0\0\0\0\0\0\0\x05\0\0\0\0\0\0\0\x01\0\0\0\0\0\0\0' \
-    >"$S/q/jobs.read.web"
-}
-setup_broken() { mkdir "$S/q" && cp "$TD/kestrel/files/broken-truncated-data" "$S/q/j"; }
-setup_torn() { cp -a "$TD/flume/channel" "$S/ch" && truncate -s 201 "$S/ch/data2/log-2"; }  # in foxtrot's put
-setup_channel() { cp -a "$TD/flume/channel" "$S/ch"; }
-setup_v2() { cp -a "$TD/flume/v2" "$S/ch"; }
-setup_canal() { cp -a "$TD/canal/conf" "$S/conf"; }
-setup_out() { mkdir "$S/out"; }
-
-check_case compact-kestrel replay_kestrel setup_sample -- "$QJT" compact --backup-to "$WORK/bak" "$S/q"
-check_case compact-libkestrel replay_libkestrel setup_libkestrel -- \
-  "$QJT" compact --rewrite-bookmarks --backup-to "$WORK/bak" "$S/q"
-check_case repair-kestrel bytes setup_broken -- "$QJT" repair --apply --backup-to "$WORK/bak" "$S/q/j"
-check_case repair-flume replay_flume setup_torn -- "$QJT" repair $(channel) --apply --backup-to "$WORK/bak"
-check_case rebuild-flume replay_flume setup_channel -- \
-  "$QJT" repair $(channel) --rebuild-checkpoint --write-order-id 5000 --apply --backup-to "$WORK/bak"
-check_case upgrade-flume replay_flume setup_v2 -- "$QJT" convert --to flume-v3 --apply $(channel)
-check_case repair-canal bytes setup_canal -- \
-  "$QJT" repair --set-position 1002=mysql-bin.000266:4 --apply --backup-to "$WORK/bak" "$S/conf/example/meta.dat"
-check_case convert-kestrel bytes setup_out -- "$QJT" convert --to kestrel -o "$S/out/j" "$WORK/inputs/kestrel.jsonl"
-check_case convert-kestrel2 bytes setup_out -- "$QJT" convert --to kestrel2 -o "$S/out/j" "$TD/kestrel/files/every-opcode"
-check_case convert-flume-log bytes setup_out -- "$QJT" convert --to flume-log -o "$S/out/log-1" "$WORK/inputs/flume.jsonl"
-check_case convert-libkestrel bytes setup_out -- "$QJT" convert --to libkestrel -o "$S/out/lk" "$TD/kestrel/files/every-opcode"
-check_case convert-classic bytes setup_out -- \
-  "$QJT" convert --to classic -o "$S/out/web" --reader web "$TD/libkestrel/queue"
-check_case gen bytes setup_out -- "$QJT" gen kestrel -o "$S/out/g" --records 300 --seed 1
+check_every_writer
 echo "$summary"
 echo "every one of $total failing calls was reported and cleaned up"

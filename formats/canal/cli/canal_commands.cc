@@ -293,7 +293,7 @@ ExitCode run_canal_replay(const CanalRun& run) {
   if (!at) return finish_output(&out, outcome(read_all, reporter.errors()));
   const auto& cursors = at_time.cursors();
   if (cursors.empty()) {
-    fmt::print(stderr, "qjt replay: no cursor was logged at or before --at {}\n", run.canal.at);
+    tell("replay", fmt::format("no cursor was logged at or before --at {}", run.canal.at));
     return worse(outcome(read_all, reporter.errors()), ExitCode::kProblems);
   }
   const std::string destination = canal::destination_of_meta_log(run.paths.front());

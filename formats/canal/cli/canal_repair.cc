@@ -100,7 +100,7 @@ std::optional<Plan> make_plan(const std::string& path, const CanalRepairOptions&
   if (fs::exists(path, ec)) {
     FindingList findings;  // what the file has is verify's business; the plan verifies the result
     if (!load_meta_dat(path, &file, &findings)) {
-      fmt::print(stderr, "qjt repair: {}\n", findings.findings().back().message);
+      tell("repair", findings.findings().back().message);
       *status = ExitCode::kIoError;
       return std::nullopt;
     }
@@ -248,7 +248,7 @@ ExitCode run_canal_repair(const CanalRepairRun& run) {
   if (planned.count(Severity::kError) > 0 && !run.guard.force) {
     print(&out, *plan, false, run.json, planned);
     out.flush();
-    fmt::print(stderr, "qjt repair: refused: the result would still have errors; use --force to write it anyway\n");
+    tell("repair", "refused: the result would still have errors; use --force to write it anyway");
     return ExitCode::kProblems;
   }
   const ReplaceResult result = carry_out(&*plan, run.guard);

@@ -199,7 +199,7 @@ std::optional<std::uint64_t> read_lines(const std::string& name, flume::LogJsonA
       *status = usage_error("convert", fmt::format("{}:{}: {}", name, number, error));
       return std::nullopt;
     }
-    fmt::print(stderr, "qjt convert: {}:{}: {}\n", name, number, error);
+    tell("convert", fmt::format("{}:{}: {}", name, number, error));
     ++bad;
   }
   if (input->failed()) {
@@ -357,8 +357,8 @@ ExitCode upgrade_checkpoint(const FlumeConvertOptions& o) {
     guard.force = o.force;
     const ReplaceResult result = guarded_replace(upgrade_request(o.flume, layout, plan, now_ms(), &backup), guard);
     if (result.status == ExitCode::kInUse) {
-      fmt::print(stderr, "qjt convert: {}: refusing to upgrade: {} (--force overrides)\n", plan.checkpoint_path,
-                 result.reason);
+      tell("convert",
+           fmt::format("{}: refusing to upgrade: {} (--force overrides)", plan.checkpoint_path, result.reason));
       return ExitCode::kInUse;
     }
     if (!result.changed()) return io_error(plan.checkpoint_path, result.reason);

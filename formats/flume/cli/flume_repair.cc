@@ -68,9 +68,7 @@ std::optional<flume::ChannelRepairRequest> make_request(const FlumeRepairOptions
   request.checkpoint = flume::CheckpointAction::kRebuild;
   const auto capacity = o.flume.capacity ? o.flume.capacity : current_capacity(layout);
   if (!capacity) {
-    fmt::print(stderr,
-               "qjt repair: --rebuild-checkpoint needs the channel's --capacity (there is no checkpoint "
-               "to take it from)\n");
+    tell("repair", "--rebuild-checkpoint needs the channel's --capacity (there is no checkpoint to take it from)");
     return std::nullopt;
   }
   request.rebuild.capacity = *capacity;
@@ -348,7 +346,7 @@ ExitCode run_flume_repair(const FlumeRepairOptions& o) {
   if (has_io_error(plan_findings.findings())) status = ExitCode::kIoError;
   // A plan made without some file's bytes cannot say what it loses.
   if (status == ExitCode::kIoError) {
-    if (o.apply) fmt::print(stderr, "qjt repair: refused: a file of the channel cannot be read; nothing was changed\n");
+    if (o.apply) tell("repair", "refused: a file of the channel cannot be read; nothing was changed");
   } else if (o.apply && plan.feasible && !plan.changes.empty() && !report.refused()) {
     status = apply(layout, &report);
     if (!report.verified) return status;

@@ -207,7 +207,7 @@ ExitCode compact_one(const OpenJournal& j, const CompactOptions& o, Output* out,
   if (r.action != "skipped") *acted = true;
   // cron: skips are quiet; with -o -, standard output holds the journal
   if ((r.action != "skipped" || o.json) && o.output != "-") print_report(out, r, o.json);
-  if (status != ExitCode::kOk) fmt::print(stderr, "qjt compact: {}: {}\n", r.queue, r.reason);
+  if (status != ExitCode::kOk) tell("compact", fmt::format("{}: {}", r.queue, r.reason));
   return status;
 }
 

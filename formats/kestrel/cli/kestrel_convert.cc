@@ -303,8 +303,8 @@ void to_kestrel(Run* run, Sink* sink) {
     return sink->abandon();
   }
   if (bad_lines > 0) {
-    fmt::print(stderr, "qjt: {}: {} bad line(s); {} not written\n", name, bad_lines,
-               run->o.output == "-" ? std::string("standard output") : run->o.output);
+    tell("", fmt::format("{}: {} bad line(s); {} not written", name, bad_lines,
+                         run->o.output == "-" ? std::string("standard output") : run->o.output));
     return sink->abandon();
   }
   run->finish(sink, &writer);

@@ -197,10 +197,11 @@ std::optional<ExitCode> refuse_cut_to_nothing(const std::vector<FilePlan>& plans
   bool refused = false;
   for (const FilePlan& f : plans) {
     if (f.bytes().empty() || f.plan.kept_bytes() != 0) continue;
-    fmt::print(stderr, "qjt repair: refused: {} would be cut from {} bytes to 0: {}; nothing was changed. {}\n",
-               f.path(), f.bytes().size(), kestrel_claim(f.bytes()).evidence,
-               o.salvage ? "No record decodes anywhere in it; use --force to empty it anyway"
-                         : "Try --salvage, which keeps the records that decode after the damage, or --force");
+    tell("repair",
+         fmt::format("refused: {} would be cut from {} bytes to 0: {}; nothing was changed. {}", f.path(),
+                     f.bytes().size(), kestrel_claim(f.bytes()).evidence,
+                     o.salvage ? "No record decodes anywhere in it; use --force to empty it anyway"
+                               : "Try --salvage, which keeps the records that decode after the damage, or --force"));
     refused = true;
   }
   if (refused) return ExitCode::kUsage;

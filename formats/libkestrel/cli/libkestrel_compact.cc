@@ -156,7 +156,7 @@ ExitCode compact_one(const LkQueue& q, const LibkestrelRun& run, Output* out) {
     status = compact_in_place(q, replay, run, &r);
   }
   print_report(out, r, run.json);
-  if (status != ExitCode::kOk) fmt::print(stderr, "qjt compact: {}: {}\n", r.queue, r.reason);
+  if (status != ExitCode::kOk) tell("compact", fmt::format("{}: {}", r.queue, r.reason));
   return status;
 }
 

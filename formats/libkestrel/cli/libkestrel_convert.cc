@@ -22,7 +22,7 @@ namespace {
 namespace fs = std::filesystem;
 
 ExitCode io_failure(const std::string& message) {
-  fmt::print(stderr, "qjt convert: {}\n", message);
+  tell("convert", message);
   return ExitCode::kIoError;
 }
 
