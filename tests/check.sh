@@ -6,3 +6,10 @@ check() {
   if [ "$2" == "$3" ]; then echo "ok: $1"; else
     echo "FAILED: $1"; diff <(echo "$2") <(echo "$3"); failures=$((failures + 1)); fi
 }
+
+# enter_workdir DIR: an empty DIR, made the working directory.
+enter_workdir() {
+  rm -rf "$1"
+  mkdir -p "$1"
+  cd "$1" || exit 1
+}

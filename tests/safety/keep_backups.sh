@@ -7,9 +7,7 @@
 set -uo pipefail
 QJT=$1 DATA=$2 WORK=$3
 source "$(dirname "$0")/../check.sh"
-rm -rf "$WORK"
-mkdir -p "$WORK"
-cd "$WORK" || exit 1
+enter_workdir "$WORK"
 
 listing() { (cd "$1" && find . -mindepth 1 -maxdepth 1 -printf '%f:%y\n' | LC_ALL=C sort | tr '\n' ' '); }
 

@@ -8,9 +8,7 @@
 set -uo pipefail
 QJT=$1 DATA=$2 WORK=$3
 source "$(dirname "$0")/../check.sh"
-rm -rf "$WORK"
-mkdir -p "$WORK"
-cd "$WORK" || exit 1
+enter_workdir "$WORK"
 reader=()
 [ "$(id -u)" -eq 0 ] && reader=(setpriv --bounding-set=-dac_override,-dac_read_search --)
 unreadable() {
