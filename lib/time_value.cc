@@ -111,7 +111,14 @@ std::optional<std::int64_t> iso_time(std::string_view text) {
   return utc_ms(*year, *month, *day, *hour, *minute, second, millisecond) - std::int64_t{*offset} * 1000;
 }
 
-// The civil fields of a time already shifted by its zone's offset.
+// Years 0 to 9999, which ISO 8601 writes with four digits; the calendar
+// arithmetic below would overflow on what a damaged record can hold.
+constexpr std::int64_t kFirstShownMs = -62'167'219'200'000;  // 0000-01-01T00:00:00Z
+constexpr std::int64_t kLastShownMs = 253'402'300'799'999;   // 9999-12-31T23:59:59.999Z
+bool shown_as_date(std::int64_t ms) { return ms >= kFirstShownMs + 86'400'000 && ms <= kLastShownMs - 86'400'000; }
+
+// The civil fields of a time already shifted by its zone's offset (of
+// less than a day).
 std::string format_shifted(std::int64_t ms, std::string_view zone) {
   using namespace std::chrono;
   const sys_time<milliseconds> t{milliseconds{ms}};
@@ -144,9 +151,13 @@ std::string time_value_error(std::string_view option, std::string_view text) {
   return fmt::format("{} {}: expected {}", option, text, kTimeValueForms);
 }
 
-std::string format_utc_time(std::int64_t ms) { return format_shifted(ms, "Z"); }
+std::string format_utc_time(std::int64_t ms) {
+  if (!shown_as_date(ms)) return fmt::format("{}ms", ms);
+  return format_shifted(ms, "Z");
+}
 
 std::string format_local_time(std::int64_t ms) {
+  if (!shown_as_date(ms)) return fmt::format("{}ms", ms);
   const std::time_t seconds = static_cast<std::time_t>(floor_div(ms, 1000));
   std::tm tm{};
   if (localtime_r(&seconds, &tm) == nullptr) return format_utc_time(ms);

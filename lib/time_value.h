@@ -41,7 +41,8 @@ std::string time_value_error(std::string_view option, std::string_view text);
 // Epoch milliseconds of a civil date and time in UTC (no range checks).
 std::int64_t utc_ms(int year, int month, int day, int hour, int minute, int second, int millisecond);
 
-// `ms` as 2021-01-16T06:49:08.123Z.
+// `ms` as 2021-01-16T06:49:08.123Z; a time outside the years 0 to 9999
+// (a damaged or sentinel value) as its milliseconds, "-9223372036854775808ms".
 std::string format_utc_time(std::int64_t ms);
 // `ms` in the local zone with its offset: 2021-01-16T14:49:08.123+08:00.
 std::string format_local_time(std::int64_t ms);
