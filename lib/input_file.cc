@@ -66,6 +66,13 @@ StreamRead read_stream(const std::string& path, bool is_stdin) {
   return StreamRead{nullptr, io_failure(path, describe_errno("read", path, err))};
 }
 
+// The inputs open now, for count_mapped_read_through: a handful, and
+// looked through once per batch of records, never per record.
+std::vector<const InputFile*>& open_files() {
+  static std::vector<const InputFile*> open;
+  return open;
+}
+
 // The changes of inputs already closed, until take_changes().
 std::vector<Finding>& changes() {
   static std::vector<Finding> closed;
@@ -98,7 +105,10 @@ std::unique_ptr<InputFile> InputFile::open(const std::string& path, Finding* fai
   }
   auto file = is_stream(st) ? open_stream(path, is_stdin, st.st_dev, st.st_ino, failure)
                             : open_regular(path, is_stdin, failure);
-  if (file) Progress::expect(file->bytes_.size());
+  if (file) {
+    Progress::expect(file->bytes_.size());
+    open_files().push_back(file.get());
+  }
   return file;
 }
 
@@ -201,13 +211,25 @@ std::optional<Finding> InputFile::change() const {
 
 std::vector<Finding> InputFile::take_changes() { return std::exchange(changes(), {}); }
 
-void InputFile::count_read(std::uint64_t bytes) const {
-  counted_ += bytes;
-  Progress::read(bytes, 0);
+void InputFile::count_read_through(std::uint64_t end) const {
+  if (end <= counted_) return;
+  Progress::read(end - counted_, 0);
+  counted_ = end;
+}
+
+void InputFile::count_mapped_read_through(const std::uint8_t* end) {
+  for (const InputFile* file : open_files()) {
+    const std::uint8_t* const first = file->bytes_.data();
+    if (first != nullptr && end > first && end <= first + file->bytes_.size()) {
+      file->count_read_through(static_cast<std::uint64_t>(end - first));
+      return;
+    }
+  }
 }
 
 InputFile::~InputFile() {
-  if (counted_ < bytes_.size()) Progress::read(bytes_.size() - counted_, 0);
+  std::erase(open_files(), this);
+  count_read_through(bytes_.size());
   if (auto changed = change()) changes().push_back(std::move(*changed));
   guard_.release();  // before the range is unmapped and can be mapped again
   if (mapping_ != nullptr) ::munmap(mapping_, mapping_size_);

@@ -84,9 +84,14 @@ class InputFile {
   // command and family reports a file that moved under it.
   static std::vector<Finding> take_changes();
 
-  // For progress (progress.h): `bytes` more of this input read through a
-  // ReadWindow. Whatever was not counted so is counted when it is closed.
-  void count_read(std::uint64_t bytes) const;
+  // For progress (progress.h): this input's bytes up to `end` are read (by
+  // a ReadWindow). A byte counts once, however often it is read; whatever
+  // was not counted so is counted when the input is closed.
+  void count_read_through(std::uint64_t end) const;
+  // The same for the open input whose bytes() hold the byte before `end`
+  // (what a decoder that walks a span of bytes() knows, read_tally.h);
+  // nothing when no open input holds it.
+  static void count_mapped_read_through(const std::uint8_t* end);
 
  private:
   InputFile() = default;
@@ -104,7 +109,7 @@ class InputFile {
   std::shared_ptr<const StreamBuffer> stream_;  // a stream's bytes, shared by its opens
   std::string copy_;                            // a stream's bytes once preview_write changed them
   MappingGuard guard_;                          // of the mapping
-  mutable std::uint64_t counted_ = 0;           // count_read() so far
+  mutable std::uint64_t counted_ = 0;           // bytes [0, counted_) counted as read
 };
 
 }  // namespace qjt

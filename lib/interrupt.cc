@@ -7,6 +7,8 @@
 #include <cstddef>
 #include <cstring>
 
+#include "progress.h"
+
 namespace qjt {
 namespace {
 
@@ -160,6 +162,7 @@ void on_signal(int sig) {
     line.add(temps == 1 ? " temp file" : " temp files");
   }
   if (!committed) line.add(temps > 0 ? ", nothing changed" : "; nothing changed");
+  Progress::clear_from_signal_handler();  // the line starts on a clean line
   line.write_out();
   ::_exit(128 + sig);
 }

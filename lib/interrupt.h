@@ -3,8 +3,9 @@
 // The handlers, installed once by main(), remove every path the run is
 // tracking (its temp files, and what it created that is not kept yet: a
 // backup, a new output directory), close the lock descriptors it holds,
-// print one line on standard error and end the process with 128 + the
-// signal's number (130 for SIGINT):
+// erase a drawn progress line (progress.h), print one line on standard
+// error and end the process with 128 + the signal's number (130 for
+// SIGINT):
 //
 //   qjt compact: interrupted by SIGINT; removed 1 temp file, nothing changed
 //

@@ -1,5 +1,7 @@
 #include "progress.h"
 
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdio>
 #include <string>
@@ -12,6 +14,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 constexpr auto kQuietStart = std::chrono::seconds(1);
 constexpr auto kRedrawEvery = std::chrono::milliseconds(100);
+constexpr char kErase[] = "\r\033[K";
 
 Clock::time_point started;
 Clock::time_point drawn;
@@ -58,13 +61,20 @@ void Progress::tick() {
   }
   std::fputs(("\r" + line + "\033[K").c_str(), stderr);
   std::fflush(stderr);
-  shown_ = true;
+  shown_.store(true, std::memory_order_relaxed);
 }
 
 void Progress::erase() {
-  std::fputs("\r\033[K", stderr);
+  std::fputs(kErase, stderr);
   std::fflush(stderr);
-  shown_ = false;
+  shown_.store(false, std::memory_order_relaxed);
+}
+
+void Progress::clear_from_signal_handler() {
+  if (!shown_.load(std::memory_order_relaxed)) return;
+  // Whatever part of a line stdio had not written yet is lost with the
+  // process: what was written, the erase covers.
+  [[maybe_unused]] const ssize_t n = ::write(STDERR_FILENO, kErase, sizeof kErase - 1);
 }
 
 }  // namespace qjt

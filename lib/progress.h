@@ -8,18 +8,28 @@
 //    QJT_PROGRESS=always for tests; never with --quiet or --no-progress).
 //    While off, every hook is one inline branch.
 //  - The hooks: expect() when an input is opened (its size makes the
-//    total), read() where bytes are read or records decoded (ReadWindow,
-//    InputFile, a decoder's next()), wrote() where bytes are written
-//    (FileWriter::append). They never draw by themselves more than once
-//    every kCheckEvery units: only then do they read the clock.
+//    total), read() where bytes are read or records decoded, wrote() where
+//    bytes are written (FileWriter::append). They never draw by themselves
+//    more than once every kCheckEvery units: only then do they read the
+//    clock.
+//  - No hook runs per record: decoders count their records in a counter of
+//    their own and report them in batches, with the bytes read: a decoder
+//    that reads through a ReadWindow at each refill of the window
+//    (read_window.h), one that walks a mapping once per ReadTally batch
+//    (read_tally.h); the bytes of an input nothing counted are counted when
+//    it is closed (InputFile). So the line's records lag the decoder by at
+//    most a batch, and with progress on or off a run does the same work
+//    per record.
 //  - Nothing is drawn in the first second of a run (unless enable() says
-//    at once), then at most ten times a second. A drawn line is "\r" + the text + "clear to end of
-//    line"; clear() erases it, and whatever writes a line to standard
-//    output or standard error calls clear() first (Output, StderrReporter,
-//    report_error), and main() at the end, so no line is ever written
-//    over it or left behind.
+//    at once), then at most ten times a second. A drawn line is "\r" + the
+//    text + "clear to end of line"; clear() erases it, and whatever writes
+//    a line to standard output or standard error calls clear() first
+//    (Output, StderrReporter, report_error), and main() at the end, so no
+//    line is ever written over it or left behind. A signal handler that
+//    writes a line (interrupt.h) calls clear_from_signal_handler() instead.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 
 namespace qjt {
@@ -49,9 +59,13 @@ class Progress {
     }
   }
   static void clear() {
-    if (shown_) [[unlikely]]
+    if (shown_.load(std::memory_order_relaxed)) [[unlikely]]
       erase();
   }
+  // clear() for a signal handler: async-signal-safe (one write(2) to
+  // standard error, nothing allocated). Leaves the line marked as shown:
+  // the handler ends the process.
+  static void clear_from_signal_handler();
 
   // While one lives, the hooks count nothing: for reads that are no part
   // of the work, such as a claim sniffing the first bytes of a file.
@@ -79,7 +93,8 @@ class Progress {
   static void erase();
 
   static inline bool on_ = false;
-  static inline bool shown_ = false;
+  // Lock-free, so that a signal handler may read it.
+  static inline std::atomic<bool> shown_ = false;
   static inline std::uint64_t pending_ = 0;
   static inline std::uint64_t total_ = 0, read_ = 0, records_ = 0, written_ = 0;
 };

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "input_file.h"
+#include "progress.h"
 
 namespace qjt {
 
@@ -22,6 +23,7 @@ ReadWindow::ReadWindow(const InputFile& file, std::size_t capacity)
 }
 
 ReadWindow::~ReadWindow() {
+  report_records();
   if (fd_ >= 0) ::close(fd_);
 }
 
@@ -29,7 +31,8 @@ ReadWindow::ReadWindow(ReadWindow&& other) noexcept
     : bytes_(other.bytes_),
       fd_(std::exchange(other.fd_, -1)),
       file_(other.file_),
-      counted_(other.counted_),
+      records_(std::exchange(other.records_, 0)),
+      reported_(std::exchange(other.reported_, 0)),
       capacity_(other.capacity_),
       buffer_(std::move(other.buffer_)),
       data_(other.data_),
@@ -57,15 +60,18 @@ ByteSpan ReadWindow::fill(std::size_t offset, std::size_t length) {
     if (n <= 0) break;
     end_ += static_cast<std::size_t>(n);
   }
-  if (end_ > counted_) {
-    file_->count_read(end_ - counted_);
-    counted_ = end_;
-  }
+  file_->count_read_through(end_);
+  report_records();
   if (offset + length <= end_) return ByteSpan(data_, length);
   // The file could not be read as far as it was mapped: forget what was read
   // and let the mapping answer, as it would have without the window.
   end_ = start_;
   return bytes_.subspan(offset, length);
+}
+
+void ReadWindow::report_records() {
+  Progress::read(0, records_ - reported_);
+  reported_ = records_;
 }
 
 }  // namespace qjt

@@ -26,6 +26,11 @@
 //    of any length through the buffer instead, leaving the mapping alone:
 //    what a copy of a large item uses, so that its pages never become
 //    resident in this process.
+//  - Progress (progress.h): each read counts the input's bytes up to its
+//    end, and the records its decoder counted with count_record() since
+//    the last read; the records left are counted when the window goes.
+//    So a record costs its decoder one increment, and the progress line's
+//    work happens once per buffer.
 //  - A window over a ByteSpan, or over an input that has no file to read
 //    (InputFile::open_for_reading: read into memory, previewed, or no
 //    longer named by its path), views those bytes directly and never reads.
@@ -54,6 +59,9 @@ class ReadWindow {
 
   std::size_t size() const { return bytes_.size(); }
 
+  // One more record decoded from the window's bytes, for progress.
+  void count_record() { ++records_; }
+
   ByteSpan view(std::size_t offset, std::size_t length) {
     if (offset >= start_ && offset + length <= end_) return ByteSpan(data_ + (offset - start_), length);
     return fill(offset, length);
@@ -76,11 +84,13 @@ class ReadWindow {
 
  private:
   ByteSpan fill(std::size_t offset, std::size_t length);
+  void report_records();
 
   ByteSpan bytes_;  // the whole input, as mapped
   int fd_ = -1;     // owned; -1: never read, view bytes_
   const InputFile* file_ = nullptr;
-  std::size_t counted_ = 0;  // bytes [0, counted_) counted as read
+  std::uint64_t records_ = 0;   // count_record() so far
+  std::uint64_t reported_ = 0;  // records counted for progress
   std::size_t capacity_ = 0;
   std::unique_ptr<std::uint8_t[]> buffer_;
   const std::uint8_t* data_ = nullptr;  // holds bytes [start_, end_) of the input

@@ -500,10 +500,21 @@ LogReader::LogReader(ByteSpan file, int version, std::uint64_t start, AesCtr* de
       version_(version),
       start_(start),
       position_(start <= file.size() ? static_cast<std::size_t>(start) : file.size()),
-      decryptor_(decryptor) {}
+      decryptor_(decryptor),
+      tally_(file, position_) {}
 
 bool LogReader::next(LogRecord* record) {
   if (done_) return false;
+  decode_next(record);
+  if (done_) {
+    tally_.done(record->offset);
+  } else {
+    tally_.record(position_);
+  }
+  return true;
+}
+
+bool LogReader::decode_next(LogRecord* record) {
   // Field by field rather than `*record = LogRecord{}`: that would free the
   // reused header vector and error string once per record.
   record->type = LogRecordType::kEndOfData;

@@ -20,6 +20,8 @@
 //    until the next call to next(). Decoding allocates nothing per record in
 //    steady state (the header vector and the buffer are reused) and never
 //    trusts a length or count beyond checking it against the bytes present.
+//  - Progress (progress.h) hears of the records and bytes read in batches
+//    (ReadTally), not per record.
 //  - Deliberately as lenient as Flume where Flume is: unknown protobuf
 //    fields (and known ones of another wire type, which protobuf-java
 //    treats as unknown) are skipped, bytes after the V3 footer are ignored,
@@ -38,6 +40,7 @@
 #include "finding.h"
 #include "flume/aes_ctr.h"
 #include "flume/log_record.h"
+#include "read_tally.h"
 
 namespace qjt::flume {
 
@@ -103,6 +106,8 @@ class LogReader {
   std::optional<std::uint64_t> data_after_end_fill() const;
 
  private:
+  // next() without the counting; true.
+  bool decode_next(LogRecord* record);
   bool end_of_data(LogRecord* record);
   bool broken(LogRecord* record, std::string message);
   bool skip_noop(LogRecord* record);
@@ -121,6 +126,7 @@ class LogReader {
   bool started_ = false;
   bool done_ = false;
   std::optional<std::size_t> fill_start_;  // offset of the 0x80 that ended the data
+  ReadTally tally_;                        // records and bytes, for progress
 };
 
 }  // namespace qjt::flume

@@ -4,8 +4,6 @@
 
 #include <fmt/format.h>
 
-#include "progress.h"
-
 namespace qjt::kestrel {
 namespace {
 
@@ -64,7 +62,6 @@ bool JournalReader::decode_common(ByteSpan header, JournalRecord* record) {
 
 bool JournalReader::next(JournalRecord* record) {
   if (done_) return false;
-  Progress::read(0, 1);
   // Field by field rather than `*record = JournalRecord{}`: this runs once
   // per record, and building and move-assigning a whole record (its error
   // string included) costs more than the decoding of a small one.
@@ -83,6 +80,7 @@ bool JournalReader::next(JournalRecord* record) {
     done_ = true;
     return true;
   }
+  window_.count_record();
   const ByteSpan header = window_.view(position_, std::min(kMaxHeader, remaining));
   if (decode_common(header, record)) {
     position_ += record->length;

@@ -53,6 +53,16 @@ bool Reader::end_at_zero(Record* record) {
 
 bool Reader::next(Record* record) {
   if (done_) return false;
+  decode_next(record);
+  if (done_) {
+    tally_.done(record->offset);
+  } else {
+    tally_.record(position_);
+  }
+  return true;
+}
+
+bool Reader::decode_next(Record* record) {
   *record = Record{};
   if (!magic_checked_ && check_magic(record)) return true;
   record->offset = position_;

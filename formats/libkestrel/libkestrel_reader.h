@@ -12,6 +12,8 @@
 //    libkestrel truncates a segment there.
 //  - Unknown commands are returned as UNKNOWN records, skipped by their
 //    framing.
+//  - Progress (progress.h) hears of the records and bytes read in batches
+//    (ReadTally), not per record.
 //  - A size read from the file is checked against the 16 MiB limit and the
 //    bytes that remain before anything uses it; nothing is allocated.
 #pragma once
@@ -19,17 +21,18 @@
 #include <optional>
 
 #include "libkestrel/libkestrel_record.h"
+#include "read_tally.h"
 
 namespace qjt::libkestrel {
 
 class Reader {
  public:
   // `expected` is the kind the file must be (kSegment or kBookmark).
-  Reader(ByteSpan file, FileKind expected) : file_(file), expected_(expected) {}
+  Reader(ByteSpan file, FileKind expected) : file_(file), expected_(expected), tally_(file) {}
   // Starts at `position`, a record boundary a reader from the start
   // returned: how replay decodes an item again from its offset.
   Reader(ByteSpan file, FileKind expected, std::size_t position)
-      : file_(file), expected_(expected), position_(position), magic_checked_(true) {}
+      : file_(file), expected_(expected), position_(position), magic_checked_(true), tally_(file, position) {}
 
   // Fills *record with the next record. Returns false once the terminal
   // record has been returned.
@@ -40,6 +43,8 @@ class Reader {
   std::optional<std::uint64_t> data_after_end() const { return data_after_end_; }
 
  private:
+  // next() without the counting; true.
+  bool decode_next(Record* record);
   bool check_magic(Record* record);
   bool decode(ByteReader* in, std::uint8_t command_byte, Record* record);
   bool decode_fields(std::uint8_t command, std::uint8_t words, ByteSpan header, ByteSpan data, Record* record);
@@ -52,6 +57,7 @@ class Reader {
   bool magic_checked_ = false;
   bool done_ = false;
   std::optional<std::uint64_t> data_after_end_;
+  ReadTally tally_;  // records and bytes, for progress
 };
 
 }  // namespace qjt::libkestrel

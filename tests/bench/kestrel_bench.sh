@@ -22,7 +22,10 @@
 # page cache, times `cat FILE > /dev/null`, and reports for `qjt verify`,
 # `qjt replay` and `qjt dump --json > /dev/null`: wall time, throughput
 # (MB/s, 10^6 bytes per second), peak RSS (/usr/bin/time -f %M) and the
-# ratio to cat. Then the peak RSS of `qjt replay` on the 10M-record,
+# ratio to cat; then the progress line's cost: `qjt verify` of the
+# 100-byte journal with the line forced on against --no-progress, in
+# alternating runs (wall and CPU time, and instructions by perf or valgrind).
+# Then the peak RSS of `qjt replay` on the 10M-record,
 # 1M-live-item journal, and `qjt compact -o` of all three journals against
 # `cp` (and, for scale, `cp` + `sync OUT`, since compact fsyncs). Ends with
 # the issue's targets, each marked met or MISSED.
@@ -102,6 +105,7 @@ measure() {
 mib() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
 mbps() { awk -v b="$1" -v s="$2" 'BEGIN { printf "%.0f", b / 1e6 / s }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+ratio4() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.4f", a / b }'; }  # for the progress line's cost
 
 table_header() {
   echo
@@ -142,18 +146,88 @@ bench_file "$size, 1 KiB payloads" "$scratch/kib"
 bench_file "$size, 100 B payloads" "$scratch/small"
 
 # ---- 1b. the cost of the progress line ----------------------------------------
-# QJT_PROGRESS=always draws it on a non-terminal standard error too, so
-# the same verify runs with progress on and off; the target is under 1%.
+# QJT_PROGRESS=always draws it on a non-terminal standard error too, so the
+# same verify runs with progress forced on and with --no-progress, in
+# alternating runs so that both see the same load: the fastest wall time
+# and the least CPU time of each (perf stat's task-clock, else
+# /usr/bin/time's user + sys, which counts in 10 ms steps). And the
+# instructions each executes, which hardly depend on the machine's load,
+# so they show a cost that a busy machine's times hide: perf stat's count
+# where the machine has the counter (a virtual machine often has not),
+# else valgrind's (cachegrind's "I refs", one run each, some 40 times
+# slower). The target: under 1% more with progress on, by instructions and
+# by CPU time.
+progress_modes() {  # progress_modes MODE: the environment and flag for MODE (on or off)
+  if [ "$1" = on ]; then echo "QJT_PROGRESS=always"; else echo "QJT_PROGRESS=never --no-progress"; fi
+}
+
+# progress_run MODE: one verify of $scratch/small with progress MODE; sets
+# $run_wall and $run_cpu (seconds).
+progress_run() {
+  local env_mode flag start end
+  read -r env_mode flag < <(progress_modes "$1")
+  start=$(date +%s%N)
+  if [ -n "$perf_clock" ]; then
+    # perf stat -x, writes VALUE,UNIT,EVENT,... for each event to -o.
+    env "$env_mode" perf stat -x, -e task-clock -o "$scratch/perf" "$qjt" verify $flag "$scratch/small" >/dev/null 2>&1 ||
+      { echo "kestrel_bench.sh: verify failed" >&2; exit 1; }
+    end=$(date +%s%N)
+    run_cpu=$(awk -F, '$3 ~ /^task-clock/ { printf "%.4f", $1 / 1000 }' "$scratch/perf")
+  else
+    /usr/bin/time -f '%U %S' -o "$scratch/time" env "$env_mode" "$qjt" verify $flag "$scratch/small" >/dev/null 2>&1 ||
+      { echo "kestrel_bench.sh: verify failed" >&2; exit 1; }
+    end=$(date +%s%N)
+    run_cpu=$(tail -n 1 "$scratch/time" | awk '{ printf "%.2f", $1 + $2 }')
+  fi
+  run_wall=$(awk -v ns="$((end - start))" 'BEGIN { printf "%.4f", ns / 1e9 }')
+}
+
+# progress_instructions MODE: the instructions of one verify with progress
+# MODE, by $instructions_tool; empty without one.
+progress_instructions() {
+  local env_mode flag
+  read -r env_mode flag < <(progress_modes "$1")
+  case $instructions_tool in
+    perf)
+      env "$env_mode" perf stat -x, -e instructions -o "$scratch/perf" "$qjt" verify $flag "$scratch/small" >/dev/null 2>&1
+      awk -F, '$3 ~ /^instructions/ { print $1 }' "$scratch/perf" ;;
+    valgrind)
+      env "$env_mode" valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \
+        "$qjt" verify $flag "$scratch/small" 2>&1 >/dev/null | awk '/I +refs:/ { gsub(",", "", $NF); print $NF }' ;;
+  esac
+}
+
+perf_clock="" instructions_tool=""
+if command -v perf >/dev/null && perf stat -e task-clock -o /dev/null true 2>/dev/null; then
+  perf_clock=yes
+  perf stat -x, -e instructions true 2>&1 >/dev/null | grep -q '^[0-9]' && instructions_tool=perf
+fi
+[ -z "$instructions_tool" ] && command -v valgrind >/dev/null && instructions_tool=valgrind
 echo
-echo "== progress line: verify with QJT_PROGRESS=always against =never (100-byte payloads)"
-table_header
-small_bytes=$(stat -c %s "$scratch/small")
-measure "env QJT_PROGRESS=never '$qjt' verify '$scratch/small' > /dev/null 2>&1"
-progress_off=$wall
-echo "| $size, 100 B payloads | \`qjt verify\`, progress off | $wall | $cpu | $(mbps "$small_bytes" "$wall") | $(mib "$rss") | |"
-measure "env QJT_PROGRESS=always '$qjt' verify '$scratch/small' > /dev/null 2>&1"
-ratios[progress]=$(ratio "$wall" "$progress_off")
-echo "| $size, 100 B payloads | \`qjt verify\`, progress on | $wall | $cpu | $(mbps "$small_bytes" "$wall") | $(mib "$rss") | ${ratios[progress]} |"
+echo "== progress line: verify with QJT_PROGRESS=always against --no-progress (100-byte payloads," \
+  "$((runs * 2)) alternating runs of each; CPU time by $([ -n "$perf_clock" ] && echo perf stat || echo /usr/bin/time)," \
+  "instructions by ${instructions_tool:-nothing})"
+declare -A best_wall best_cpu instructions
+min() { awk -v a="$1" -v b="$2" 'BEGIN { print (a == "" || b + 0 < a + 0) ? b : a }'; }
+for _ in $(seq $((runs * 2))); do
+  for mode in off on; do
+    progress_run "$mode"
+    best_wall[$mode]=$(min "${best_wall[$mode]:-}" "$run_wall")
+    best_cpu[$mode]=$(min "${best_cpu[$mode]:-}" "$run_cpu")
+  done
+done
+for mode in off on; do instructions[$mode]=$(progress_instructions "$mode"); done
+percent() { [ -n "$1" ] && awk -v a="$1" -v b="$2" 'BEGIN { printf "%+.2f%%", 100 * (a / b - 1) }' || echo n/a; }
+echo
+echo "| progress | wall (s) | CPU (s) | instructions |"
+echo "|---|---:|---:|---:|"
+for mode in off on; do
+  echo "| $mode | ${best_wall[$mode]} | ${best_cpu[$mode]} | ${instructions[$mode]:-n/a} |"
+done
+echo "| on vs off | $(percent "${best_wall[on]}" "${best_wall[off]}") | $(percent "${best_cpu[on]}" "${best_cpu[off]}") |" \
+  "$(percent "${instructions[on]}" "${instructions[off]}") |"
+ratios[progress_cpu]=$(ratio4 "${best_cpu[on]}" "${best_cpu[off]}")
+[ -n "${instructions[on]}" ] && ratios[progress_instructions]=$(ratio4 "${instructions[on]}" "${instructions[off]}")
 
 # ---- 2. replay memory: $records records, $live items queued -------------------
 echo
@@ -203,7 +277,9 @@ check "replay, 1 KiB payloads, x cat" "${ratios["$size, 1 KiB payloads/replay"]}
 check "verify, 100 B payloads, x cat" "${ratios["$size, 100 B payloads/verify"]}" 4
 check "replay, 100 B payloads, x cat" "${ratios["$size, 100 B payloads/replay"]}" 4
 check "replay, $records records / $live live, peak RSS MiB" "$(mib "$replay_live_rss")" 100
-check "verify with progress on, x progress off" "${ratios[progress]}" 1.01
+check "verify with progress on, x progress off, CPU time" "${ratios[progress_cpu]}" 1.01
+[ -n "${ratios[progress_instructions]:-}" ] &&
+  check "verify with progress on, x progress off, instructions" "${ratios[progress_instructions]}" 1.01
 check "compact, 1 KiB payloads, x cp" "${ratios["compact/kib"]}" 3
 check "compact, 100 B payloads, x cp" "${ratios["compact/small"]}" 3
 check "compact, $records records / $live live, x cp" "${ratios["compact/live"]}" 3
