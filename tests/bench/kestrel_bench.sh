@@ -157,24 +157,31 @@ bench_file "$size, 100 B payloads" "$scratch/small"
 # else valgrind's (cachegrind's "I refs", one run each, some 40 times
 # slower). The target: under 1% more with progress on, by instructions and
 # by CPU time.
-progress_modes() {  # progress_modes MODE: the environment and flag for MODE (on or off)
-  if [ "$1" = on ]; then echo "QJT_PROGRESS=always"; else echo "QJT_PROGRESS=never --no-progress"; fi
+# progress_command MODE: sets $setting (QJT_PROGRESS=...) and the array
+# $command to the verify with progress MODE (on or off); a tool runs as
+# `env "$setting" TOOL "${command[@]}"`, so that it measures qjt, not env.
+progress_command() {
+  if [ "$1" = on ]; then
+    setting=QJT_PROGRESS=always command=("$qjt" verify "$scratch/small")
+  else
+    setting=QJT_PROGRESS=never command=("$qjt" verify --no-progress "$scratch/small")
+  fi
 }
 
-# progress_run MODE: one verify of $scratch/small with progress MODE; sets
-# $run_wall and $run_cpu (seconds).
+# progress_run MODE: one verify with progress MODE; sets $run_wall and
+# $run_cpu (seconds).
 progress_run() {
-  local env_mode flag start end
-  read -r env_mode flag < <(progress_modes "$1")
+  local setting command start end
+  progress_command "$1"
   start=$(date +%s%N)
   if [ -n "$perf_clock" ]; then
     # perf stat -x, writes VALUE,UNIT,EVENT,... for each event to -o.
-    env "$env_mode" perf stat -x, -e task-clock -o "$scratch/perf" "$qjt" verify $flag "$scratch/small" >/dev/null 2>&1 ||
+    env "$setting" perf stat -x, -e task-clock -o "$scratch/perf" "${command[@]}" >/dev/null 2>&1 ||
       { echo "kestrel_bench.sh: verify failed" >&2; exit 1; }
     end=$(date +%s%N)
     run_cpu=$(awk -F, '$3 ~ /^task-clock/ { printf "%.4f", $1 / 1000 }' "$scratch/perf")
   else
-    /usr/bin/time -f '%U %S' -o "$scratch/time" env "$env_mode" "$qjt" verify $flag "$scratch/small" >/dev/null 2>&1 ||
+    env "$setting" /usr/bin/time -f '%U %S' -o "$scratch/time" "${command[@]}" >/dev/null 2>&1 ||
       { echo "kestrel_bench.sh: verify failed" >&2; exit 1; }
     end=$(date +%s%N)
     run_cpu=$(tail -n 1 "$scratch/time" | awk '{ printf "%.2f", $1 + $2 }')
@@ -183,17 +190,17 @@ progress_run() {
 }
 
 # progress_instructions MODE: the instructions of one verify with progress
-# MODE, by $instructions_tool; empty without one.
+# MODE, by $instructions_tool; nothing without one.
 progress_instructions() {
-  local env_mode flag
-  read -r env_mode flag < <(progress_modes "$1")
+  local setting command
+  progress_command "$1"
   case $instructions_tool in
     perf)
-      env "$env_mode" perf stat -x, -e instructions -o "$scratch/perf" "$qjt" verify $flag "$scratch/small" >/dev/null 2>&1
+      env "$setting" perf stat -x, -e instructions -o "$scratch/perf" "${command[@]}" >/dev/null 2>&1
       awk -F, '$3 ~ /^instructions/ { print $1 }' "$scratch/perf" ;;
     valgrind)
-      env "$env_mode" valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \
-        "$qjt" verify $flag "$scratch/small" 2>&1 >/dev/null | awk '/I +refs:/ { gsub(",", "", $NF); print $NF }' ;;
+      env "$setting" valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null "${command[@]}" 2>&1 >/dev/null |
+        awk '/I +refs:/ { gsub(",", "", $NF); print $NF }' ;;
   esac
 }
 
