@@ -18,8 +18,9 @@
 //    (read_window.h), one that walks a mapping once per ReadTally batch
 //    (read_tally.h); the bytes of an input nothing counted are counted when
 //    it is closed (InputFile). So the line's records lag the decoder by at
-//    most a batch, and with progress on or off a run does the same work
-//    per record.
+//    most a batch (a window that never reads, over bytes in memory: until
+//    it goes), and with progress on or off a run does the same work per
+//    record.
 //  - Nothing is drawn in the first second of a run (unless enable() says
 //    at once), then at most ten times a second. A drawn line is "\r" + the
 //    text + "clear to end of line"; clear() erases it, and whatever writes
