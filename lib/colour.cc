@@ -25,10 +25,13 @@ bool colour_on(std::FILE* stream) {
   return ::isatty(::fileno(stream)) == 1;
 }
 
+std::string in_colour(std::string_view text, Severity severity, bool colour) {
+  if (!colour) return std::string(text);
+  return (severity == Severity::kError ? "\033[31m" : "\033[33m") + std::string(text) + "\033[0m";
+}
+
 std::string severity_text(Severity severity, bool colour) {
-  const std::string name = severity_name(severity);
-  if (!colour) return name;
-  return (severity == Severity::kError ? "\033[31m" : "\033[33m") + name + "\033[0m";
+  return in_colour(severity_name(severity), severity, colour);
 }
 
 }  // namespace qjt

@@ -1,5 +1,6 @@
-// Colour of severities in text output: "error" red, "warning" yellow,
-// when the stream they go to is a terminal (--color=auto, the default),
+// Colour of severities in text output: "error" red, "warning" yellow (and
+// the lines of a repair plan that lose data red, as errors are), when the
+// stream they go to is a terminal (--color=auto, the default),
 // always, or never. A non-empty NO_COLOR in the environment turns auto
 // off (https://no-color.org).
 #pragma once
@@ -23,6 +24,10 @@ void set_colour_mode(ColourMode mode);
 // Whether text written to `stream` (stdout or stderr) is coloured.
 bool colour_on(std::FILE* stream);
 
+// `text` in the colour of `severity` when `colour`, else as it is: for
+// what carries a severity without being a finding (a repair plan's line
+// that loses data is an error's).
+std::string in_colour(std::string_view text, Severity severity, bool colour);
 // severity_name(severity), in its colour when `colour`.
 std::string severity_text(Severity severity, bool colour);
 

@@ -1,5 +1,6 @@
 // qjt replay: the queue as its owner rebuilds it at startup, with the
 // hazards it would hit; a text summary or one JSON object per queue.
+// --since/--until select the items shown, never what is rebuilt.
 #include "commands.h"
 #include "dispatch.h"
 #include "registry.h"
@@ -14,6 +15,7 @@ void add_replay_command(CLI::App* app, ExitCode* status) {
   add_journal_selection(command, &request->paths, &request->queue, false);
   command->add_flag("--json", request->json, "One JSON object per queue");
   add_data_option(command, &request->data);
+  add_time_filter_options(command, &request->filter, "items");
   auto families = std::make_shared<FamilyOptions>(command, Command::kReplay, registry());
   command->callback([request, families, status] { *status = run_read_command(*request, *families); });
 }

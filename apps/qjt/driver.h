@@ -65,7 +65,8 @@ struct ReadRequest {
   bool json = false;
   std::string data{};                    // --data; empty when not given
   std::optional<std::uint64_t> limit{};  // dump --limit
-  ReadFilter filter{};                   // dump --op, --xid, --since, --until, --from-offset, --to-offset
+  ReadFilter filter{};                   // dump --op, --xid, --since, --until, --from-offset, --to-offset;
+                                         // replay --since, --until
   bool strict = false, quiet = false;    // verify
 };
 
@@ -139,8 +140,9 @@ class Driver {
   // directory); when false it stands for its files of the claimed group.
   virtual bool reads_directories() const { return true; }
 
-  // What the family's records offer to dump's filters (read_filter.h); a
-  // filter given for a field it lacks is refused before dump() is called.
+  // What the family's records offer to the filters of dump and replay
+  // (read_filter.h); a filter given for a field it lacks is refused before
+  // dump() or replay() is called.
   virtual FilterFields filter_fields() const { return {}; }
 
   // The read commands, called only when does() says they are supported.

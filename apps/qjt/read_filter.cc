@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "time_value.h"
 #include "value_options.h"
 
 namespace qjt::app {
@@ -28,12 +29,45 @@ void add_read_filter_options(CLI::App* command, ReadFilter* filter) {
       ->delimiter(',')
       ->allow_extra_args(false);  // PATH is optional: a name after --op X is a PATH
   command->add_option("--xid", filter->xid, "Only records of this transaction (Kestrel xid, Flume transaction id)");
-  add_time_option(command, "--since", &filter->since_ms,
-                  "Only records whose time (add or event time) is at or after TIME: epoch ms, ISO 8601, -2h");
-  add_time_option(command, "--until", &filter->until_ms, "Only records whose time is at or before TIME");
+  add_time_filter_options(command, filter, "records");
   add_offset_option(command, "--from-offset", &filter->from_offset,
                     "Only records at or after this byte offset (or 0x hex)");
   add_offset_option(command, "--to-offset", &filter->to_offset, "Only records before this byte offset (or 0x hex)");
+}
+
+void add_time_filter_options(CLI::App* command, ReadFilter* filter, std::string_view things) {
+  add_time_option(
+      command, "--since", &filter->since_ms,
+      fmt::format("Only {} whose time (add or event time) is at or after TIME: epoch ms, ISO 8601, -2h", things));
+  add_time_option(command, "--until", &filter->until_ms,
+                  fmt::format("Only {} whose time is at or before TIME", things));
+}
+
+bool TimeRangeCount::show(std::optional<std::int64_t> ms) {
+  const bool shown = range_.time_passes(ms);
+  ++(shown ? shown_ : left_out_);
+  return shown;
+}
+
+void TimeRangeCount::write_json(JsonWriter* json) const {
+  if (!range_.selects_time()) return;
+  json->begin_object("time_filter");
+  range_.since_ms ? json->num("since_ms", *range_.since_ms) : json->null("since_ms");
+  range_.until_ms ? json->num("until_ms", *range_.until_ms) : json->null("until_ms");
+  json->unsigned_num("shown", shown_).unsigned_num("left_out", left_out_).end_object();
+}
+
+std::string TimeRangeCount::summary(std::string_view things) const {
+  if (!range_.selects_time()) return "";
+  std::string range;
+  if (range_.since_ms) range += "--since " + format_time(*range_.since_ms);
+  if (range_.until_ms) range += std::string(range.empty() ? "" : " ") + "--until " + format_time(*range_.until_ms);
+  return fmt::format("{}: {} of {} {} within, {} left out", range, shown_, shown_ + left_out_, things, left_out_);
+}
+
+std::string TimeRangeCount::text(std::string_view indent, std::string_view things) const {
+  const std::string line = summary(things);
+  return line.empty() ? "" : fmt::format("{}{}\n", indent, line);
 }
 
 std::optional<std::string> check_filter_fields(const ReadFilter& filter, std::string_view family,

@@ -275,22 +275,31 @@ ExitCode run_canal_replay(const CanalRun& run) {
     usage("replay reads meta.log files (plain or gzip'd)");
     return ExitCode::kUsage;
   }
+  if (!run.canal.at.empty() && run.filter.selects_time()) {
+    usage("--at prints one meta.dat; --since/--until select the history's cursors, without --at");
+    return ExitCode::kUsage;
+  }
   std::optional<std::int64_t> at;
   if (!run.canal.at.empty() && !(at = parse_at_option(run.canal.at))) return ExitCode::kUsage;
   StderrReporter reporter;
   Output out;
   canal::CursorOrderCheck order;
   canal::CursorsAt at_time(at.value_or(0));
+  TimeRangeCount within(run.filter);
   const bool read_all = read_meta_logs(run.paths, &reporter, [&](const canal::LogEntry& e) {
     order.add(e, &reporter);
     if (at) {
       at_time.add(e);
-    } else {
+    } else if (within.show(e.time_ms)) {
       append_entry_json(out.buffer(), e);
       out.commit();
     }
   });
-  if (!at) return finish_output(&out, outcome(read_all, reporter.errors()));
+  if (!at) {
+    // The history is a stream of cursors: the count goes to standard error.
+    if (run.filter.selects_time()) note("replay", within.summary("cursor(s)"));
+    return finish_output(&out, outcome(read_all, reporter.errors()));
+  }
   const auto& cursors = at_time.cursors();
   if (cursors.empty()) {
     tell("replay", fmt::format("no cursor was logged at or before --at {}", run.canal.at));

@@ -32,7 +32,7 @@ struct CanalRun {
   bool json = false;
   bool strict = false, quiet = false;  // verify
   CanalOptions canal;
-  ReadFilter filter{};  // dump's, on meta.log lines
+  ReadFilter filter{};  // dump's, on meta.log lines; replay's --since/--until
 };
 
 // verify's --binlogs, --metrics and --memunit.

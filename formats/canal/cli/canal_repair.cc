@@ -7,6 +7,7 @@
 #include "canal/cli/canal_input.h"
 #include "canal/meta_repair.h"
 #include "clock.h"
+#include "colour.h"
 #include "commands.h"
 #include "guarded_replace.h"
 #include "json_line.h"
@@ -157,7 +158,7 @@ void print(Output* out, const Plan& p, bool applied, bool json, const FindingLis
   for (const std::string& a : p.actions) text += "  " + a + "\n";
   text += fmt::format("  before: {}\n  after:  {}\n", p.before ? *p.before : "(no file)", p.after);
   if (!p.backup.empty()) text += fmt::format("  backup: {}\n", p.backup);
-  for (const Finding& f : verified.findings()) text += "  " + format_finding(f) + "\n";
+  for (const Finding& f : verified.findings()) text += "  " + format_finding(f, colour_on(stdout)) + "\n";
   text += applied ? fmt::format("verify after repair: {} error(s)\n", verified.count(Severity::kError))
                   : "plan only: nothing was changed; run with --apply to carry it out\n";
   out->write(text);

@@ -78,11 +78,7 @@ bool accepts(const ReadFilter& filter, const flume::LogRecord& r) {
                              r.type == flume::LogRecordType::kRollback || r.type == flume::LogRecordType::kCommit;
   if (!filter.offset_in(r.offset) || !filter.op_in(flume::log_record_type_name(r.type))) return false;
   if (filter.xid && !(transactional && filter.xid_is(r.transaction_id))) return false;
-  if (filter.since_ms || filter.until_ms) {
-    const auto time = event_time(r);
-    return time && filter.time_in(*time);
-  }
-  return true;
+  return filter.time_passes(event_time(r));
 }
 
 ExitCode outcome(ExitCode io, std::size_t errors) {
@@ -189,18 +185,21 @@ ExitCode run_flume_replay(const FlumeRun& run) {
   flume::ChannelReplay replay =
       flume::replay_channel(*in->layout, logs, flume::ChannelReplayOptions{run.flume.capacity}, &reporter);
   const std::string& where = in->layout->checkpoint.dir;
-  // Rendered as the events are read, since "size" comes before it.
+  // Rendered as the events are read, since "size" comes before it: the
+  // events within --since/--until; "size" and the text count them all.
   std::string queue;
   JsonWriter queue_json(&queue);
   queue_json.begin_array();
   std::uint64_t events = 0, bytes = 0;
+  TimeRangeCount within(run.filter);
   if (replay.queue) {
     events = flume::for_each_queued_event(*replay.queue, logs, where, &reporter,
                                           [&](std::size_t, flume::EventPointer p, const flume::LogRecord& put) {
+                                            bytes += put.body.size();
+                                            if (!within.show(event_time(put))) return;
                                             queue_json.begin_object().num("file_id", p.file_id).num("offset", p.offset);
                                             flume::add_event_fields(&queue_json, put, mode);
                                             queue_json.end_object();
-                                            bytes += put.body.size();
                                           });
   }
   queue_json.end_array();
@@ -219,6 +218,7 @@ ExitCode run_flume_replay(const FlumeRun& run) {
     line.num("max_transaction_id", replay.max_transaction_id).num("max_write_order_id", replay.max_write_order_id);
     line.key("findings");
     write_findings_json(&line, findings.findings());
+    within.write_json(&line);
     line.finish();
   } else {
     StderrReporter diagnostics;
@@ -231,6 +231,7 @@ ExitCode run_flume_replay(const FlumeRun& run) {
         "  records read {}: {} put, {} take, {} rollback, {} commit, {} skipped (at or before "
         "the checkpoint), {} noop; {} uncommitted take(s) restored, {} pending take(s)\n",
         c.read, c.puts, c.takes, c.rollbacks, c.commits, c.skipped, c.noops, c.uncommitted_takes, c.pending_takes));
+    out.write(within.text("  ", "event(s)"));
   }
   return finish_output(&out, outcome(in->status, errors));
 }

@@ -21,7 +21,7 @@ struct FlumeRun {
   bool json = false;
   std::string data;                    // --data, empty when not given
   std::optional<std::uint64_t> limit;  // dump --limit
-  ReadFilter filter;                   // dump's filters, on log records
+  ReadFilter filter;                   // dump's filters, on log records; replay's --since/--until
   bool strict = false, quiet = false;  // verify
 };
 

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "clock.h"
+#include "colour.h"
 #include "commands.h"
 #include "flume/channel_repair.h"
 #include "flume/checkpoint_file.h"
@@ -203,23 +204,27 @@ std::string file_text(const flume::FileChange& c, const std::string& backup) {
   return text;
 }
 
-std::string recovery_text(const flume::RecoveryChange& recovery) {
+// The events the plan loses or revives in the error colour when `colour`:
+// each is a repair_loses_event or repair_revives_event error.
+std::string recovery_text(const flume::RecoveryChange& recovery, bool colour) {
   std::string text = fmt::format("queue Flume recovers: {} event(s) now, {} after the repair\n", recovery.now.size(),
                                  recovery.after.size());
   for (const flume::EventPointer& p : recovery.lost)
-    text += fmt::format("  lost: log-{} offset {} (an intact event recovered now)\n", p.file_id, p.offset);
+    text += fmt::format("  {}: log-{} offset {} (an intact event recovered now)\n",
+                        in_colour("lost", Severity::kError, colour), p.file_id, p.offset);
   for (const flume::EventPointer& p : recovery.revived)
-    text +=
-        fmt::format("  revived: log-{} offset {} (taken, rolled back or never committed now)\n", p.file_id, p.offset);
+    text += fmt::format("  {}: log-{} offset {} (taken, rolled back or never committed now)\n",
+                        in_colour("revived", Severity::kError, colour), p.file_id, p.offset);
   return text;
 }
 
 void print_text(Output* out, const Report& r) {
+  const bool colour = colour_on(stdout);
   StderrReporter diagnostics;
   for (const Finding& f : r.plan_findings.findings()) diagnostics.report(f);
   if (r.plan.changes.empty()) out->write("channel: nothing to change\n");
   for (const flume::FileChange& c : r.plan.changes) out->write(file_text(c, r.backup_of(c.path)));
-  if (r.recovery) out->write(recovery_text(*r.recovery));
+  if (r.recovery) out->write(recovery_text(*r.recovery, colour));
   if (!r.plan.feasible) out->write("the plan cannot be carried out: see the findings above; nothing was changed\n");
   if (r.refused())
     out->write(
@@ -229,7 +234,7 @@ void print_text(Output* out, const Report& r) {
     out->write("plan only: nothing was changed; run with --apply to carry it out\n");
   if (!r.backups.empty()) out->write(fmt::format("backup of the changed files in {}\n", r.backup_dir));
   if (!r.verified) return;
-  for (const Finding& f : r.verified->findings()) out->write(format_finding(f) + "\n");
+  for (const Finding& f : r.verified->findings()) out->write(format_finding(f, colour) + "\n");
   out->write(fmt::format("verify after repair: {} error(s), {} warning(s)\n", r.verified->count(Severity::kError),
                          r.verified->count(Severity::kWarning)));
 }

@@ -16,13 +16,17 @@
 namespace qjt::app {
 namespace {
 
-// Whether `r` passes dump's filters; a legacy ADD, which stores no add
-// time, never passes --since or --until.
+// The time --since/--until compare: none for the legacy ADD, which stores
+// no add time, and for records that add nothing.
+std::optional<std::int64_t> add_time(const kestrel::JournalRecord& r) {
+  return r.has_add_time ? std::optional(r.add_time_ms) : std::nullopt;
+}
+
+// Whether `r` passes dump's filters.
 bool accepts(const ReadFilter& filter, const kestrel::JournalRecord& r) {
   if (!filter.offset_in(r.offset) || !filter.op_in(kestrel::record_type_name(r.type))) return false;
   if (filter.xid && !(kestrel::carries_xid(r.type) && filter.xid_is(r.xid))) return false;
-  if (filter.since_ms || filter.until_ms) return r.has_add_time && filter.time_in(r.add_time_ms);
-  return true;
+  return filter.time_passes(add_time(r));
 }
 
 struct ReplayResult {
@@ -31,13 +35,17 @@ struct ReplayResult {
   std::uint64_t journal_bytes = 0;
 };
 
+// The items within --since/--until; "time_filter" counts those after restart.
 void append_json(Output* out, const ReplayResult& r, const kestrel::ReplayState& state,
-                 const std::vector<Finding>& findings, DataMode mode) {
+                 const std::vector<Finding>& findings, DataMode mode, const ReadFilter& filter) {
   const auto& files = r.journal->files;
   // The writer only appends, so the buffer can be flushed between items.
   JsonLine line(out->buffer());
-  auto item = [&](const kestrel::QueuedItem& i, std::optional<std::int32_t> xid) {
-    kestrel::write_item_json(&line, files[i.file_index].path, state.item_record(i), mode, xid);
+  TimeRangeCount queued(filter), open(filter), after_restart(filter);
+  auto item = [&](const kestrel::QueuedItem& i, std::optional<std::int32_t> xid, TimeRangeCount* count) {
+    const kestrel::JournalRecord record = state.item_record(i);
+    if (!count->show(add_time(record))) return;
+    kestrel::write_item_json(&line, files[i.file_index].path, record, mode, xid);
     out->commit();
   };
   line.str("queue_name", r.journal->queue).begin_array("files");
@@ -51,17 +59,18 @@ void append_json(Output* out, const ReplayResult& r, const kestrel::ReplayState&
         .end_object();
   }
   line.end_array().begin_array("queue");
-  for (const kestrel::QueuedItem& i : state.queue()) item(i, std::nullopt);
+  for (const kestrel::QueuedItem& i : state.queue()) item(i, std::nullopt, &queued);
   line.end_array().begin_array("open_transactions");
-  for (const auto& [xid, i] : state.open_transactions()) item(i, xid);
+  for (const auto& [xid, i] : state.open_transactions()) item(i, xid, &open);
   line.end_array().begin_array("after_restart");
-  for (const kestrel::QueuedItem& i : state.after_restart()) item(i, std::nullopt);
+  for (const kestrel::QueuedItem& i : state.after_restart()) item(i, std::nullopt, &after_restart);
   line.end_array();
   line.num("xid_counter", state.xid_counter())
       .unsigned_num("journal_bytes", r.journal_bytes)
       .unsigned_num("live_bytes", state.live_bytes())
       .boolean("broken", state.saw_broken_record());
   write_findings_json(&line.key("findings"), findings);
+  after_restart.write_json(&line);
   line.finish();
   out->commit();
 }
@@ -72,7 +81,7 @@ std::uint64_t payload_bytes(const ChunkedDeque<kestrel::QueuedItem>& items) {
   return total;
 }
 
-void append_text(Output* out, const ReplayResult& r, const kestrel::ReplayState& state) {
+void append_text(Output* out, const ReplayResult& r, const kestrel::ReplayState& state, const ReadFilter& filter) {
   std::string text = fmt::format(
       "queue {}: {} item(s), {} payload byte(s); {} open transaction(s); "
       "{} item(s) after restart\n",
@@ -88,6 +97,10 @@ void append_text(Output* out, const ReplayResult& r, const kestrel::ReplayState&
   if (live > 0)
     text += fmt::format(" (overflow {:.2f}x)", static_cast<double>(r.journal_bytes) / static_cast<double>(live));
   text += state.saw_broken_record() ? "; BROKEN records found\n" : "\n";
+  TimeRangeCount after_restart(filter);
+  if (filter.selects_time())
+    for (const kestrel::QueuedItem& i : state.after_restart()) after_restart.show(add_time(state.item_record(i)));
+  text += after_restart.text("  ", "item(s) after restart");
   out->write(text);
 }
 
@@ -161,10 +174,10 @@ ExitCode run_kestrel_replay(const ReadRequest& r, const KestrelOptions& o) {
     for (const auto& f : journal.files) result.journal_bytes += f.size;
     broken = broken || state.saw_broken_record();
     if (r.json) {
-      append_json(&out, result, state, findings.findings(), mode);
+      append_json(&out, result, state, findings.findings(), mode, r.filter);
     } else {
       for (const Finding& f : findings.findings()) diagnostics.report(f);
-      append_text(&out, result, state);
+      append_text(&out, result, state, r.filter);
     }
   }
   return finish_output(&out, worse(selection.status, broken ? ExitCode::kProblems : ExitCode::kOk));

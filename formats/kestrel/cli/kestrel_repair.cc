@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "colour.h"
 #include "guarded_replace.h"
 #include "json_line.h"
 #include "kestrel/cli/kestrel_commands.h"
@@ -62,12 +63,14 @@ void write_file_json(JsonWriter* out, const FilePlan& f, bool salvage) {
   out->end_object();
 }
 
-std::string file_text(const FilePlan& f, bool salvage) {
+// The plan for `f`; what it drops in the error colour when `colour`.
+std::string file_text(const FilePlan& f, bool salvage, bool colour) {
   if (!f.plan.changes_file()) return fmt::format("{}: clean, nothing to do\n", f.path());
   std::string text = fmt::format("{}: {} from {} to {} bytes\n", f.path(), action_name(f, salvage), f.bytes().size(),
                                  f.plan.kept_bytes());
   for (const auto& d : f.plan.dropped)
-    text += fmt::format("  drop {} byte(s) at offset {}: {}\n", d.range.size(), d.range.begin, d.reason);
+    text += fmt::format("  {} {} byte(s) at offset {}: {}\n", in_colour("drop", Severity::kError, colour),
+                        d.range.size(), d.range.begin, d.reason);
   if (!f.backup_dir.empty()) text += fmt::format("  backup in {}\n", f.backup_dir);
   return text;
 }
@@ -167,11 +170,12 @@ ExitCode apply_plans(std::vector<FilePlan>* plans, const RepairOptions& o, Findi
 void print(Output* out, const std::vector<FilePlan>& plans, const RepairOptions& o, const FindingList* verified) {
   const std::size_t errors = verified ? verified->count(Severity::kError) : 0;
   if (!o.json) {
-    for (const auto& f : plans) out->write(file_text(f, o.salvage));
+    const bool colour = colour_on(stdout);
+    for (const auto& f : plans) out->write(file_text(f, o.salvage, colour));
     if (!o.apply) out->write("plan only: nothing was changed; run with --apply to carry it out\n");
     if (verified) {
       for (const Finding& finding : verified->findings())
-        if (finding.severity == Severity::kError) out->write(format_finding(finding) + "\n");
+        if (finding.severity == Severity::kError) out->write(format_finding(finding, colour) + "\n");
       out->write(fmt::format("verify after repair: {} error(s)\n", errors));
     }
     return;

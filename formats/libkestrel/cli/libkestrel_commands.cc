@@ -22,12 +22,15 @@ void report_all(const std::vector<Finding>& findings, Reporter* reporter) {
   for (const Finding& f : findings) reporter->report(f);
 }
 
-// Whether `record` passes dump's filters: only a PUT has a time.
+// The time --since/--until compare: only a PUT has one.
+std::optional<std::int64_t> add_time(const libkestrel::Record& record) {
+  return record.op == libkestrel::Op::kPut ? std::optional(record.add_time_ms) : std::nullopt;
+}
+
+// Whether `record` passes dump's filters.
 bool accepts(const ReadFilter& filter, const libkestrel::Record& record) {
   if (!filter.offset_in(record.offset) || !filter.op_in(libkestrel::op_name(record.op))) return false;
-  if (filter.since_ms || filter.until_ms)
-    return record.op == libkestrel::Op::kPut && filter.time_in(record.add_time_ms);
-  return true;
+  return filter.time_passes(add_time(record));
 }
 
 // Dumps one file; returns the records printed. Problems of the file itself
@@ -70,7 +73,8 @@ void write_segments(JsonWriter* json, const QueueReplay& replay) {
 }
 
 // The writer only appends, so the buffer can be flushed between items.
-void write_readers(JsonWriter* json, Output* out, const QueueReplay& replay, DataMode mode) {
+// Each reader's pending items within --since/--until, and their count.
+void write_readers(JsonWriter* json, Output* out, const QueueReplay& replay, DataMode mode, const ReadFilter& filter) {
   json->begin_array();
   for (const auto& reader : replay.readers()) {
     json->begin_object().str("name", reader.name);
@@ -78,20 +82,25 @@ void write_readers(JsonWriter* json, Output* out, const QueueReplay& replay, Dat
     json->num("head", reader.head).begin_array("done");
     for (std::int64_t id : reader.done) json->number(id);
     json->end_array().begin_array("pending");
+    TimeRangeCount pending(filter);
     replay.for_each_pending(reader, [&](const libkestrel::ItemRef& item) {
-      libkestrel::write_record_object(json, replay.segments()[item.segment].path, replay.item_record(item), mode);
+      const libkestrel::Record record = replay.item_record(item);
+      if (!pending.show(add_time(record))) return;
+      libkestrel::write_record_object(json, replay.segments()[item.segment].path, record, mode);
       out->commit();
     });
-    json->end_array().end_object();
+    json->end_array();
+    pending.write_json(json);
+    json->end_object();
   }
   json->end_array();
 }
 
 void append_replay_json(Output* out, const LkQueue& q, const QueueReplay& replay, const FindingList& findings,
-                        DataMode mode) {
+                        DataMode mode, const ReadFilter& filter) {
   JsonLine line(out->buffer());
   line.str("queue_name", q.name).num("tail_id", replay.tail_id()).key("readers");
-  write_readers(&line, out, replay, mode);
+  write_readers(&line, out, replay, mode, filter);
   write_segments(&line.key("segments"), replay);
   line.boolean("broken", replay.saw_broken_record()).key("findings");
   write_findings_json(&line, findings.findings());
@@ -99,7 +108,7 @@ void append_replay_json(Output* out, const LkQueue& q, const QueueReplay& replay
   out->commit();
 }
 
-void append_replay_text(Output* out, const LkQueue& q, const QueueReplay& replay) {
+void append_replay_text(Output* out, const LkQueue& q, const QueueReplay& replay, const ReadFilter& filter) {
   std::string text = fmt::format("queue {}: {} segment(s), {} item(s), tail id {}, {} reader(s)\n",
                                  q.name.empty() ? "(files)" : q.name, replay.segments().size(), replay.items().size(),
                                  replay.tail_id(), replay.readers().size());
@@ -110,13 +119,17 @@ void append_replay_text(Output* out, const LkQueue& q, const QueueReplay& replay
   }
   for (const auto& r : replay.readers()) {
     std::uint64_t pending = 0, bytes = 0;
+    TimeRangeCount within(filter);
     replay.for_each_pending(r, [&](const libkestrel::ItemRef& item) {
+      const libkestrel::Record record = replay.item_record(item);
       ++pending;
-      bytes += replay.item_record(item).data.size();
+      bytes += record.data.size();
+      within.show(add_time(record));
     });
     text += fmt::format("  reader \"{}\"{}: head {}, {} done beyond it; {} item(s) to read, {} payload byte(s)\n",
                         r.name, r.path.empty() ? " (no bookmark: libkestrel creates it at the tail)" : "", r.head,
                         r.done.size(), pending, bytes);
+    text += within.text("    ", "item(s) to read");
   }
   text += replay.saw_broken_record() ? "  BROKEN records found\n" : "";
   out->write(text);
@@ -164,8 +177,8 @@ ExitCode run_libkestrel_replay(const LibkestrelRun& run) {
     const ReplayedQueue replayed(q);
     broken = broken || replayed.replay.saw_broken_record();
     if (!run.json) report_all(replayed.findings.findings(), &diagnostics);
-    run.json ? append_replay_json(&out, q, replayed.replay, replayed.findings, data_mode(run, true))
-             : append_replay_text(&out, q, replayed.replay);
+    run.json ? append_replay_json(&out, q, replayed.replay, replayed.findings, data_mode(run, true), run.filter)
+             : append_replay_text(&out, q, replayed.replay, run.filter);
   }
   return finish_output(&out, worse(selection.status, broken ? ExitCode::kProblems : ExitCode::kOk));
 }

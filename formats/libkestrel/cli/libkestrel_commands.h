@@ -20,7 +20,7 @@ struct LibkestrelRun {
   bool json = false;
   std::string data{};                    // --data, empty when not given
   std::optional<std::uint64_t> limit{};  // dump --limit
-  ReadFilter filter{};                   // dump's filters
+  ReadFilter filter{};                   // dump's filters; replay's --since/--until
   bool strict = false, quiet = false;    // verify
   // compact
   bool dry_run = false, rewrite_bookmarks = false;
