@@ -109,7 +109,9 @@ void add_gen_command(CLI::App* app, ExitCode* status) {
       ->add_option("-o,--output", r.output,
                    "Where to write: the journal file (kestrel; - for standard output) or directory")
       ->required();
-  auto* records = command->add_option("--records", r.records, "Target number of records (default 1000)");
+  auto* records = command->add_option(
+      "--records", r.records,
+      "Target: records (kestrel), events put (flume), items (libkestrel), updates (canal); default 1000");
   command->add_option("--size", c->size, "Target size in bytes (suffixes K, M, G)")->excludes(records);
   command->add_option("--payload-size", c->payload_size, "Payload bytes: N or MIN-MAX (default 32-256)");
   command->add_option("--open", r.open, "Transactions left open at the end (default 0)");

@@ -202,6 +202,20 @@ case_files() {
   [ $? = 3 ] || fail "unwritable path: expected exit status 3"
 }
 
+# expect_usage FAMILY ARGS...: each ARGS is a usage error (exit 2) that writes nothing.
+expect_usage() {
+  local family=$1
+  shift
+  for args in "$@"; do
+    # shellcheck disable=SC2086
+    "$qjt" gen "$family" -o "$tmp/u" $args >/dev/null 2>&1
+    status=$?
+    [ "$status" = 2 ] || fail "gen $family $args: exit status $status, expected 2"
+    [ -e "$tmp/u" ] && ls -R "$tmp/u" | grep -q . && fail "gen $family $args wrote into $tmp/u"
+    rm -rf "$tmp/u"
+  done
+}
+
 # Flume: the option mixes, and the channel options of verify and replay.
 key=k1=000102030405060708090a0b0c0d0e0f
 flume_mixes=(
@@ -300,14 +314,9 @@ case_flume_files() {
   # shellcheck disable=SC2046
   "$qjt" verify --strict $(channel "$tmp/ch") >/dev/null 2>&1 || fail "verify after --force failed"
   ls -R "$tmp/ch" | grep -q '~~qjt-gen' && fail "a temporary file was left behind"
-  for args in "-o -" "--corrupt garbage" "--checkpoint-version 4" "--data-dirs 0" "--batch 0" \
-              "--key k1=00" "--key nokey" "--checkpoint-version 2 --key $key" "--capacity 10" \
-              "--max-log-size 12" "--segments 2" "--take-share 2"; do
-    # shellcheck disable=SC2086
-    "$qjt" gen flume -o "$tmp/u" $args >/dev/null 2>&1
-    status=$?
-    [ "$status" = 2 ] || fail "gen flume $args: exit status $status, expected 2"
-  done
+  expect_usage flume "-o -" "--corrupt garbage" "--checkpoint-version 4" "--data-dirs 0" "--batch 0" \
+    "--key k1=00" "--key nokey" "--checkpoint-version 2 --key $key" "--capacity 10" \
+    "--max-log-size 12" "--segments 2" "--take-share 2"
   "$qjt" gen kestrel -o "$tmp/u" --data-dirs 2 >/dev/null 2>&1
   [ $? = 2 ] || fail "a Flume option for kestrel: expected exit status 2"
 }
@@ -369,12 +378,8 @@ case_libkestrel() {
   [ "$expected" = "$actual" ] || fail "libkestrel readers: gen says $expected, replay $actual"
   jq -e '.findings == [] and .broken == false and .tail_id == 2000' "$tmp/replay.json" >/dev/null ||
     fail "libkestrel replay: $(jq -c '[.tail_id, .broken, .findings]' "$tmp/replay.json")"
-  for args in "--open 1" "--reader x" "--reader a=1 --reader a=2" "--segments 0" "--queue a.b" "--corrupt flip --records 0"; do
-    # shellcheck disable=SC2086
-    "$qjt" gen libkestrel -o "$tmp/u" $args >/dev/null 2>&1
-    status=$?
-    [ "$status" = 2 ] || fail "gen libkestrel $args: exit status $status, expected 2"
-  done
+  expect_usage libkestrel "--open 1" "--reader x" "--reader a=1 --reader a=2" "--segments 0" "--queue a.b" \
+    "--corrupt flip --records 0"
 }
 
 canal_files() { echo "$1/conf/example/meta.dat" "$1/logs/example/meta.log"; }
@@ -392,12 +397,7 @@ case_canal() {
   [ "$expected" = "$actual" ] || fail "canal: meta.dat's cursors $expected, the log's at the end $actual"
   "$qjt" gen canal -o "$tmp/c" --records 10 >/dev/null 2>&1
   [ $? = 3 ] || fail "canal: overwriting without --force: expected exit status 3"
-  for args in "--size 1K" "--payload-size 10" "--records 2 --clients 3" "--destination a/b" "--corrupt flip"; do
-    # shellcheck disable=SC2086
-    "$qjt" gen canal -o "$tmp/u" $args >/dev/null 2>&1
-    status=$?
-    [ "$status" = 2 ] || fail "gen canal $args: exit status $status, expected 2"
-  done
+  expect_usage canal "--size 1K" "--payload-size 10" "--records 2 --clients 3" "--destination a/b" "--corrupt flip"
 }
 
 "case_$case_name"
