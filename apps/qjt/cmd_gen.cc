@@ -75,7 +75,7 @@ bool options_match(const GenCommandOptions& c, const Driver* chosen) {
 bool corruption_known(const Driver* driver, const std::string& mode) {
   const auto modes = driver->corruptions();
   if (mode == "none" || std::find(modes.begin(), modes.end(), mode) != modes.end()) return true;
-  return usage(fmt::format("--corrupt {}: {} knows none, {}", mode, driver->name(), fmt::join(modes, ", ")));
+  return usage(fmt::format("--corrupt {}: the modes of {} are none, {}", mode, driver->name(), fmt::join(modes, ", ")));
 }
 
 ExitCode run_gen(GenCommandOptions* c) {
@@ -87,7 +87,7 @@ ExitCode run_gen(GenCommandOptions* c) {
   return driver->gen(c->request);
 }
 
-// The names of the families that generate, for FORMAT's check and help.
+// The names of the families that generate, for FORMAT's check.
 std::vector<std::string> generating_names(Registry drivers) {
   std::vector<std::string> names;
   for (const Driver* d : drivers)
@@ -95,16 +95,22 @@ std::vector<std::string> generating_names(Registry drivers) {
   return names;
 }
 
+// FORMAT's help: each name and what it writes.
+std::string formats_written(Registry drivers) {
+  std::vector<std::string> entries;
+  for (const Driver* d : drivers)
+    if (!d->generates().empty()) entries.push_back(fmt::format("{} ({})", d->name(), d->generates()));
+  return fmt::format("The format: {}", fmt::join(entries, "; "));
+}
+
 }  // namespace
 
 void add_gen_command(CLI::App* app, ExitCode* status) {
   auto c = std::make_shared<GenCommandOptions>();
   GenRequest& r = c->request;
-  auto* command = app->add_subcommand("gen", "Write deterministic synthetic journals");
+  auto* command = app->add_subcommand("gen", "Write deterministic synthetic journals of every format");
   const auto names = generating_names(registry());
-  command->add_option("format", c->format, fmt::format("The format: {}", fmt::join(names, ", ")))
-      ->required()
-      ->check(CLI::IsMember(names));
+  command->add_option("format", c->format, formats_written(registry()))->required()->check(CLI::IsMember(names));
   command
       ->add_option("-o,--output", r.output,
                    "Where to write: the journal file (kestrel; - for standard output) or directory")

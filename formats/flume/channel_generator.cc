@@ -27,7 +27,7 @@ namespace fs = std::filesystem;
 
 constexpr std::int16_t kPutCommit = 1;
 constexpr std::int16_t kTakeCommit = 2;
-constexpr std::size_t kMaxActiveLogs = 1024;  // a checkpoint's limit (V2 slots; Flume's V3 too)
+constexpr std::size_t kMaxActiveLogs = 1024;  // the count slots of a V2 checkpoint
 constexpr std::string_view kCipherProvider = "AESCTRNOPADDING";
 constexpr std::size_t kV3Framing = 5;  // OP byte and length, left in clear
 
@@ -392,8 +392,8 @@ bool referenced(std::int32_t id, const std::vector<ActiveLogCount>& counts, cons
 bool write_checkpoint(const ChannelGeneratorOptions& o, const ChannelGenerator& g, ChannelSink* sink,
                       std::string* error) {
   const auto counts = active_logs(g.queue());
-  if (counts.size() > kMaxActiveLogs) {
-    *error = fmt::format("the queue spans {} logs, more than a checkpoint holds ({}): raise --max-log-size",
+  if (o.checkpoint_version == 2 && counts.size() > kMaxActiveLogs) {
+    *error = fmt::format("the queue spans {} logs, more than a V2 checkpoint holds ({}): raise --max-log-size",
                          counts.size(), kMaxActiveLogs);
     return false;
   }
@@ -485,6 +485,15 @@ std::optional<std::string> check_channel_options(const ChannelGeneratorOptions& 
   if (o.max_log_size < 1024 || o.max_log_size > 1623195647)
     return "--max-log-size: expected 1K to 1623195647 bytes (Flume's maxFileSize cap)";
   if (o.capacity < 0 || o.capacity > 0x7FFFFFFF) return "--capacity: expected 1 to 2147483647";
+  if (o.headers > 1024) return "--headers: expected at most 1024";
+  // Bounds what one event costs in memory, too.
+  const std::uint64_t largest_event =
+      std::uint64_t{o.payload_max} + std::uint64_t{o.headers} * (o.header_size + 16) + 64;
+  if (largest_event > o.max_log_size)
+    return fmt::format(
+        "--payload-size, --headers, --header-size: an event of up to {} bytes would not fit a log "
+        "of --max-log-size {}",
+        largest_event, o.max_log_size);
   const std::uint64_t worst = o.size > 0 ? 0 : o.events + std::uint64_t{o.open} * o.batch;
   if (o.capacity > 0 && worst > static_cast<std::uint64_t>(o.capacity))
     return fmt::format("--capacity {}: the queue may need {} slots", o.capacity, worst);

@@ -9,8 +9,9 @@
 #                transactions and xid counter the gen report announces
 #   targets      --records and --size are met within one record
 #   files        refusal to overwrite, --force, exit statuses, no temp left
-#   flume_determinism  qjt gen flume: same seed -> identical channel; another seed differs
-#   flume_verify       qjt verify --strict accepts each channel; each --corrupt mode exits 1
+#   flume_determinism  qjt gen flume: same seed -> identical channel, another seed differs,
+#                      and qjt verify --strict accepts each
+#   flume_verify       each --corrupt mode makes qjt verify exit 1
 #   flume_replay       qjt replay finds the queue length the gen report announces
 #   flume_files        refusal to overwrite a channel, --force, usage errors
 #   libkestrel         qjt gen libkestrel: determinism, verify --strict, --corrupt,
@@ -243,39 +244,15 @@ channel() {
 }
 
 case_flume_determinism() {
-  for mix in "${flume_mixes[@]}"; do
-    # shellcheck disable=SC2086
-    gen_flume "$tmp/a" $mix --seed 42
-    # shellcheck disable=SC2086
-    gen_flume "$tmp/b" $mix --seed 42
-    # shellcheck disable=SC2086
-    gen_flume "$tmp/c" $mix --seed 43
-    diff -r "$tmp/a" "$tmp/b" >/dev/null || fail "[$mix] same seed, different channels"
-    diff -r "$tmp/a" "$tmp/c" >/dev/null && fail "[$mix] seeds 42 and 43 gave the same channel"
-    rm -rf "$tmp/a" "$tmp/b" "$tmp/c"
-  done
+  check_family flume channel "${flume_mixes[@]}"
 }
 
 case_flume_verify() {
-  local i=0
-  for mix in "${flume_mixes[@]}"; do
-    i=$((i + 1))
-    # shellcheck disable=SC2086
-    gen_flume "$tmp/v$i" $mix
-    # shellcheck disable=SC2046
-    "$qjt" verify --strict $(channel "$tmp/v$i") >"$tmp/out" 2>&1 || { fail "[$mix] verify --strict failed:"; cat "$tmp/out"; }
-  done
   for mode in flip checkpoint truncate; do
     for seed in 1 2 3; do
-      local args=(--seed "$seed" --corrupt "$mode" --records 600 --open 2 --data-dirs "$seed")
+      local args=(--seed "$seed" --records 600 --open 2 --data-dirs "$seed")
       [ "$seed" = 3 ] && args+=(--key "$key" --max-log-size 8K)
-      gen_flume "$tmp/c-$mode-$seed" "${args[@]}"
-      # shellcheck disable=SC2046
-      "$qjt" verify $(channel "$tmp/c-$mode-$seed") >"$tmp/out" 2>&1
-      status=$?
-      [ "$status" = 1 ] || { fail "verify on ${args[*]}: exit status $status, expected 1"; cat "$tmp/out"; }
-      jq -e --arg m "$mode" '.corruption.mode == $m' "$tmp/c-$mode-$seed.json" >/dev/null ||
-        fail "${args[*]}: the report does not describe the damage"
+      check_corrupt flume channel "$mode" "${args[@]}"
     done
   done
 }
@@ -316,7 +293,7 @@ case_flume_files() {
   ls -R "$tmp/ch" | grep -q '~~qjt-gen' && fail "a temporary file was left behind"
   expect_usage flume "-o -" "--corrupt garbage" "--checkpoint-version 4" "--data-dirs 0" "--batch 0" \
     "--key k1=00" "--key nokey" "--checkpoint-version 2 --key $key" "--capacity 10" \
-    "--max-log-size 12" "--segments 2" "--take-share 2"
+    "--max-log-size 12" "--segments 2" "--take-share 2" "--headers 4000000000" "--payload-size 2M --max-log-size 1M"
   "$qjt" gen kestrel -o "$tmp/u" --data-dirs 2 >/dev/null 2>&1
   [ $? = 2 ] || fail "a Flume option for kestrel: expected exit status 2"
 }
