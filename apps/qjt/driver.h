@@ -99,6 +99,24 @@ struct ConvertRequest {
   Registry drivers{};                      // the registry in use
 };
 
+// What gen shares, whatever the family (man/qjt-gen.1). Unset means the
+// family's default; a family that has no use for one refuses it.
+struct GenRequest {
+  std::string output{};                        // -o: a file, a directory, or - (standard output)
+  std::uint64_t seed = 1;                      // --seed
+  std::optional<std::uint64_t> records{};      // --records
+  std::optional<std::uint64_t> size{};         // --size, in bytes (excludes --records)
+  std::optional<std::uint32_t> payload_min{};  // --payload-size MIN-MAX (or N: both)
+  std::optional<std::uint32_t> payload_max{};
+  std::int64_t add_time = 0;                // --add-time, epoch ms (gen's default when not given)
+  std::optional<std::uint32_t> open{};      // --open: transactions left open
+  std::optional<std::uint32_t> segments{};  // --segments: files of a queue directory
+  std::optional<std::string> queue{};       // --queue: the queue's name
+  std::string corrupt = "none";             // --corrupt: a mode of the family's corruptions()
+  bool force = false;                       // --force
+  bool json = false;                        // --json
+};
+
 class Driver {
  public:
   virtual ~Driver() = default;
@@ -159,6 +177,17 @@ class Driver {
   // The --to targets this family's convert writes (jsonl: from its input).
   virtual std::vector<std::string_view> converts_to() const { return {}; }
   virtual ExitCode convert(const ConvertRequest& request);
+
+  // What `qjt gen NAME` writes, one phrase; empty when the family has no
+  // generator. The same request (seed included) gives the same bytes.
+  virtual std::string_view generates() const { return ""; }
+  // The --corrupt modes gen knows for this family, "none" aside.
+  virtual std::vector<std::string_view> corruptions() const { return {}; }
+  // Adds this family's gen options to `group` (its --help group).
+  virtual void add_gen_options(CLI::App* /*group*/) {}
+  // Called only when generates() is not empty, with the shared options
+  // parsed and this family's the only ones given.
+  virtual ExitCode gen(const GenRequest& /*request*/) { return usage_error("gen", "this format has no generator"); }
 };
 
 }  // namespace qjt::app

@@ -1,6 +1,5 @@
 #include "kestrel/journal_generator.h"
 
-#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -19,79 +18,12 @@
 #include "failpoint.h"
 #include "interrupt.h"
 #include "kestrel/journal_writer.h"
+#include "synthetic_data.h"
 
 namespace qjt::kestrel {
 namespace {
 
 namespace fs = std::filesystem;
-
-// xoshiro256** seeded through splitmix64: fixed across platforms and
-// standard libraries, unlike std's distributions.
-class Rng {
- public:
-  explicit Rng(std::uint64_t seed) {
-    for (auto& word : s_) {
-      seed += 0x9E3779B97F4A7C15ULL;
-      std::uint64_t z = seed;
-      z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-      z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-      word = z ^ (z >> 31);
-    }
-  }
-  std::uint64_t next() {
-    const std::uint64_t result = rotl(s_[1] * 5, 7) * 9;
-    const std::uint64_t t = s_[1] << 17;
-    s_[2] ^= s_[0];
-    s_[3] ^= s_[1];
-    s_[1] ^= s_[2];
-    s_[0] ^= s_[3];
-    s_[2] ^= t;
-    s_[3] = rotl(s_[3], 45);
-    return result;
-  }
-  // Uniform enough in [0, n) for n > 0 (the modulo bias is below 2^-32 for
-  // the bounds used here, and determinism is what matters).
-  std::uint64_t below(std::uint64_t n) { return next() % n; }
-
- private:
-  static std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-  std::uint64_t s_[4];
-};
-
-// Payload bytes: a fixed pseudo-random pattern, read cyclically from a
-// random offset; text payloads start with the item's number.
-class PayloadMaker {
- public:
-  PayloadMaker(std::uint64_t seed, bool binary) : binary_(binary) {
-    static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-    Rng rng(seed ^ 0x5061796C6F616473ULL);
-    pattern_.resize(kPatternSize);
-    for (auto& c : pattern_) {
-      const std::uint64_t r = rng.next();
-      c = binary ? static_cast<char>(r & 0xFF) : kAlphabet[r & 63];
-    }
-  }
-
-  void make(std::uint64_t item, std::size_t size, std::size_t offset, std::string* out) const {
-    out->clear();
-    if (!binary_) {
-      const std::string header = fmt::format("#{} ", item);
-      out->append(header, 0, std::min(size, header.size()));
-    }
-    offset %= kPatternSize;
-    while (out->size() < size) {
-      const std::size_t n = std::min(size - out->size(), kPatternSize - offset);
-      out->append(pattern_, offset, n);
-      offset = 0;
-    }
-  }
-
-  static constexpr std::size_t kPatternSize = 1 << 16;
-
- private:
-  bool binary_;
-  std::string pattern_;
-};
 
 std::string errno_sentence(const std::string& what, const std::string& path) {
   return fmt::format("cannot {} {}: {}", what, path, std::strerror(errno));
@@ -233,28 +165,6 @@ class Sink {
     return ok;
   }
 
-  bool patch(const File& f, std::uint64_t offset, std::optional<std::uint8_t> flip_mask, std::string* error) {
-    const int fd = ::open(f.temp.c_str(), O_RDWR | O_CLOEXEC);
-    if (fd < 0) {
-      *error = errno_sentence("open", f.temp);
-      return false;
-    }
-    bool ok = true;
-    if (flip_mask) {
-      std::uint8_t byte = 0;
-      const auto off = static_cast<off_t>(offset);
-      ok = ::pread(fd, &byte, 1, off) == 1;
-      byte = static_cast<std::uint8_t>(byte ^ *flip_mask);
-      ok = ok && ::pwrite(fd, &byte, 1, off) == 1;
-    } else {
-      ok = ::ftruncate(fd, static_cast<off_t>(offset)) == 0;
-    }
-    ok = ok && ::fsync(fd) == 0;
-    if (!ok) *error = errno_sentence("damage", f.temp);
-    ::close(fd);
-    return ok;
-  }
-
   bool truncate(CorruptionReport* damage, std::string* error) {
     if (!last_long_.valid) {
       *error = "--corrupt truncate: the journal has no record longer than one byte to cut";
@@ -262,7 +172,7 @@ class Sink {
     }
     File& f = files_[last_long_.file];
     const std::uint64_t cut = last_long_.offset + last_long_.length / 2;
-    if (!patch(f, cut, std::nullopt, error)) return false;
+    if (!damage_file(f.temp, cut, std::nullopt, error)) return false;
     *damage = CorruptionReport{Corruption::kTruncate, f.final_path, last_long_.offset,
                                fmt::format("cut at byte {}, inside the {}-byte {} record at {}", cut, last_long_.length,
                                            record_type_name(last_long_.type), last_long_.offset)};
@@ -280,7 +190,7 @@ class Sink {
     // the size field's last byte (a negative size).
     const bool size = carries_item(flip_.type) && corrupt_rng_.below(2) == 1;
     const std::uint64_t at = flip_.offset + (size ? 4 : 0);
-    if (!patch(f, at, std::uint8_t{0x80}, error)) return false;
+    if (!damage_file(f.temp, at, std::uint8_t{0x80}, error)) return false;
     *damage = CorruptionReport{Corruption::kFlip, f.final_path, flip_.offset,
                                fmt::format("top bit of byte {} flipped: the {} of the {} record at {}", at,
                                            size ? "size" : "opcode", record_type_name(flip_.type), flip_.offset)};

@@ -36,6 +36,7 @@
 #include <string>
 #include <vector>
 
+#include "generated_files.h"
 #include "kestrel/queue_directory.h"
 
 namespace qjt::kestrel {
@@ -97,8 +98,6 @@ struct GeneratorReport {
   std::int32_t xid_counter = 0;
   std::optional<CorruptionReport> corruption;
 };
-
-enum class GenerateStatus { kOk, kUsage, kIoError };
 
 const char* corruption_name(Corruption mode);  // "none", "truncate", "flip", "garbage"
 std::optional<Corruption> parse_corruption(std::string_view name);

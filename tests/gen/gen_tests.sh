@@ -9,6 +9,15 @@
 #                transactions and xid counter the gen report announces
 #   targets      --records and --size are met within one record
 #   files        refusal to overwrite, --force, exit statuses, no temp left
+#   flume_determinism  qjt gen flume: same seed -> identical channel, another seed differs,
+#                      and qjt verify --strict accepts each
+#   flume_verify       each --corrupt mode makes qjt verify exit 1
+#   flume_replay       qjt replay finds the queue length the gen report announces
+#   flume_files        refusal to overwrite a channel, --force, usage errors
+#   libkestrel         qjt gen libkestrel: determinism, verify --strict, --corrupt,
+#                      each reader's pending items in qjt replay
+#   canal              qjt gen canal: determinism, verify --strict, --corrupt,
+#                      qjt replay's entries and its meta.dat at the last time
 set -u
 qjt=$1
 case_name=$2
@@ -188,10 +197,184 @@ case_files() {
     [ "$status" = 2 ] || fail "gen $args: exit status $status, expected 2"
     [ -e "$tmp/u" ] && fail "gen $args wrote $tmp/u"
   done
-  "$qjt" gen flume -o "$tmp/u" >/dev/null 2>&1
+  "$qjt" gen nosuch -o "$tmp/u" >/dev/null 2>&1
   [ $? = 2 ] || fail "unknown format: expected exit status 2"
   "$qjt" gen kestrel -o "$tmp/no/such/dir/j" >/dev/null 2>&1
   [ $? = 3 ] || fail "unwritable path: expected exit status 3"
+}
+
+# expect_usage FAMILY ARGS...: each ARGS is a usage error (exit 2) that writes nothing.
+expect_usage() {
+  local family=$1
+  shift
+  for args in "$@"; do
+    # shellcheck disable=SC2086
+    "$qjt" gen "$family" -o "$tmp/u" $args >/dev/null 2>&1
+    status=$?
+    [ "$status" = 2 ] || fail "gen $family $args: exit status $status, expected 2"
+    [ -e "$tmp/u" ] && ls -R "$tmp/u" | grep -q . && fail "gen $family $args wrote into $tmp/u"
+    rm -rf "$tmp/u"
+  done
+}
+
+# Flume: the option mixes, and the channel options of verify and replay.
+key=k1=000102030405060708090a0b0c0d0e0f
+flume_mixes=(
+  ""
+  "--records 3000 --open 4 --data-dirs 3 --max-log-size 64K"
+  "--records 2000 --open 3 --checkpoint-version 2 --data-dirs 2"
+  "--records 2000 --open 5 --data-dirs 2 --key $key"
+  "--size 300K --payload-size 1K --headers 3 --header-size 40 --take-share 0.9 --rollback-share 0.2 --open 1"
+  "--records 1500 --take-share 1 --batch 7 --max-log-size 16K --capacity 5000"
+  "--records 500 --take-share 0 --rollback-share 1"
+)
+
+# gen_flume DIR ARGS...: qjt gen flume -o DIR --json ARGS > DIR.json.
+gen_flume() {
+  local out=$1
+  shift
+  "$qjt" gen flume -o "$out" --json "$@" >"$out.json" || fail "qjt gen flume -o $out $*: exit status $?"
+}
+
+# channel DIR: the channel options naming what gen wrote under DIR.
+channel() {
+  local args=(--checkpoint-dir "$1/checkpoint")
+  for d in "$1"/data*; do args+=(--data-dir "$d"); done
+  echo "${args[@]}" --key "$key"
+}
+
+case_flume_determinism() {
+  check_family flume channel "${flume_mixes[@]}"
+}
+
+case_flume_verify() {
+  for mode in flip checkpoint truncate; do
+    for seed in 1 2 3; do
+      local args=(--seed "$seed" --records 600 --open 2 --data-dirs "$seed")
+      [ "$seed" = 3 ] && args+=(--key "$key" --max-log-size 8K)
+      check_corrupt flume channel "$mode" "${args[@]}"
+    done
+  done
+}
+
+case_flume_replay() {
+  local i=0
+  for mix in "${flume_mixes[@]}"; do
+    i=$((i + 1))
+    # shellcheck disable=SC2086
+    gen_flume "$tmp/r$i" $mix
+    # shellcheck disable=SC2046
+    "$qjt" replay --json --data=none $(channel "$tmp/r$i") >"$tmp/replay.json" || fail "[$mix] replay failed"
+    expected=$(jq -c '[.queue_length, .checkpoint_write_order_id, .capacity, .in_flight_takes]' "$tmp/r$i.json")
+    actual=$(jq -c '[.size, .checkpoint_write_order_id, .capacity, .counts.uncommitted_takes]' "$tmp/replay.json")
+    [ "$expected" = "$actual" ] ||
+      fail "[$mix] gen expects $expected (queue, write order id, capacity, takes in flight), replay found $actual"
+    jq -e '.findings == []' "$tmp/replay.json" >/dev/null || fail "[$mix] replay reported findings"
+    # The logs as the report says.
+    expected=$(jq -c '[.files[] | [.path, .bytes]]' "$tmp/r$i.json")
+    actual=$(for f in $(jq -r '.files[].path' "$tmp/r$i.json"); do printf '%s %s\n' "$f" "$(wc -c <"$f")"; done |
+      jq -R -s -c 'split("\n") | map(select(length > 0) | split(" ") | [.[0], (.[1] | tonumber)])')
+    [ "$expected" = "$actual" ] || fail "[$mix] files: gen says $expected, on disk $actual"
+  done
+  gen_flume "$tmp/n" --records 4321 --payload-size 10 --batch 50
+  [ "$(jq '.events_put' "$tmp/n.json")" = 4321 ] || fail "--records 4321: $(jq '.events_put' "$tmp/n.json") events put"
+}
+
+case_flume_files() {
+  gen_flume "$tmp/ch" --records 100
+  cp -r "$tmp/ch" "$tmp/ch.orig"
+  "$qjt" gen flume -o "$tmp/ch" --records 200 >/dev/null 2>&1
+  [ $? = 3 ] || fail "overwriting a channel without --force: expected exit status 3"
+  diff -r "$tmp/ch" "$tmp/ch.orig" >/dev/null || fail "a refused run changed the channel"
+  gen_flume "$tmp/ch" --records 200 --force --max-log-size 4K
+  diff -r "$tmp/ch" "$tmp/ch.orig" >/dev/null && fail "--force did not replace the channel"
+  # shellcheck disable=SC2046
+  "$qjt" verify --strict $(channel "$tmp/ch") >/dev/null 2>&1 || fail "verify after --force failed"
+  ls -R "$tmp/ch" | grep -q '~~qjt-gen' && fail "a temporary file was left behind"
+  expect_usage flume "-o -" "--corrupt garbage" "--checkpoint-version 4" "--data-dirs 0" "--batch 0" \
+    "--key k1=00" "--key nokey" "--checkpoint-version 2 --key $key" "--capacity 10" \
+    "--max-log-size 12" "--segments 2" "--take-share 2" "--headers 4000000000" "--payload-size 2M --max-log-size 1M"
+  "$qjt" gen kestrel -o "$tmp/u" --data-dirs 2 >/dev/null 2>&1
+  [ $? = 2 ] || fail "a Flume option for kestrel: expected exit status 2"
+}
+
+# check_family FAMILY READ_ARGS_FN MIXES...: same seed -> same bytes, another
+# seed differs, verify --strict is clean; READ_ARGS_FN DIR names the input.
+check_family() {
+  local family=$1 args_of=$2
+  shift 2
+  for mix in "$@"; do
+    for seed in 42 42 43; do
+      rm -rf "$tmp/$family-$seed.new"
+      # shellcheck disable=SC2086
+      "$qjt" gen "$family" -o "$tmp/$family-$seed.new" $mix --seed "$seed" --json >"$tmp/report.json" ||
+        fail "gen $family $mix --seed $seed: exit status $?"
+      if [ -d "$tmp/$family-$seed" ]; then
+        diff -r "$tmp/$family-$seed" "$tmp/$family-$seed.new" >/dev/null || fail "[$family $mix] same seed, different files"
+      fi
+      rm -rf "$tmp/$family-$seed"
+      mv "$tmp/$family-$seed.new" "$tmp/$family-$seed"
+    done
+    diff -r "$tmp/$family-42" "$tmp/$family-43" >/dev/null && fail "[$family $mix] seeds 42 and 43 gave the same files"
+    # shellcheck disable=SC2046
+    "$qjt" verify --strict $("$args_of" "$tmp/$family-42") >"$tmp/out" 2>&1 ||
+      { fail "[$family $mix] verify --strict failed:"; cat "$tmp/out"; }
+    rm -rf "$tmp/$family-42" "$tmp/$family-43"
+  done
+}
+
+# check_corrupt FAMILY READ_ARGS_FN MODE ARGS...: verify exits 1 on the damaged output.
+check_corrupt() {
+  local family=$1 args_of=$2 mode=$3
+  shift 3
+  "$qjt" gen "$family" -o "$tmp/bad" --corrupt "$mode" --json "$@" >"$tmp/bad.json" || fail "gen $family --corrupt $mode"
+  # shellcheck disable=SC2046
+  "$qjt" verify $("$args_of" "$tmp/bad") >"$tmp/out" 2>&1
+  status=$?
+  [ "$status" = 1 ] || { fail "verify on $family --corrupt $mode $*: exit status $status, expected 1"; cat "$tmp/out"; }
+  jq -e --arg m "$mode" '.corruption.mode == $m' "$tmp/bad.json" >/dev/null ||
+    fail "$family --corrupt $mode: the report does not describe the damage"
+  rm -rf "$tmp/bad" "$tmp/bad.json"
+}
+
+queue_dir() { echo "$1"; }
+
+case_libkestrel() {
+  check_family libkestrel queue_dir "" "--records 3000 --segments 4 --queue jobs" \
+    "--size 200K --payload-size 1K --segments 3 --reader a=100 --reader b=0 --done 20" \
+    "--records 500 --reader =250 --done 10 --segments 2"
+  for mode in truncate flip; do
+    for seed in 1 2 3; do check_corrupt libkestrel queue_dir "$mode" --seed "$seed" --records 300 --segments "$seed"; done
+  done
+  # Each reader's pending items as the report says.
+  "$qjt" gen libkestrel -o "$tmp/q" --records 2000 --segments 3 --reader a=700 --reader b=1999 --reader c=0 \
+    --done 50 --json >"$tmp/q.json" || fail "gen libkestrel for replay"
+  "$qjt" replay --json --data=none "$tmp/q" >"$tmp/replay.json" || fail "libkestrel replay failed"
+  expected=$(jq -c '[.readers[] | [.name, .head, .done, .pending]]' "$tmp/q.json")
+  actual=$(jq -c '[.readers[] | [.name, .head, (.done | length), (.pending | length)]]' "$tmp/replay.json")
+  [ "$expected" = "$actual" ] || fail "libkestrel readers: gen says $expected, replay $actual"
+  jq -e '.findings == [] and .broken == false and .tail_id == 2000' "$tmp/replay.json" >/dev/null ||
+    fail "libkestrel replay: $(jq -c '[.tail_id, .broken, .findings]' "$tmp/replay.json")"
+  expect_usage libkestrel "--open 1" "--reader x" "--reader a=1 --reader a=2" "--segments 0" "--queue a.b" \
+    "--corrupt flip --records 0"
+}
+
+canal_files() { echo "$1/conf/example/meta.dat" "$1/logs/example/meta.log"; }
+
+case_canal() {
+  export TZ=UTC
+  check_family canal canal_files "" "--records 5000 --clients 7" "--records 20 --clients 3"
+  for mode in truncate empty; do check_corrupt canal canal_files "$mode" --records 100; done
+  "$qjt" gen canal -o "$tmp/c" --records 2500 --clients 4 --json >"$tmp/c.json" || fail "gen canal for replay"
+  [ "$("$qjt" replay "$tmp/c/logs/example/meta.log" | wc -l)" = 2500 ] || fail "canal replay: not 2500 entries"
+  "$qjt" replay --json --at "$(jq -r '.last_time' "$tmp/c.json")" "$tmp/c/logs/example/meta.log" >"$tmp/at.json" ||
+    fail "canal replay --at failed"
+  expected=$(jq -c '[.clientDatas[].cursor]' "$tmp/c/conf/example/meta.dat")
+  actual=$(jq -r '.meta_dat' "$tmp/at.json" | jq -c '[.clientDatas[].cursor]')
+  [ "$expected" = "$actual" ] || fail "canal: meta.dat's cursors $expected, the log's at the end $actual"
+  "$qjt" gen canal -o "$tmp/c" --records 10 >/dev/null 2>&1
+  [ $? = 3 ] || fail "canal: overwriting without --force: expected exit status 3"
+  expect_usage canal "--size 1K" "--payload-size 10" "--records 2 --clients 3" "--destination a/b" "--corrupt flip"
 }
 
 "case_$case_name"

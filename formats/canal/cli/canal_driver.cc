@@ -5,9 +5,11 @@
 
 #include "canal/canal_file_kind.h"
 #include "canal/cli/canal_commands.h"
+#include "canal/cli/canal_gen.h"
 #include "canal/cli/canal_hints.h"
 #include "canal/cli/canal_input.h"
 #include "canal/cli/canal_repair.h"
+#include "canal/meta_generator.h"
 #include "driver.h"
 #include "input_file.h"
 
@@ -71,6 +73,11 @@ class CanalDriver final : public Driver {
     return run_canal_repair(CanalRepairRun{r.paths, r.group == "canal-meta-log", repair_, r.apply, r.json, r.guard});
   }
 
+  std::string_view generates() const override { return "a meta.dat and a meta.log history of N updates"; }
+  std::vector<std::string_view> corruptions() const override { return canal::meta_corruptions(); }
+  void add_gen_options(CLI::App* group) override { add_canal_gen_options(group, &gen_); }
+  ExitCode gen(const GenRequest& r) override { return run_canal_gen(r, gen_); }
+
  private:
   // The group of the claims (canal-meta-dat, canal-meta-log) is the kind,
   // so no file is read twice to tell it; else --format names it. Streams
@@ -93,6 +100,7 @@ class CanalDriver final : public Driver {
 
   PerCommand<CanalOptions> options_;
   CanalRepairOptions repair_;
+  CanalGenOptions gen_;
 };
 
 }  // namespace

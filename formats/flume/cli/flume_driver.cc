@@ -9,6 +9,7 @@
 #include "flume/channel_layout.h"
 #include "flume/cli/flume_commands.h"
 #include "flume/cli/flume_convert.h"
+#include "flume/cli/flume_gen.h"
 #include "flume/cli/flume_hints.h"
 #include "flume/cli/flume_repair.h"
 #include "flume/file_kind.h"
@@ -95,6 +96,13 @@ class FlumeDriver final : public Driver {
     return run_flume_convert(run);
   }
 
+  std::string_view generates() const override {
+    return "a channel: checkpoint (V2 or V3) and data dirs, transactions in flight, encryption";
+  }
+  std::vector<std::string_view> corruptions() const override { return flume::channel_corruptions(); }
+  void add_gen_options(CLI::App* group) override { add_flume_gen_options(group, &gen_); }
+  ExitCode gen(const GenRequest& r) override { return run_flume_gen(r, gen_); }
+
   // A channel is named by its directories: a PATH could be one file of
   // it, and rewriting part of a channel is how events get lost.
   ExitCode repair(const WriteRequest& r) override {
@@ -121,6 +129,7 @@ class FlumeDriver final : public Driver {
   PerCommand<FlumeOptions> options_;
   FlumeRepairOptions repair_;
   FlumeConvertOptions convert_;
+  FlumeGenOptions gen_;
 };
 
 }  // namespace

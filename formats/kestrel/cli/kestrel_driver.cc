@@ -6,6 +6,7 @@
 
 #include "driver.h"
 #include "kestrel/cli/kestrel_commands.h"
+#include "kestrel/cli/kestrel_gen.h"
 #include "kestrel/cli/kestrel_hints.h"
 #include "kestrel/journal_reader.h"
 
@@ -66,11 +67,17 @@ class KestrelDriver final : public Driver {
   std::vector<std::string_view> converts_to() const override { return {"jsonl", "kestrel", "kestrel2"}; }
   ExitCode convert(const ConvertRequest& r) override { return run_kestrel_convert(r); }
 
+  std::string_view generates() const override { return "a journal file or a queue directory of segments"; }
+  std::vector<std::string_view> corruptions() const override { return kestrel_corruptions(); }
+  void add_gen_options(CLI::App* group) override { add_kestrel_gen_options(group, &gen_); }
+  ExitCode gen(const GenRequest& r) override { return run_kestrel_gen(r, gen_); }
+
  private:
   const KestrelOptions& options(const ReadRequest& r) const { return options_[r.command]; }
   PerCommand<KestrelOptions> options_;
   KestrelCompactOptions compact_;
   bool salvage_ = false;
+  KestrelGenOptions gen_;
 };
 
 }  // namespace

@@ -3,7 +3,9 @@
 #include "driver.h"
 #include "kestrel/cli/kestrel_commands.h"
 #include "libkestrel/cli/libkestrel_commands.h"
+#include "libkestrel/cli/libkestrel_gen.h"
 #include "libkestrel/libkestrel_format.h"
+#include "libkestrel/libkestrel_generator.h"
 #include "path_family.h"
 
 namespace qjt::app {
@@ -96,6 +98,11 @@ class LibkestrelDriver final : public Driver {
                                    .guard = r.guard});
   }
 
+  std::string_view generates() const override { return "a queue's segments and reader bookmarks"; }
+  std::vector<std::string_view> corruptions() const override { return libkestrel::queue_corruptions(); }
+  void add_gen_options(CLI::App* group) override { add_libkestrel_gen_options(group, &gen_); }
+  ExitCode gen(const GenRequest& r) override { return run_libkestrel_gen(r, gen_); }
+
  private:
   static LibkestrelRun run(const ReadRequest& r) {
     return {.paths = r.paths,
@@ -109,6 +116,7 @@ class LibkestrelDriver final : public Driver {
   }
   bool rewrite_bookmarks_ = false;
   std::string queue_, reader_;  // convert
+  LibkestrelGenOptions gen_;
 };
 
 }  // namespace
