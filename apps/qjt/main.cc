@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <map>
+#include <string>
 
 #include "byte_size.h"
 #include "commands.h"
@@ -35,6 +37,54 @@ void add_max_input_option(CLI::App* command) {
           },
           "Read at most SIZE bytes of standard input, a FIFO or a device (64K, 1M, 4G; default 4G)")
       ->type_name("SIZE");
+}
+
+// What main() adds to a command beside its own options, by its row in
+// kCommands. Every command also takes the options of add_global_options.
+enum CommandTakes : unsigned {
+  kReadsInputs = 1U << 0,  // --max-input (add_max_input_option)
+  kShowsValues = 1U << 1,  // --local-time, --json-big-numbers (value_options.h)
+  // Its --json answer is a stream of records (dump) or of queues (replay),
+  // for which no line at all is the answer when nothing could be read.
+  // Without it, the answer is one report object, owed even by a run that
+  // stopped before writing it (main() then writes an error object).
+  kJsonStream = 1U << 2,
+};
+
+struct CommandRow {
+  void (*add)(CLI::App* app, qjt::ExitCode* status);  // adds the command and its own options (commands.h)
+  unsigned takes;                                     // CommandTakes
+};
+
+// The commands of qjt, one row each (as git's table of builtins), in the
+// order qjt --help lists them. A new command is its cmd_NAME.cc and a row.
+constexpr CommandRow kCommands[] = {
+    {qjt::app::add_dump_command, kReadsInputs | kShowsValues | kJsonStream},
+    {qjt::app::add_verify_command, kReadsInputs | kShowsValues},
+    {qjt::app::add_replay_command, kReadsInputs | kShowsValues | kJsonStream},
+    {qjt::app::add_compact_command, kReadsInputs | kShowsValues},
+    {qjt::app::add_convert_command, kReadsInputs | kShowsValues},
+    {qjt::app::add_repair_command, kReadsInputs | kShowsValues},
+    {qjt::app::add_gen_command, kShowsValues},
+    {qjt::app::add_help_command, 0},
+    {qjt::app::add_completion_command, 0},
+};
+
+using CommandRows = std::map<const CLI::App*, const CommandRow*>;
+
+// Adds the command of each row of kCommands to `app`, with the options its
+// row says it takes and those every command takes; returns the row of each.
+CommandRows add_commands(CLI::App* app, qjt::ExitCode* status) {
+  CommandRows rows;
+  for (const CommandRow& row : kCommands) {
+    row.add(app, status);
+    CLI::App* command = app->get_subcommands({}).back();  // the one row.add added
+    if ((row.takes & kReadsInputs) != 0) add_max_input_option(command);
+    if ((row.takes & kShowsValues) != 0) qjt::app::add_value_display_options(command);
+    qjt::app::add_global_options(command);
+    rows.emplace(command, &row);
+  }
+  return rows;
 }
 
 // Files that shrank while the command read them (InputFile::change): one
@@ -91,20 +141,7 @@ int main(int argc, char** argv) {
   app.fallthrough(false);
 
   qjt::ExitCode status = qjt::ExitCode::kOk;
-  qjt::app::add_dump_command(&app, &status);
-  qjt::app::add_verify_command(&app, &status);
-  qjt::app::add_replay_command(&app, &status);
-  qjt::app::add_compact_command(&app, &status);
-  qjt::app::add_convert_command(&app, &status);
-  qjt::app::add_repair_command(&app, &status);
-  qjt::app::add_gen_command(&app, &status);
-  qjt::app::add_help_command(&app, &status);
-  qjt::app::add_completion_command(&app, &status);
-  for (const char* reader : {"dump", "verify", "replay", "compact", "convert", "repair"})
-    add_max_input_option(app.get_subcommand(reader));
-  for (const char* command : {"dump", "verify", "replay", "compact", "convert", "repair", "gen"})
-    qjt::app::add_value_display_options(app.get_subcommand(command));
-  for (CLI::App* command : app.get_subcommands({})) qjt::app::add_global_options(command);
+  const CommandRows rows = add_commands(&app, &status);
 
   // --json callers get their errors as JSON too, whatever stops the run.
   const bool json = std::any_of(argv + 1, argv + argc, [](const char* arg) { return std::strcmp(arg, "--json") == 0; });
@@ -130,12 +167,11 @@ int main(int argc, char** argv) {
   status = report_changed_files(status);
   // A command whose --json answer is one report object, and that failed
   // before writing it (an unreadable input, a refusal told on stderr),
-  // still owes its caller one JSON object. The answer is a stream of
-  // records (dump) or of queues (replay), for which no line at all is the
-  // answer when nothing could be read.
-  const std::string command = app.get_subcommands().front()->get_name();
-  const bool stream = command == "dump" || command == "replay";
+  // still owes its caller one JSON object; a stream command does not.
+  const CLI::App* command = app.get_subcommands().front();
+  const bool stream = (rows.at(command)->takes & kJsonStream) != 0;
   if (json && status != qjt::ExitCode::kOk && !qjt::stdout_written() && !stream)
-    qjt::app::write_error_json(command, status, "stopped before any output; the diagnostics are on standard error");
+    qjt::app::write_error_json(command->get_name(), status,
+                               "stopped before any output; the diagnostics are on standard error");
   return qjt::to_int(status);
 }
