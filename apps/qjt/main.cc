@@ -8,6 +8,7 @@
 #include <exception>
 #include <map>
 #include <string>
+#include <string_view>
 
 #include "byte_size.h"
 #include "commands.h"
@@ -99,18 +100,25 @@ qjt::ExitCode report_changed_files(qjt::ExitCode status) {
   return status;
 }
 
-// The usage error of a first argument that is neither a command nor one
-// of qjt's own options; "" when it is either.
-std::string unknown_first_word(const CLI::App& app, int argc, char** argv) {
-  if (argc < 2) return "expected a command (see qjt --help)";
-  const std::string word = argv[1];
-  if (word.starts_with("-")) {
-    const auto options = qjt::app::option_names(app);
-    if (std::find(options.begin(), options.end(), word) != options.end()) return "";
-    return qjt::app::unknown("option", word, options, "qjt --help; a command's options follow the command");
+// The usage error of the words before the command: "" when they are
+// options every command takes (add_global_options_before_command), --help
+// or --version, followed by a known command. Any other option there is
+// refused with the closest one qjt knows.
+std::string words_before_command_error(const CLI::App& app, int argc, char** argv) {
+  const auto options = qjt::app::option_names(app);
+  int i = 1;
+  for (; i < argc && std::string_view(argv[i]).starts_with("-"); ++i) {
+    const std::string word = argv[i];
+    const std::string name = word.substr(0, word.find('='));
+    if (std::find(options.begin(), options.end(), name) == options.end())
+      return qjt::app::unknown("option", name, options, "qjt --help; a command's options follow the command");
+    const CLI::Option* option = app.get_option(name);
+    if (option == app.get_help_ptr() || option == app.get_version_ptr()) return "";
+    if (option->get_expected_max() > 0 && name == word) ++i;  // --color never: its value
   }
-  if (qjt::app::find_command(app, word) != nullptr) return "";
-  return qjt::app::unknown("command", word, qjt::app::command_names(app), "qjt --help");
+  if (i >= argc) return "expected a command (see qjt --help)";
+  if (qjt::app::find_command(app, argv[i]) != nullptr) return "";
+  return qjt::app::unknown("command", argv[i], qjt::app::command_names(app), "qjt --help");
 }
 
 // The command whose arguments were being parsed; null before one was.
@@ -142,11 +150,12 @@ int main(int argc, char** argv) {
 
   qjt::ExitCode status = qjt::ExitCode::kOk;
   const CommandRows rows = add_commands(&app, &status);
+  qjt::app::add_global_options_before_command(&app);
 
   // --json callers get their errors as JSON too, whatever stops the run.
   const bool json = std::any_of(argv + 1, argv + argc, [](const char* arg) { return std::strcmp(arg, "--json") == 0; });
   qjt::app::set_json_errors(json);
-  if (const std::string unknown = unknown_first_word(app, argc, argv); !unknown.empty())
+  if (const std::string unknown = words_before_command_error(app, argc, argv); !unknown.empty())
     return qjt::to_int(qjt::app::usage_error("", unknown));
   try {
     app.parse(argc, argv);
