@@ -46,7 +46,7 @@ std::map<std::pair<dev_t, ino_t>, StreamRead>& streams_read() {
 
 StreamRead read_stream(const std::string& path, bool is_stdin) {
   const int fd = is_stdin ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return StreamRead{nullptr, io_failure(path, describe_errno("open", path, errno))};
+  if (fd < 0) return StreamRead{nullptr, open_failure(path, errno)};
   const std::uint64_t limit = InputFile::stream_limit();
   StreamBuffer::Status status = StreamBuffer::Status::kComplete;
   int err = 0;
@@ -81,6 +81,10 @@ std::vector<Finding>& changes() {
 
 }  // namespace
 
+Finding open_failure(const std::string& path, int error) {
+  return io_failure(path, describe_errno("open", path, error));
+}
+
 void InputFile::set_stream_limit(std::uint64_t bytes) { stream_limit_bytes = bytes; }
 std::uint64_t InputFile::stream_limit() { return stream_limit_bytes; }
 
@@ -96,7 +100,7 @@ std::unique_ptr<InputFile> InputFile::open(const std::string& path, Finding* fai
   // Looked at before it is opened: a FIFO opened a second time would block.
   struct stat st {};
   if ((is_stdin ? ::fstat(STDIN_FILENO, &st) : ::stat(path.c_str(), &st)) != 0) {
-    *failure = io_failure(path, describe_errno(is_stdin ? "stat" : "open", path, errno));
+    *failure = is_stdin ? io_failure(path, describe_errno("stat", path, errno)) : open_failure(path, errno);
     return nullptr;
   }
   if (S_ISDIR(st.st_mode)) {
@@ -133,7 +137,7 @@ std::unique_ptr<InputFile> InputFile::open_regular(const std::string& path, bool
   file->name_ = path;
   const int fd = is_stdin ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
-    *failure = io_failure(path, describe_errno("open", path, errno));
+    *failure = open_failure(path, errno);
     return nullptr;
   }
   struct stat st {};

@@ -33,6 +33,12 @@ namespace qjt {
 
 class StreamBuffer;
 
+// The io_error finding (no offset) of `path` that cannot be opened for
+// `error` (an errno value): "cannot open PATH: REASON". InputFile::open
+// fails with it, and so does every caller that finds a path unopenable
+// before opening it, so that the words are the same wherever it is told.
+Finding open_failure(const std::string& path, int error);
+
 class InputFile {
  public:
   static constexpr std::uint64_t kDefaultStreamLimit = std::uint64_t{4} << 30;

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "commands.h"
@@ -95,6 +96,31 @@ std::vector<std::string> option_names(const CommandSpec& c) {
 
 // ---- bash ---------------------------------------------------------------
 
+// The arms of a bash `case` for the options of `c` that take a value, one
+// per spelling, each PREFIX followed by the name: their fixed set in
+// $values, or `return 0` for a file.
+std::string bash_values_case(const CommandSpec& c, std::string_view prefix, std::string_view indent) {
+  std::string arms;
+  for (const OptionSpec& o : c.options) {
+    if (!o.takes_value) continue;
+    for (const std::string& name : o.names) {
+      arms += o.values.empty() ? fmt::format("{}{}{}) return 0 ;;\n", indent, prefix, name)
+                               : fmt::format("{}{}{}) values='{}' ;;\n", indent, prefix, name, words(o.values));
+    }
+  }
+  return arms;
+}
+
+// The loop's arm that steps over the value of an option before the
+// command (--color never, or --color = never as bash splits it).
+std::string bash_skip_values_case(const CommandSpec& top) {
+  std::vector<std::string> names;
+  for (const OptionSpec& o : top.options)
+    if (o.takes_value) names.insert(names.end(), o.names.begin(), o.names.end());
+  if (names.empty()) return "";
+  return fmt::format("      {}) [[ ${{COMP_WORDS[i+1]}} == '=' ]] && ((i++)); ((i++)) ;;\n", fmt::join(names, "|"));
+}
+
 std::string bash_script(const CommandSpec& top, const std::vector<CommandSpec>& commands) {
   std::vector<std::string> first = option_names(top);
   std::string options_case, values_case, operands_case;
@@ -102,14 +128,7 @@ std::string bash_script(const CommandSpec& top, const std::vector<CommandSpec>& 
     for (const std::string& name : command_names(c)) first.push_back(name);
     options_case +=
         fmt::format("    {}) cmd={}; opts='{}' ;;\n", fmt::join(command_names(c), "|"), c.name, words(option_names(c)));
-    for (const OptionSpec& o : c.options) {
-      if (!o.takes_value) continue;
-      // An option with a fixed set offers it; any other value is a file.
-      for (const std::string& name : o.names) {
-        values_case += o.values.empty() ? fmt::format("    {}:{}) return 0 ;;\n", c.name, name)
-                                        : fmt::format("    {}:{}) values='{}' ;;\n", c.name, name, words(o.values));
-      }
-    }
+    values_case += bash_values_case(c, c.name + ":", "    ");
     if (!c.values.empty()) operands_case += fmt::format("      {}) values='{}' ;;\n", c.name, words(c.values));
   }
   return fmt::format(R"(# bash completion for qjt, written by `qjt completion bash`.
@@ -126,12 +145,15 @@ _qjt() {{
   fi
   for ((i = 1; i < COMP_CWORD; i++)); do
     case ${{COMP_WORDS[i]}} in
-      -*) ;;
+{}      -*) ;;
       *) cmd=${{COMP_WORDS[i]}}; break ;;
     esac
   done
   if [[ -z $cmd ]]; then
-    COMPREPLY=($(compgen -W '{}' -- "$cur"))
+    case $prev in
+{}      *) values='{}' ;;
+    esac
+    COMPREPLY=($(compgen -W "$values" -- "$cur"))
     return 0
   fi
   case $cmd in
@@ -152,7 +174,8 @@ _qjt() {{
 }}
 complete -o default -F _qjt qjt
 )",
-                     words(first), options_case, values_case, operands_case);
+                     bash_skip_values_case(top), bash_values_case(top, "", "      "), words(first), options_case,
+                     values_case, operands_case);
 }
 
 // ---- zsh ----------------------------------------------------------------

@@ -49,21 +49,37 @@ void refuse_negative_counts(const CLI::App& command) {
   }
 }
 
+// -q/--quiet, --no-progress and --color on `where` (a command, or qjt
+// itself for the words before the command), bound to `global`.
+std::vector<CLI::Option*> declare_global_options(CLI::App* where) {
+  return {
+      where->add_flag("-q,--quiet", global.quiet,
+                      "Only errors on standard error: no warnings, no progress, no summary of a clean run"),
+      where->add_flag("--no-progress", global.no_progress, "No progress line on standard error"),
+      where
+          ->add_option("--color", global.colour,
+                       "Colour severities: auto (on a terminal, unless NO_COLOR), always, never")
+          ->check(CLI::IsMember({"auto", "always", "never"})),
+  };
+}
+
 }  // namespace
 
 void add_global_options(CLI::App* command) {
-  command->add_flag("-q,--quiet", global.quiet,
-                    "Only errors on standard error: no warnings, no progress, no summary of a clean run");
-  command->add_flag("--no-progress", global.no_progress, "No progress line on standard error");
-  command
-      ->add_option("--color", global.colour, "Colour severities: auto (on a terminal, unless NO_COLOR), always, never")
-      ->check(CLI::IsMember({"auto", "always", "never"}));
+  declare_global_options(command);
   command->parse_complete_callback([command] {
     refuse_negative_counts(*command);
     set_quiet(global.quiet);
     set_colour_mode(*parse_colour_mode(global.colour));
     Progress::enable(progress_wanted(), progress_forced());
   });
+}
+
+void add_global_options_before_command(CLI::App* app) {
+  // CLI11 stores the options of qjt itself only once the command's words
+  // are parsed too, which would let them override those after the
+  // command; stored as they are parsed instead, they come first.
+  for (CLI::Option* option : declare_global_options(app)) option->trigger_on_parse();
 }
 
 CLI::Option* add_data_option(CLI::App* command, std::string* mode_name) {

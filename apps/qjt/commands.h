@@ -34,6 +34,11 @@ void add_completion_command(CLI::App* app, ExitCode* status);
 // (exit 2) a negative value of any unsigned option, which CLI11 would
 // otherwise wrap around.
 void add_global_options(CLI::App* command);
+// The same options on qjt itself, for the words before the command
+// (`qjt -q verify PATH`), with the same effect. Given both before and after
+// the command, the one after wins (as in git and ripgrep, the option
+// nearer the command line's end).
+void add_global_options_before_command(CLI::App* app);
 
 // Adds --data=text|base64|hex|none bound to *mode_name.
 CLI::Option* add_data_option(CLI::App* command, std::string* mode_name);

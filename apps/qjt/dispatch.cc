@@ -4,12 +4,12 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cstring>
 #include <filesystem>
 #include <iterator>
 
 #include <fmt/format.h>
 
+#include "input_file.h"
 #include "path_family.h"
 
 namespace qjt::app {
@@ -139,8 +139,7 @@ FindingList missing_paths(const std::vector<std::string>& paths) {
   for (const std::string& path : paths) {
     struct stat st {};
     if (path == "-" || ::stat(path.c_str(), &st) == 0 || errno != ENOENT) continue;
-    missing.report(Finding{Severity::kError, "io_error", path, std::nullopt,
-                           fmt::format("cannot open {}: {}", path, std::strerror(ENOENT))});
+    missing.report(open_failure(path, ENOENT));
   }
   return missing;
 }

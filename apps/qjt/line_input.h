@@ -13,7 +13,6 @@
 
 #include <cerrno>
 #include <cstdint>
-#include <cstring>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -32,7 +31,7 @@ class LineInput {
     if (path == "-") return std::unique_ptr<LineInput>(new LineInput(STDIN_FILENO, false, limit_of(STDIN_FILENO)));
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
-      *error = fmt::format("cannot open {}: {}", path, std::strerror(errno));
+      *error = open_failure(path, errno).message;
       return nullptr;
     }
     struct stat st {};

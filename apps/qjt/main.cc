@@ -6,6 +6,9 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <map>
+#include <string>
+#include <string_view>
 
 #include "byte_size.h"
 #include "commands.h"
@@ -37,6 +40,54 @@ void add_max_input_option(CLI::App* command) {
       ->type_name("SIZE");
 }
 
+// What main() adds to a command beside its own options, by its row in
+// kCommands. Every command also takes the options of add_global_options.
+enum CommandTakes : unsigned {
+  kReadsInputs = 1U << 0,  // --max-input (add_max_input_option)
+  kShowsValues = 1U << 1,  // --local-time, --json-big-numbers (value_options.h)
+  // Its --json answer is a stream of records (dump) or of queues (replay),
+  // for which no line at all is the answer when nothing could be read.
+  // Without it, the answer is one report object, owed even by a run that
+  // stopped before writing it (main() then writes an error object).
+  kJsonStream = 1U << 2,
+};
+
+struct CommandRow {
+  void (*add)(CLI::App* app, qjt::ExitCode* status);  // adds the command and its own options (commands.h)
+  unsigned takes;                                     // CommandTakes
+};
+
+// The commands of qjt, one row each (as git's table of builtins), in the
+// order qjt --help lists them. A new command is its cmd_NAME.cc and a row.
+constexpr CommandRow kCommands[] = {
+    {qjt::app::add_dump_command, kReadsInputs | kShowsValues | kJsonStream},
+    {qjt::app::add_verify_command, kReadsInputs | kShowsValues},
+    {qjt::app::add_replay_command, kReadsInputs | kShowsValues | kJsonStream},
+    {qjt::app::add_compact_command, kReadsInputs | kShowsValues},
+    {qjt::app::add_convert_command, kReadsInputs | kShowsValues},
+    {qjt::app::add_repair_command, kReadsInputs | kShowsValues},
+    {qjt::app::add_gen_command, kShowsValues},
+    {qjt::app::add_help_command, 0},
+    {qjt::app::add_completion_command, 0},
+};
+
+using CommandRows = std::map<const CLI::App*, const CommandRow*>;
+
+// Adds the command of each row of kCommands to `app`, with the options its
+// row says it takes and those every command takes; returns the row of each.
+CommandRows add_commands(CLI::App* app, qjt::ExitCode* status) {
+  CommandRows rows;
+  for (const CommandRow& row : kCommands) {
+    row.add(app, status);
+    CLI::App* command = app->get_subcommands({}).back();  // the one row.add added
+    if ((row.takes & kReadsInputs) != 0) add_max_input_option(command);
+    if ((row.takes & kShowsValues) != 0) qjt::app::add_value_display_options(command);
+    qjt::app::add_global_options(command);
+    rows.emplace(command, &row);
+  }
+  return rows;
+}
+
 // Files that shrank while the command read them (InputFile::change): one
 // file_changed finding each on standard error, and at least exit status 1,
 // whatever the command and family.
@@ -49,18 +100,25 @@ qjt::ExitCode report_changed_files(qjt::ExitCode status) {
   return status;
 }
 
-// The usage error of a first argument that is neither a command nor one
-// of qjt's own options; "" when it is either.
-std::string unknown_first_word(const CLI::App& app, int argc, char** argv) {
-  if (argc < 2) return "expected a command (see qjt --help)";
-  const std::string word = argv[1];
-  if (word.starts_with("-")) {
-    const auto options = qjt::app::option_names(app);
-    if (std::find(options.begin(), options.end(), word) != options.end()) return "";
-    return qjt::app::unknown("option", word, options, "qjt --help; a command's options follow the command");
+// The usage error of the words before the command: "" when they are
+// options every command takes (add_global_options_before_command), --help
+// or --version, followed by a known command. Any other option there is
+// refused with the closest one qjt knows.
+std::string words_before_command_error(const CLI::App& app, int argc, char** argv) {
+  const auto options = qjt::app::option_names(app);
+  int i = 1;
+  for (; i < argc && std::string_view(argv[i]).starts_with("-"); ++i) {
+    const std::string word = argv[i];
+    const std::string name = word.substr(0, word.find('='));
+    if (std::find(options.begin(), options.end(), name) == options.end())
+      return qjt::app::unknown("option", name, options, "qjt --help; a command's options follow the command");
+    const CLI::Option* option = app.get_option(name);
+    if (option == app.get_help_ptr() || option == app.get_version_ptr()) return "";
+    if (option->get_expected_max() > 0 && name == word) ++i;  // --color never: its value
   }
-  if (qjt::app::find_command(app, word) != nullptr) return "";
-  return qjt::app::unknown("command", word, qjt::app::command_names(app), "qjt --help");
+  if (i >= argc) return "expected a command (see qjt --help)";
+  if (qjt::app::find_command(app, argv[i]) != nullptr) return "";
+  return qjt::app::unknown("command", argv[i], qjt::app::command_names(app), "qjt --help");
 }
 
 // The command whose arguments were being parsed; null before one was.
@@ -91,25 +149,13 @@ int main(int argc, char** argv) {
   app.fallthrough(false);
 
   qjt::ExitCode status = qjt::ExitCode::kOk;
-  qjt::app::add_dump_command(&app, &status);
-  qjt::app::add_verify_command(&app, &status);
-  qjt::app::add_replay_command(&app, &status);
-  qjt::app::add_compact_command(&app, &status);
-  qjt::app::add_convert_command(&app, &status);
-  qjt::app::add_repair_command(&app, &status);
-  qjt::app::add_gen_command(&app, &status);
-  qjt::app::add_help_command(&app, &status);
-  qjt::app::add_completion_command(&app, &status);
-  for (const char* reader : {"dump", "verify", "replay", "compact", "convert", "repair"})
-    add_max_input_option(app.get_subcommand(reader));
-  for (const char* command : {"dump", "verify", "replay", "compact", "convert", "repair", "gen"})
-    qjt::app::add_value_display_options(app.get_subcommand(command));
-  for (CLI::App* command : app.get_subcommands({})) qjt::app::add_global_options(command);
+  const CommandRows rows = add_commands(&app, &status);
+  qjt::app::add_global_options_before_command(&app);
 
   // --json callers get their errors as JSON too, whatever stops the run.
   const bool json = std::any_of(argv + 1, argv + argc, [](const char* arg) { return std::strcmp(arg, "--json") == 0; });
   qjt::app::set_json_errors(json);
-  if (const std::string unknown = unknown_first_word(app, argc, argv); !unknown.empty())
+  if (const std::string unknown = words_before_command_error(app, argc, argv); !unknown.empty())
     return qjt::to_int(qjt::app::usage_error("", unknown));
   try {
     app.parse(argc, argv);
@@ -130,12 +176,11 @@ int main(int argc, char** argv) {
   status = report_changed_files(status);
   // A command whose --json answer is one report object, and that failed
   // before writing it (an unreadable input, a refusal told on stderr),
-  // still owes its caller one JSON object. The answer is a stream of
-  // records (dump) or of queues (replay), for which no line at all is the
-  // answer when nothing could be read.
-  const std::string command = app.get_subcommands().front()->get_name();
-  const bool stream = command == "dump" || command == "replay";
+  // still owes its caller one JSON object; a stream command does not.
+  const CLI::App* command = app.get_subcommands().front();
+  const bool stream = (rows.at(command)->takes & kJsonStream) != 0;
   if (json && status != qjt::ExitCode::kOk && !qjt::stdout_written() && !stream)
-    qjt::app::write_error_json(command, status, "stopped before any output; the diagnostics are on standard error");
+    qjt::app::write_error_json(command->get_name(), status,
+                               "stopped before any output; the diagnostics are on standard error");
   return qjt::to_int(status);
 }

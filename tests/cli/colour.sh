@@ -18,6 +18,15 @@ check "dump --color=always: warnings on stderr yellow" yes \
   "$(has "$("$QJT" dump --color=always "$sample" 2>&1 >/dev/null)" "$yellow")"
 check "verify on a pipe: no colour" no "$(has "$("$QJT" verify "$sample")" $'\e[')"
 check "verify --color=never: no colour" no "$(has "$("$QJT" verify --color=never "$sample")" $'\e[')"
+# Before the command, as after it; given in both places, the one after the
+# command wins.
+check "qjt --color=always verify: colour" yes "$(has "$("$QJT" --color=always verify "$sample")" "$yellow")"
+check "qjt --color always dump: warnings on stderr yellow" yes \
+  "$(has "$("$QJT" --color always dump "$sample" 2>&1 >/dev/null)" "$yellow")"
+check "qjt --color=never verify --color=always: colour" yes \
+  "$(has "$("$QJT" --color=never verify --color=always "$sample")" "$yellow")"
+check "qjt --color=always verify --color=never: no colour" no \
+  "$(has "$("$QJT" --color=always verify --color=never "$sample")" $'\e[')"
 check "NO_COLOR with --color=always: colour" yes \
   "$(has "$(NO_COLOR=1 "$QJT" verify --color=always "$sample")" "$yellow")"
 check "--json is never coloured" no "$(has "$("$QJT" verify --json --color=always "$sample")" $'\e[')"
@@ -70,6 +79,8 @@ if command -v script >/dev/null 2>&1; then
     "$(has "$(NO_COLOR=1 tty_run "'$QJT' verify --no-progress '$sample'")" $'\e[')"
   check "a terminal, NO_COLOR empty: colour" yes \
     "$(has "$(NO_COLOR='' tty_run "'$QJT' verify --no-progress '$sample'")" "$yellow")"
+  check "a terminal, qjt --color=never verify: no colour" no \
+    "$(has "$(tty_run "'$QJT' --color=never verify --no-progress '$sample'")" $'\e[')"
   check "a terminal, --color=never: no colour" no \
     "$(has "$(tty_run "'$QJT' verify --no-progress --color=never '$sample'")" $'\e[')"
   check "a terminal: repair's plan in colour" yes \

@@ -79,4 +79,10 @@ cp "$WORK/j" "$WORK/dir/q~~1"  # a stray temp file: a warning
 QJT_PROGRESS=always "$QJT" dump "$WORK/dir" >/dev/null 2>"$WORK/err"
 check "a warning is written on a clean line" no \
   "$(tr '\r' '\n' <"$WORK/err" | grep -q '[0-9]qjt:' && echo yes || echo no)"
+
+# --quiet, -q and --no-progress before the command, as after it.
+for off in --quiet -q --no-progress; do
+  QJT_PROGRESS=always "$QJT" "$off" dump "$WORK/j" >/dev/null 2>"$WORK/err"
+  check "qjt $off dump: no progress" no "$(has "$WORK/err" "$cr")"
+done
 [ $failures -eq 0 ]

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# -q/--quiet on every command: only errors on standard error. A compact
-# whose gate finds nothing to do prints nothing at all, -q or not (cron).
+# -q/--quiet on every command, before or after it: only errors on standard
+# error. A compact whose gate finds nothing to do prints nothing at all, -q
+# or not (cron).
 set -uo pipefail
 QJT=$1 DATA=$2 WORK=$3
 source "$(dirname "$0")/../check.sh"
@@ -25,6 +26,17 @@ for cmd in dump replay "compact --dry-run" "repair"; do
   run $cmd --quiet "$sample"
   check "$cmd --quiet: nothing on stderr" "" "$err"
 done
+# Before the command, as after it.
+for cmd in dump replay verify; do
+  run -q $cmd "$sample"
+  check "qjt -q $cmd: nothing on stderr" "" "$err"
+  run --quiet $cmd "$sample"
+  check "qjt --quiet $cmd: nothing on stderr" "" "$err"
+done
+check "qjt --quiet verify, warnings only: nothing on stdout" "" "$out"
+run -q dump "$WORK/no-such-file"
+check "qjt -q dump of a missing file: the error still on stderr" \
+  "qjt: $WORK/no-such-file: error[io_error]: cannot open $WORK/no-such-file: No such file or directory" "$err"
 run convert -q --to jsonl "$DATA/kestrel/files/every-opcode"
 check "convert -q: exit 0" 0 "$rc"
 check "convert -q: nothing on stderr" "" "$err"

@@ -2,6 +2,7 @@
 # Usage errors name the word qjt did not understand and suggest the
 # closest command or option (from the CLI definition itself), every line
 # starts with "qjt", a negative count is refused, and `help` takes aliases.
+# Of the options, only those every command takes may precede the command.
 set -uo pipefail
 QJT=$1 DATA=$2 WORK=$3
 source "$(dirname "$0")/../check.sh"
@@ -29,6 +30,34 @@ check "qjt --bogus: names the option" \
   "qjt: unknown option '--bogus' (see qjt --help; a command's options follow the command)" "$err"
 run --verion
 check "qjt --verion: suggests --version" "qjt: unknown option '--verion'; did you mean '--version'?" "$err"
+# Before the command: the options every command takes (-q, --no-progress,
+# --color; see quiet.sh, colour.sh), --help and --version; any other
+# option there is refused, with the closest one qjt has.
+run --json dump "$every"
+check "qjt --json dump: exit 2" 2 "$rc"
+check "qjt --json dump: options of a command follow it" \
+  "qjt: unknown option '--json' (see qjt --help; a command's options follow the command)" "$err"
+check "qjt --json dump: nothing but the error object on stdout" \
+  '{"type":"error","command":"","exit_status":2,"message":"unknown option '"'"'--json'"'"' (see qjt --help; a command'"'"'s options follow the command)"}' \
+  "$out"
+run --qiet verify "$every"
+check "qjt --qiet verify: suggests --quiet" "qjt: unknown option '--qiet'; did you mean '--quiet'?" "$err"
+run -q --no-progress --color never verify "$every"
+check "qjt -q --no-progress --color never verify: exit 0" 0 "$rc"
+check "qjt -q --no-progress --color never verify: verify's quiet answer" "" "$out$err"
+run --color=never bogus
+check "qjt --color=never bogus: names the command" "qjt: unknown command 'bogus' (see qjt --help)" "$err"
+run --color sometimes verify "$every"
+check "qjt --color sometimes verify: exit 2" 2 "$rc"
+run -q
+check "qjt -q alone: exit 2" 2 "$rc"
+check "qjt -q alone: says a command is expected" "qjt: expected a command (see qjt --help)" "$err"
+run --quiet --help
+check "qjt --quiet --help: exit 0" 0 "$rc"
+check "qjt --quiet --help: the help" yes "$(grep -q '^Usage: qjt' "$WORK/out" && echo yes)"
+run -q --version
+check "qjt -q --version: the version" yes "$([[ $out == "qjt "* ]] && echo yes)"
+
 run dump --jsn "$every"
 check "dump --jsn: exit 2" 2 "$rc"
 check "dump --jsn: suggests --json" "qjt dump: unknown option '--jsn'; did you mean '--json'?" "$err"
@@ -68,7 +97,7 @@ run dump --limit 0 "$every"
 check "dump --limit 0: still fine" 0 "$rc"
 
 # Every line of every usage error above starts with "qjt".
-for args in "bogus" "dmp x" "--bogus" "dump --jsn $every" "dump --limit -1 $every" "help dmp" \
+for args in "bogus" "dmp x" "--bogus" "--json dump $every" "-q bogus" "dump --jsn $every" "dump --limit -1 $every" "help dmp" \
   "dump --data=utf16 $every" "convert" "dump --op NOT_AN_OP $every"; do
   # shellcheck disable=SC2086
   "$QJT" $args >/dev/null 2>"$WORK/err"

@@ -68,6 +68,15 @@ expect --set-position qjt repair --set
 expect kestrel2 qjt convert --to ke
 expect kestrel qjt gen ""
 expect fish qjt completion ""
+# Options before the command: theirs, their values, then the commands.
+expect --quiet qjt --qu
+expect never qjt --color ""
+expect never qjt --color = n
+expect_not dump qjt --color ""
+expect dump qjt -q du
+expect dump qjt --color never du
+expect --json qjt --color = never dump --js
+expect hex qjt --no-progress dump --data =
 expect_not --json qjt gen --size --js  # a value that is not a fixed set: no option names
 expect_not dump qjt verify du          # a command's operand is a file, not a command
 
