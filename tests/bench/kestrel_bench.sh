@@ -32,6 +32,7 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
+. "$root/tests/bench/bench_lib.sh"
 qjt=""
 scratch_parent=/tmp
 runs=3
@@ -60,12 +61,7 @@ if [ ! -x /usr/bin/time ]; then
   [ "$(id -u)" = 0 ] || sudo_cmd=sudo
   $sudo_cmd apt-get install -y time >/dev/null
 fi
-if [ -z "$qjt" ]; then
-  echo "== building the Release binary in $root/build-bench"
-  cmake -S "$root" -B "$root/build-bench" -DCMAKE_BUILD_TYPE=Release -DQJT_BUILD_TESTS=OFF >/dev/null
-  cmake --build "$root/build-bench" -j "$(nproc)" --target qjt >/dev/null
-  qjt=$root/build-bench/qjt
-fi
+[ -z "$qjt" ] && qjt=$(build_release "$root")
 [ -x "$qjt" ] || { echo "kestrel_bench.sh: $qjt is not an executable" >&2; exit 2; }
 
 mkdir -p "$scratch_parent"
@@ -77,35 +73,7 @@ echo "== qjt: $qjt ($("$qjt" --version))"
 echo "== machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(uname -sr)"
 echo "== scratch: $scratch"
 
-# ---- measuring --------------------------------------------------------------
-# measure COMMAND [PREP]: runs `bash -c "exec COMMAND"` $runs times, each
-# after PREP (untimed); sets $wall (fastest run, seconds), $cpu (user+sys
-# of that run, seconds) and $rss (largest peak RSS, KiB). A failing command
-# (exit status other than 0) aborts the benchmark.
-measure() {
-  local best="" best_cpu="" peak=0 start end elapsed r c
-  for _ in $(seq "$runs"); do
-    [ -n "${2:-}" ] && bash -c "$2"
-    start=$(date +%s%N)
-    if ! /usr/bin/time -f '%M %U %S' -o "$scratch/time" bash -c "exec $1"; then
-      echo "kestrel_bench.sh: failed: $1" >&2
-      exit 1
-    fi
-    end=$(date +%s%N)
-    elapsed=$((end - start))
-    read -r r c < <(tail -n 1 "$scratch/time" | awk '{ print $1, $2 + $3 }')
-    if [ -z "$best" ] || [ "$elapsed" -lt "$best" ]; then best=$elapsed; best_cpu=$c; fi
-    [ "$r" -gt "$peak" ] && peak=$r
-  done
-  wall=$(awk -v ns="$best" 'BEGIN { printf "%.3f", ns / 1e9 }')
-  cpu=$best_cpu
-  rss=$peak
-}
-
-mib() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
-mbps() { awk -v b="$1" -v s="$2" 'BEGIN { printf "%.0f", b / 1e6 / s }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
-ratio4() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.4f", a / b }'; }  # for the progress line's cost
+# ---- measuring: measure, mib, mbps, ratio, ratio4 and check (bench_lib.sh) --
 
 table_header() {
   echo
@@ -272,13 +240,6 @@ done
 rm -f "$scratch/out"
 
 # ---- 4. targets ---------------------------------------------------------------
-check() {  # check DESCRIPTION VALUE LIMIT
-  if awk -v v="$2" -v l="$3" 'BEGIN { exit !(v <= l) }'; then
-    verdicts+=("met:    $1: $2 (limit $3)")
-  else
-    verdicts+=("MISSED: $1: $2 (limit $3)")
-  fi
-}
 check "verify, 1 KiB payloads, x cat" "${ratios["$size, 1 KiB payloads/verify"]}" 2
 check "replay, 1 KiB payloads, x cat" "${ratios["$size, 1 KiB payloads/replay"]}" 2
 check "verify, 100 B payloads, x cat" "${ratios["$size, 100 B payloads/verify"]}" 4
