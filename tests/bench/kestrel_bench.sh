@@ -33,13 +33,9 @@ set -euo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
 . "$root/tests/bench/bench_lib.sh"
-qjt=""
-scratch_parent=/tmp
-runs=3
 size=1G
 records=10000000
 live=1000000
-keep=0
 while [ $# -gt 0 ]; do
   case $1 in
     --qjt) qjt=$2; shift 2 ;;
@@ -61,17 +57,7 @@ if [ ! -x /usr/bin/time ]; then
   [ "$(id -u)" = 0 ] || sudo_cmd=sudo
   $sudo_cmd apt-get install -y time >/dev/null
 fi
-[ -z "$qjt" ] && qjt=$(build_release "$root")
-[ -x "$qjt" ] || { echo "kestrel_bench.sh: $qjt is not an executable" >&2; exit 2; }
-
-mkdir -p "$scratch_parent"
-scratch=$(mktemp -d "$scratch_parent/qjt-bench.XXXXXX")
-cleanup() { if [ "$keep" = 1 ]; then echo "scratch kept: $scratch"; else rm -rf "$scratch"; fi; }
-trap cleanup EXIT
-
-echo "== qjt: $qjt ($("$qjt" --version))"
-echo "== machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(uname -sr)"
-echo "== scratch: $scratch"
+setup_run
 
 # ---- measuring: measure, mib, mbps, ratio, ratio4 and check (bench_lib.sh) --
 
