@@ -37,6 +37,9 @@ class ReadTally {
   void done(std::size_t end) {
     if (records_ > 0) report(end);
   }
+  // After a decoder's next(): done(end) when it returned its terminal
+  // record, else record(end).
+  void after_next(bool terminal, std::size_t end) { terminal ? done(end) : record(end); }
 
  private:
   static constexpr std::size_t kBatch = 256 << 10;  // as a ReadWindow's buffer

@@ -32,7 +32,6 @@ ReadWindow::ReadWindow(ReadWindow&& other) noexcept
       fd_(std::exchange(other.fd_, -1)),
       file_(other.file_),
       records_(std::exchange(other.records_, 0)),
-      reported_(std::exchange(other.reported_, 0)),
       capacity_(other.capacity_),
       buffer_(std::move(other.buffer_)),
       data_(other.data_),
@@ -69,9 +68,6 @@ ByteSpan ReadWindow::fill(std::size_t offset, std::size_t length) {
   return bytes_.subspan(offset, length);
 }
 
-void ReadWindow::report_records() {
-  Progress::read(0, records_ - reported_);
-  reported_ = records_;
-}
+void ReadWindow::report_records() { Progress::read(0, std::exchange(records_, 0)); }
 
 }  // namespace qjt

@@ -89,8 +89,7 @@ class ReadWindow {
   ByteSpan bytes_;  // the whole input, as mapped
   int fd_ = -1;     // owned; -1: never read, view bytes_
   const InputFile* file_ = nullptr;
-  std::uint64_t records_ = 0;   // count_record() so far
-  std::uint64_t reported_ = 0;  // records counted for progress
+  std::uint64_t records_ = 0;  // count_record() since the last report to progress
   std::size_t capacity_ = 0;
   std::unique_ptr<std::uint8_t[]> buffer_;
   const std::uint8_t* data_ = nullptr;  // holds bytes [start_, end_) of the input

@@ -506,11 +506,7 @@ LogReader::LogReader(ByteSpan file, int version, std::uint64_t start, AesCtr* de
 bool LogReader::next(LogRecord* record) {
   if (done_) return false;
   decode_next(record);
-  if (done_) {
-    tally_.done(record->offset);
-  } else {
-    tally_.record(position_);
-  }
+  tally_.after_next(done_, done_ ? record->offset : position_);
   return true;
 }
 

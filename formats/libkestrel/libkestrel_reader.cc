@@ -54,11 +54,7 @@ bool Reader::end_at_zero(Record* record) {
 bool Reader::next(Record* record) {
   if (done_) return false;
   decode_next(record);
-  if (done_) {
-    tally_.done(record->offset);
-  } else {
-    tally_.record(position_);
-  }
+  tally_.after_next(done_, done_ ? record->offset : position_);
   return true;
 }
 
