@@ -8,7 +8,7 @@
 //   byte 1: bits 0-1 the step, bits 4-7 the transaction id;
 //   byte 2: for a take, which earlier put it names (or, with none, a
 //           pointer into nothing).
-// The channel is written to a scratch directory per process. Checks that
+// The channel is written to a scratch directory per process (in /dev/shm). Checks that
 // replay, reading the queue and the log retention rule end without a crash
 // and that the queue holds no more events than its records can add.
 #include <unistd.h>
@@ -38,10 +38,14 @@ void put_file(const fs::path& path, const std::string& bytes) {
   out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
 }
 
-// The scratch channel, made once: checkpoint/ (empty), data1/, data2/.
+// The scratch channel, made once: checkpoint/ (empty), data1/, data2/; in
+// memory (/dev/shm) where there is one, since the files are rewritten for
+// every input.
 const fs::path& channel_root() {
   static const fs::path root = [] {
-    fs::path p = fs::temp_directory_path() / ("qjt-fuzz-replay-" + std::to_string(::getpid()));
+    std::error_code ec;
+    const fs::path base = fs::is_directory("/dev/shm", ec) ? fs::path("/dev/shm") : fs::temp_directory_path();
+    fs::path p = base / ("qjt-fuzz-replay-" + std::to_string(::getpid()));
     for (const char* dir : {"checkpoint", "data1", "data2"}) fs::create_directories(p / dir);
     return p;
   }();

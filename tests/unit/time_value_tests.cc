@@ -3,6 +3,7 @@
 // expected epoch values were computed independently (date -u -d ... +%s).
 #include <doctest/doctest.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <string>
 
@@ -76,6 +77,16 @@ TEST_CASE("time text: ISO 8601 UTC with milliseconds, or local with its offset")
   REQUIRE(use_time_zone("UTC"));
   CHECK(format_local_time(1610779748123) == "2021-01-16T06:49:08.123+00:00");
   unsetenv("TZ");
+}
+
+// Found by fuzz_libkestrel_segment: a damaged add time overflowed the
+// calendar arithmetic (UBSan); times outside the years 0 to 9999 show as ms.
+TEST_CASE("time text: a time no calendar can show is its milliseconds") {
+  CHECK(format_utc_time(INT64_MIN) == "-9223372036854775808ms");
+  CHECK(format_utc_time(INT64_MAX) == "9223372036854775807ms");
+  CHECK(format_local_time(INT64_MIN) == "-9223372036854775808ms");
+  CHECK(format_utc_time(253'402'300'799'999) == "253402300799999ms");
+  CHECK(format_utc_time(253'402'214'400'000) == "9999-12-31T00:00:00.000Z");
 }
 
 TEST_CASE("JsonWriter: integers beyond 2^53 as strings only when asked") {
