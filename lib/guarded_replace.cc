@@ -58,11 +58,12 @@ ExitCode guard(const ReplaceRequest& r, const WriteGuardOptions& options,
   return refuse_if_open(r.watched, reason);
 }
 
-// <root>/<name>.<ms>, root (--backup-to) defaulting to "<dirs[0]>.qjt-backup"
-// beside the first of `dirs`; never inside one of `dirs`, where the owner
-// would take the copies for its own files or delete them (false, *error).
+// <root>/<name>.<stamp>, root (--backup-to) defaulting to
+// "<dirs[0]>.qjt-backup" beside the first of `dirs`; never inside one of
+// `dirs`, where the owner would take the copies for its own files or delete
+// them (false, *error).
 bool choose_backup_dir(const std::vector<std::string>& dirs, const std::string& name, const WriteGuardOptions& options,
-                       std::string* backup, std::string* error) {
+                       std::string_view stamp, std::string* backup, std::string* error) {
   // Absolute and resolved first: "." or a relative --backup-to must not
   // slip inside a queue directory.
   std::error_code ec;
@@ -80,12 +81,13 @@ bool choose_backup_dir(const std::vector<std::string>& dirs, const std::string& 
         base.string(), dir_real.string());
     return false;
   }
-  *backup = (base / fmt::format("{}.{}", name, now_ms())).string();
+  *backup = (base / fmt::format("{}.{}", name, stamp)).string();
   return true;
 }
 
-// Step 2: "" for no backup.
-bool place_backup(const ReplaceRequest& r, const WriteGuardOptions& options, std::string* place, std::string* error) {
+// Step 2: "" for no backup; `stamp` ends a backup directory's name.
+bool place_backup(const ReplaceRequest& r, const WriteGuardOptions& options, std::string_view stamp, std::string* place,
+                  std::string* error) {
   place->clear();
   if (options.no_backup) return true;
   if (!r.backup.file.empty()) {
@@ -93,7 +95,8 @@ bool place_backup(const ReplaceRequest& r, const WriteGuardOptions& options, std
     return true;
   }
   if (r.backup.name.empty()) return true;
-  return choose_backup_dir(r.keep_out_of.empty() ? r.lock_dirs : r.keep_out_of, r.backup.name, options, place, error);
+  return choose_backup_dir(r.keep_out_of.empty() ? r.lock_dirs : r.keep_out_of, r.backup.name, options, stamp, place,
+                           error);
 }
 
 // The sizes of `files` (those that exist).
@@ -223,7 +226,8 @@ ReplaceResult guarded_replace(const ReplaceRequest& request, const WriteGuardOpt
   if (ExitCode status = guard(request, options, &locks, &reason); status != ExitCode::kOk)
     return failed(status, reason);
   ReplaceResult result;
-  if (!place_backup(request, options, &result.backup, &reason)) return failed(ExitCode::kUsage, reason);
+  if (!place_backup(request, options, std::to_string(now_ms()), &result.backup, &reason))
+    return failed(ExitCode::kUsage, reason);
   bool done = (!request.check || request.check(&reason)) && check_room(request, result.backup, &reason) &&
               back_up(request.backup, result.backup, &reason);
   done = done && make_changes(request.changes, result.backup, &reason);
@@ -247,6 +251,12 @@ const char* result_action(const ReplaceResult& result, const char* done) {
 
 void report_unchanged(std::string_view command, const ReplaceResult& result) {
   fmt::print(stderr, "qjt {}: {}{}\n", command, result.status == ExitCode::kInUse ? "refused: " : "", result.reason);
+}
+
+std::string planned_backup(const ReplaceRequest& request, const WriteGuardOptions& options) {
+  std::string place, error;
+  if (!place_backup(request, options, "<ms>", &place, &error)) return "";
+  return place;
 }
 
 }  // namespace qjt

@@ -134,6 +134,11 @@ struct ReplaceResult {
   bool changed() const { return status == ExitCode::kOk || status == ExitCode::kProblems; }
 };
 
+// Where step 2 would place the backup, for a plan to say before --apply:
+// "<ms>" stands for the time of the run that makes it. "" when no backup
+// would be made, or when step 2 would refuse (the run then says why).
+std::string planned_backup(const ReplaceRequest& request, const WriteGuardOptions& options);
+
 // Runs steps 1 to 6. On failure the steps done stay done: each is safe on
 // its own, and the backup, once made, stays.
 ReplaceResult guarded_replace(const ReplaceRequest& request, const WriteGuardOptions& options);

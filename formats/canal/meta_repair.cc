@@ -85,4 +85,45 @@ bool apply_edits(MetaDat* meta, const MetaEdits& edits, std::vector<std::string>
   return true;
 }
 
+namespace {
+
+// The cursor Canal resumes `client_id` from when it loads `meta`; null
+// when it has none.
+const Cursor* loaded_cursor(const MetaDat& meta, std::int64_t client_id, const MetaDatSource& source) {
+  for (const ClientData& c : meta.clients)
+    if (c.client_id == client_id && kept_on_load(c, source) && c.cursor) return &*c.cursor;
+  return nullptr;
+}
+
+const Cursor* own_cursor(const ClientData& client) { return client.cursor ? &*client.cursor : nullptr; }
+
+bool has_client(const MetaDat& meta, std::int64_t client_id) {
+  return std::any_of(meta.clients.begin(), meta.clients.end(),
+                     [client_id](const ClientData& c) { return c.client_id == client_id; });
+}
+
+std::uint64_t loaded_cursors(const MetaDat& meta, const MetaDatSource& source) {
+  return static_cast<std::uint64_t>(std::count_if(meta.clients.begin(), meta.clients.end(), [&](const ClientData& c) {
+    return c.cursor && loaded_cursor(meta, c.client_id, source) == own_cursor(c);
+  }));
+}
+
+}  // namespace
+
+MetaLoss compare_meta(const std::optional<MetaDat>& before, const MetaDat& after, const MetaDatSource& source) {
+  MetaLoss loss;
+  loss.items_after = loaded_cursors(after, source);
+  if (!before) return loss;
+  loss.records_now = before->clients.size();
+  loss.items_now = loaded_cursors(*before, source);
+  for (const ClientData& c : before->clients) {
+    if (!has_client(after, c.client_id)) ++loss.records_lost;
+    const Cursor* now = loaded_cursor(*before, c.client_id, source);
+    if (now == nullptr || now != own_cursor(c)) continue;  // not the one Canal loads
+    const Cursor* later = loaded_cursor(after, c.client_id, source);
+    if (later == nullptr || !(*later == *now)) loss.lost_cursors.push_back(c.client_id);
+  }
+  return loss;
+}
+
 }  // namespace qjt::canal

@@ -45,4 +45,21 @@ bool parse_client_id(const std::string& text, std::int64_t* out);
 // is not in the file or has no cursor to take the source address from.
 bool apply_edits(MetaDat* meta, const MetaEdits& edits, std::vector<std::string>* actions, std::string* error);
 
+// What replacing a meta.dat loses. Its records are its clients; its
+// queued items are the cursors Canal resumes from when it loads the file
+// (a client it keeps on load, with a cursor). A cursor is lost when the
+// new file has no client of that id that Canal keeps with the very same
+// cursor: moved by an edit, or dropped.
+struct MetaLoss {
+  std::uint64_t records_now = 0;
+  std::uint64_t records_lost = 0;  // clients whose id the new file lacks
+  std::uint64_t items_now = 0;
+  std::uint64_t items_after = 0;
+  std::vector<std::int64_t> lost_cursors;  // client ids, in the old file's order
+};
+
+// `before` is nullopt for a file that does not exist or that Canal cannot
+// parse: it has nothing to lose.
+MetaLoss compare_meta(const std::optional<MetaDat>& before, const MetaDat& after, const MetaDatSource& source);
+
 }  // namespace qjt::canal

@@ -43,6 +43,18 @@ bool find_broken(ByteSpan journal, std::uint64_t from, JournalRecord* broken) {
   return false;
 }
 
+// The records that decode in `ranges` of `journal`, each read on its own.
+std::uint64_t decoded_records(ByteSpan journal, const std::vector<ByteRange>& ranges) {
+  std::uint64_t count = 0;
+  for (const ByteRange& range : ranges) {
+    JournalReader reader(journal.subspan(range.begin, range.size()));
+    JournalRecord record;
+    while (reader.next(&record))
+      if (record.type != RecordType::kEndOfFile && record.type != RecordType::kBroken) ++count;
+  }
+  return count;
+}
+
 }  // namespace
 
 std::uint64_t RepairPlan::kept_bytes() const {
@@ -72,6 +84,23 @@ RepairPlan plan_repair(ByteSpan journal, bool salvage) {
   }
   if (start < journal.size()) plan.keep.push_back({start, journal.size()});
   return plan;
+}
+
+RecordCount count_records(ByteSpan journal, const RepairPlan& plan, const RepairPlan& salvaged) {
+  // Salvage keeps every range any plan keeps, and more: its ranges and
+  // damaged regions are the journal's records.
+  const std::uint64_t total = decoded_records(journal, salvaged.keep) + salvaged.dropped.size();
+  const std::uint64_t kept = decoded_records(journal, plan.keep);
+  return RecordCount{kept, total - kept};
+}
+
+GentlestRepair gentlest_repair(ByteSpan journal) {
+  const RepairPlan cut = plan_repair(journal, false);
+  if (!cut.changes_file()) return GentlestRepair::kNone;
+  const RepairPlan salvaged = plan_repair(journal, true);
+  if (count_records(journal, salvaged, salvaged).kept > count_records(journal, cut, salvaged).kept)
+    return GentlestRepair::kSalvage;
+  return cut.kept_bytes() > 0 ? GentlestRepair::kTruncate : GentlestRepair::kNone;
 }
 
 }  // namespace qjt::kestrel

@@ -40,4 +40,25 @@ struct RepairPlan {
 
 RepairPlan plan_repair(ByteSpan journal, bool salvage);
 
+// The records of a journal that a plan keeps and loses, counted as salvage
+// finds them: every record that decodes (END_OF_FILE aside), and each
+// damaged region as one record, since how many it held cannot be told.
+struct RecordCount {
+  std::uint64_t kept = 0;
+  std::uint64_t lost = 0;
+  std::uint64_t total() const { return kept + lost; }
+};
+
+// What `plan` keeps of `journal`; `salvaged` is plan_repair(journal, true),
+// which finds every record there is to count.
+RecordCount count_records(ByteSpan journal, const RepairPlan& plan, const RepairPlan& salvaged);
+
+enum class GentlestRepair {
+  kNone,      // nothing to repair, or no repair keeps a byte
+  kTruncate,  // the cut keeps as many records as salvage
+  kSalvage,   // salvage keeps more records than the cut
+};
+// The repair of `journal` that keeps the most.
+GentlestRepair gentlest_repair(ByteSpan journal);
+
 }  // namespace qjt::kestrel

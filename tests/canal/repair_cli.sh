@@ -27,6 +27,20 @@ check "plan: the new bytes" '{"clientDatas":['"$c1,$c2_set"'],"destination":"exa
 check "plan: report" '{"applied":false,"changed":true,"backup":null,"ok":true}' \
   "$(jq -c '{applied, changed, backup, ok: .verify.ok}' <<<"$plan")"
 check "plan: nothing changed" same "$(cmp -s "$m" "$td/conf/example/meta.dat" && echo same)"
+# What a plan loses (issue 23): the file's records are its 2 clients, its
+# items the 2 cursors Canal resumes from; a set position replaces 1002's
+# cursor (lost, the client kept); a drop loses both. The backup's place is
+# named before --apply.
+check "plan: set position loses 1002's cursor" \
+  '{"records_now":2,"records_lost":0,"items_now":2,"items_after":2,"items_lost":1,"lost_cursors":[1002],"gentler":null}' \
+  "$(jq -c '{records_now, records_lost, items_now, items_after, items_lost, lost_cursors, gentler}' <<<"$plan")"
+check "plan: where the backup goes" "$m.qjt-backup-<ms>" "$(jq -r .backup_to <<<"$plan")"
+plan=$("$qjt" repair --drop-client 1002 "$m")
+check "plan text: drop loses the client and its cursor, keeps one, names the backup" \
+"  loses: 1 of 2 client record(s), 1 of 2 cursor(s) Canal resumes from (client 1002)
+  keeps: 1 cursor(s) Canal resumes from
+  backup: to $m.qjt-backup-<ms> on --apply" "$(grep -e '^  loses: ' -e '^  keeps: ' -e '^  backup: ' <<<"$plan")"
+check "plan: --no-backup names none" null "$("$qjt" repair --json --no-backup --drop-client 1002 "$m" | jq -c .backup_to)"
 
 # ---- apply: backup beside meta.dat, named in the output -----------------------
 out=$("$qjt" repair --json --set-position 1002=mysql-bin.000266:4 --apply "$m"); status=$?
@@ -44,6 +58,8 @@ check "--no-backup: one backup only" 1 "$(ls "$work/c/conf/example" | grep -c qj
 fresh
 mkdir -p "$work/c/x/example"
 cp "$td/variants/hand-edited.dat" "$work/c/x/example/meta.dat"
+check "normalise: the plan loses nothing" '0 0 1 1' \
+  "$("$qjt" repair --json "$work/c/x/example/meta.dat" | jq -r '"\(.records_lost) \(.items_lost) \(.items_now) \(.items_after)"')"
 "$qjt" repair --apply --no-backup "$work/c/x/example/meta.dat" >/dev/null
 check "normalise: the hand-edited file becomes Canal's layout" '{"clientDatas":['"$c1"'],"destination":"example"}' \
   "$(cat "$work/c/x/example/meta.dat")"

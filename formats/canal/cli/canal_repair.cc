@@ -27,6 +27,8 @@ struct Plan {
   std::string after;
   std::vector<std::string> actions;
   std::string backup;
+  canal::MetaLoss loss;
+  std::string planned_backup;  // before --apply: where the backup would go
 };
 
 bool usage(const std::string& message) {
@@ -122,19 +124,46 @@ std::optional<Plan> make_plan(const std::string& path, const CanalRepairOptions&
     return std::nullopt;
   }
   plan.after = canal::write_meta_dat(*meta);
+  plan.loss = canal::compare_meta(file.meta, *meta, plan.source);
   if (plan.before != plan.after && plan.actions.empty()) plan.actions.push_back("rewrite in Canal's layout");
   return plan;
 }
 
 bool changes(const Plan& p) { return p.before != p.after; }
 
-// meta.dat.qjt-backup-<ms>: beside the file (Canal reads only the exact
-// name meta.dat), or in --backup-to.
-std::string backup_path(const Plan& p, const WriteGuardOptions& guard) {
-  const auto ms = now_ms();
-  const std::string suffix = fmt::format(".qjt-backup-{}", ms);
+// meta.dat.qjt-backup-<stamp>: beside the file (Canal reads only the
+// exact name meta.dat), or in --backup-to.
+std::string backup_path(const Plan& p, const WriteGuardOptions& guard, std::string_view stamp) {
+  const std::string suffix = fmt::format(".qjt-backup-{}", stamp);
   if (guard.backup_root.empty()) return p.path + suffix;
   return (fs::path(guard.backup_root) / (fs::path(p.path).filename().string() + suffix)).string();
+}
+
+void write_loss_json(JsonWriter* line, const canal::MetaLoss& loss) {
+  line->unsigned_num("records_now", loss.records_now)
+      .unsigned_num("records_lost", loss.records_lost)
+      .unsigned_num("items_now", loss.items_now)
+      .unsigned_num("items_after", loss.items_after)
+      .unsigned_num("items_lost", loss.lost_cursors.size())
+      .begin_array("lost_cursors");
+  for (const std::int64_t id : loss.lost_cursors) line->number(id);
+  line->end_array();
+}
+
+// What the plan loses and keeps, and where the backup goes.
+std::string loss_text(const Plan& p, bool colour) {
+  const canal::MetaLoss& loss = p.loss;
+  std::string clients;
+  for (const std::int64_t id : loss.lost_cursors)
+    clients += (clients.empty() ? " (client " : ", ") + std::to_string(id);
+  if (!clients.empty()) clients += ")";
+  std::string text =
+      fmt::format("  {}: {} of {} client record(s), {} of {} cursor(s) Canal resumes from{}\n",
+                  in_colour("loses", Severity::kError, colour && (loss.records_lost > 0 || !clients.empty())),
+                  loss.records_lost, loss.records_now, loss.lost_cursors.size(), loss.items_now, clients);
+  text += fmt::format("  keeps: {} cursor(s) Canal resumes from\n", loss.items_after);
+  if (!p.planned_backup.empty()) text += fmt::format("  backup: to {} on --apply\n", p.planned_backup);
+  return text;
 }
 
 void print(Output* out, const Plan& p, bool applied, bool json, const FindingList& verified) {
@@ -145,7 +174,11 @@ void print(Output* out, const Plan& p, bool applied, bool json, const FindingLis
     line.end_array().boolean("changed", changes(p));
     p.before ? line.str("before", *p.before) : line.null("before");
     line.str("after", p.after);
+    write_loss_json(&line, p.loss);
+    // A meta.dat repair has one way for each edit: no gentler one to offer.
+    line.null("gentler");
     p.backup.empty() ? line.null("backup") : line.str("backup", p.backup);
+    p.planned_backup.empty() ? line.null("backup_to") : line.str("backup_to", p.planned_backup);
     write_verify_json(&line.key("verify"), verified);
     line.finish();
     return;
@@ -157,6 +190,7 @@ void print(Output* out, const Plan& p, bool applied, bool json, const FindingLis
   std::string text = fmt::format("{}:\n", p.path);
   for (const std::string& a : p.actions) text += "  " + a + "\n";
   text += fmt::format("  before: {}\n  after:  {}\n", p.before ? *p.before : "(no file)", p.after);
+  text += loss_text(p, colour_on(stdout));
   if (!p.backup.empty()) text += fmt::format("  backup: {}\n", p.backup);
   for (const Finding& f : verified.findings()) text += "  " + format_finding(f, colour_on(stdout)) + "\n";
   text += applied ? fmt::format("verify after repair: {} error(s)\n", verified.count(Severity::kError))
@@ -177,7 +211,7 @@ ReplaceResult carry_out(Plan* p, const WriteGuardOptions& guard) {
   request.lock_dirs = {dir};
   request.watched = {p->path};
   if (p->before) {
-    request.backup.file = backup_path(*p, guard);
+    request.backup.file = backup_path(*p, guard, std::to_string(now_ms()));
     request.backup.files = {p->path};
     request.backup.failpoint = "repair.backed_up";
   }
@@ -243,6 +277,8 @@ ExitCode run_canal_repair(const CanalRepairRun& run) {
   Output out;
   const FindingList planned = verify_bytes(*plan, plan->after);
   if (!run.apply || !changes(*plan)) {
+    if (plan->before && changes(*plan) && !run.guard.no_backup)
+      plan->planned_backup = backup_path(*plan, run.guard, "<ms>");
     print(&out, *plan, false, run.json, planned);
     return finish_output(&out, changes(*plan) ? ExitCode::kProblems : ExitCode::kOk);
   }

@@ -88,6 +88,7 @@ struct Report {
   std::vector<flume::AppliedBackup> backups;
   std::optional<FindingList> verified;
   const flume::RecoveryChange* recovery = nullptr;  // null when nothing would change
+  std::string planned_backup;                       // before --apply: where the backup would go
 
   // A plan that loses or revives events is carried out only when forced.
   bool refused() const { return recovery && !recovery->keeps_queue() && !options.guard.force; }
@@ -155,6 +156,16 @@ void write_files_json(JsonWriter* line, const Report& r) {
   line->end_array();
 }
 
+// The records the plan neutralises: each integrity change makes one a NOOP
+// (or the end of the data, for a torn one).
+std::uint64_t records_lost(const flume::ChannelRepairPlan& plan) {
+  std::uint64_t count = 0;
+  for (const flume::FileChange& c : plan.changes) count += c.integrity.size();
+  return count;
+}
+
+std::uint64_t items_lost(const Report& r) { return r.recovery ? r.recovery->lost.size() : 0; }
+
 void print_json(Output* out, const Report& r, const flume::ChannelRepairRequest& request) {
   JsonLine line(out->buffer());
   line.boolean("applied", r.options.apply && r.verified.has_value())
@@ -173,7 +184,10 @@ void print_json(Output* out, const Report& r, const flume::ChannelRepairRequest&
     line.null("rebuild");
   }
   write_recovery_json(&line, r);
+  // Flume's repair has one way for each damage: no gentler one to offer.
+  line.unsigned_num("records_lost", records_lost(r.plan)).unsigned_num("items_lost", items_lost(r)).null("gentler");
   r.backup_dir.empty() || r.backups.empty() ? line.null("backup_dir") : line.str("backup_dir", r.backup_dir);
+  r.planned_backup.empty() ? line.null("backup_to") : line.str("backup_to", r.planned_backup);
   write_findings_json(&line.key("findings"), r.plan_findings.findings());
   if (r.verified) {
     write_verify_json(&line.key("verify"), *r.verified);
@@ -218,6 +232,17 @@ std::string recovery_text(const flume::RecoveryChange& recovery, bool colour) {
   return text;
 }
 
+// The plan's whole story in two lines: what it loses and what it keeps.
+std::string summary_text(const Report& r, bool colour) {
+  std::string text = fmt::format("{}: {} record(s) made NOOPs, {} queued event(s)\n",
+                                 in_colour("loses", Severity::kError, colour), records_lost(r.plan), items_lost(r));
+  if (r.recovery)
+    text += fmt::format("keeps: {} of the {} queued event(s) Flume recovers now\n",
+                        r.recovery->now.size() - r.recovery->lost.size(), r.recovery->now.size());
+  if (!r.planned_backup.empty()) text += fmt::format("backup: to {} on --apply\n", r.planned_backup);
+  return text;
+}
+
 void print_text(Output* out, const Report& r) {
   const bool colour = colour_on(stdout);
   StderrReporter diagnostics;
@@ -225,6 +250,7 @@ void print_text(Output* out, const Report& r) {
   if (r.plan.changes.empty()) out->write("channel: nothing to change\n");
   for (const flume::FileChange& c : r.plan.changes) out->write(file_text(c, r.backup_of(c.path)));
   if (r.recovery) out->write(recovery_text(*r.recovery, colour));
+  if (!r.plan.changes.empty()) out->write(summary_text(r, colour));
   if (!r.plan.feasible) out->write("the plan cannot be carried out: see the findings above; nothing was changed\n");
   if (r.refused())
     out->write(
@@ -277,10 +303,10 @@ std::vector<std::string> channel_directories(const flume::ChannelLayout& layout)
   return dirs;
 }
 
-// The plan through guarded_replace: the channel's guard, the backup placed
-// outside every channel directory in the channel's own layout, then each
-// change in the plan's order.
-ExitCode apply(const flume::ChannelLayout& layout, Report* r) {
+// The plan as a guarded_replace request: the channel's guard, the backup
+// placed outside every channel directory in the channel's own layout, then
+// each change in the plan's order.
+ReplaceRequest repair_request(const flume::ChannelLayout& layout, Report* r) {
   ReplaceRequest request = channel_request(layout, touched_files(layout, r->plan));
   request.keep_out_of = channel_directories(layout);
   request.check = [r](std::string* error) { return flume::check_still_as_planned(r->plan, error); };
@@ -297,7 +323,11 @@ ExitCode apply(const flume::ChannelLayout& layout, Report* r) {
         [&c](const std::string&, std::string* error) { return flume::apply_file_change(c, error); },
         "flume_repair.changed"));
   request.verify = [r] { return verify_channel(r->options.flume); };
-  ReplaceResult result = guarded_replace(request, r->options.guard);
+  return request;
+}
+
+ExitCode apply(const flume::ChannelLayout& layout, Report* r) {
+  ReplaceResult result = guarded_replace(repair_request(layout, r), r->options.guard);
   r->backup_dir = result.backup;
   r->verified = std::move(result.verified);
   if (!result.changed()) report_unchanged("repair", result);
@@ -345,7 +375,9 @@ ExitCode run_flume_repair(const FlumeRepairOptions& o) {
     recovery = flume::compare_recovery(layout, *keys, plan, o.flume.capacity);
     report_recovery_change(layout, *recovery, &plan_findings);
   }
-  Report report{o, plan, plan_findings, "", {}, std::nullopt, recovery ? &*recovery : nullptr};
+  Report report{o, plan, plan_findings, "", {}, std::nullopt, recovery ? &*recovery : nullptr, ""};
+  if (!o.apply && !plan.changes.empty())
+    report.planned_backup = planned_backup(repair_request(layout, &report), o.guard);
   ExitCode status =
       plan.changes.empty() && plan_findings.count(Severity::kError) == 0 ? ExitCode::kOk : ExitCode::kProblems;
   if (has_io_error(plan_findings.findings())) status = ExitCode::kIoError;

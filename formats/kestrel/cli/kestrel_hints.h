@@ -1,5 +1,6 @@
-// The remedies qjt knows for classic Kestrel findings: one table, code to
-// command (formats/kestrel/README.md lists them beside the codes).
+// The remedies qjt knows for classic Kestrel findings (formats/kestrel/
+// README.md lists them beside the codes): broken_record's, the repair that
+// keeps the most of the file, read again to find it.
 #pragma once
 
 #include <string>

@@ -165,7 +165,25 @@ JournalSelection open_journals_and_report(const std::vector<std::string>& paths,
   return selection;
 }
 
-std::vector<std::uint64_t> replay_journal(const OpenJournal& journal, kestrel::ReplayState* state) {
+namespace {
+
+// Applies the records of `reader` to `state`, `base` added to their
+// offsets; returns how many there were (terminal records excluded).
+std::uint64_t apply_records(kestrel::JournalReader* reader, std::uint64_t base, kestrel::ReplayState* state) {
+  std::uint64_t count = 0;
+  kestrel::JournalRecord record;
+  while (reader->next(&record)) {
+    record.offset += base;
+    state->apply(record);
+    if (record.type != kestrel::RecordType::kEndOfFile && record.type != kestrel::RecordType::kBroken) ++count;
+  }
+  return count;
+}
+
+}  // namespace
+
+std::vector<std::uint64_t> replay_journal(const OpenJournal& journal, kestrel::ReplayState* state,
+                                          const std::vector<const std::vector<kestrel::ByteRange>*>& kept) {
   std::vector<std::uint64_t> counts(journal.files.size(), 0);
   for (std::size_t i = 0; i < journal.files.size(); ++i) {
     if (!journal.inputs[i]) continue;
@@ -176,14 +194,17 @@ std::vector<std::uint64_t> replay_journal(const OpenJournal& journal, kestrel::R
                       (file.role == kestrel::FileRole::kGiven && file.name.find('.') == std::string::npos);
     const InputFile& input = *journal.inputs[i];
     state->begin_file(static_cast<std::uint32_t>(i), file.path, input.bytes(), live);
+    if (i < kept.size() && kept[i] != nullptr) {
+      for (const kestrel::ByteRange& range : *kept[i]) {
+        kestrel::JournalReader reader(input.bytes().subspan(range.begin, range.size()));
+        counts[i] += apply_records(&reader, range.begin, state);
+      }
+      continue;
+    }
     // Streamed, not walked through the mapping (lib/read_window.h); replay
     // keeps positions, so no page of the mapping becomes resident here.
     kestrel::JournalReader reader(input);
-    kestrel::JournalRecord record;
-    while (reader.next(&record)) {
-      state->apply(record);
-      if (record.type != kestrel::RecordType::kEndOfFile && record.type != kestrel::RecordType::kBroken) ++counts[i];
-    }
+    counts[i] = apply_records(&reader, 0, state);
   }
   return counts;
 }

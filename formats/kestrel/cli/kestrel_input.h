@@ -12,6 +12,7 @@
 #include "exit_code.h"
 #include "finding.h"
 #include "input_file.h"
+#include "kestrel/journal_repair.h"
 #include "kestrel/queue_directory.h"
 #include "kestrel/replay_state.h"
 
@@ -48,6 +49,10 @@ JournalSelection open_journals_and_report(const std::vector<std::string>& paths,
 
 // Feeds every readable file of `journal` through `state`, in order, and
 // returns the number of records (terminal records excluded) of each file.
-std::vector<std::uint64_t> replay_journal(const OpenJournal& journal, kestrel::ReplayState* state);
+// kept[i], when there is one and it is not null, is what a repair keeps of
+// file i (kestrel/journal_repair.h): the file replays as its ranges,
+// each read on its own, would after the repair; offsets stay the file's own.
+std::vector<std::uint64_t> replay_journal(const OpenJournal& journal, kestrel::ReplayState* state,
+                                          const std::vector<const std::vector<kestrel::ByteRange>*>& kept = {});
 
 }  // namespace qjt::app

@@ -4,7 +4,10 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <iterator>
 #include <map>
+#include <optional>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -15,6 +18,7 @@
 #include "kestrel/cli/kestrel_input.h"
 #include "kestrel/journal_repair.h"
 #include "path_family.h"
+#include "reporters.h"
 
 namespace qjt::app {
 namespace {
@@ -35,9 +39,135 @@ struct FilePlan {
   std::size_t index;
   kestrel::RepairPlan plan;
   std::string backup_dir;
+  kestrel::RecordCount records;  // what the plan keeps and loses
+  // Without --salvage, the salvage plan when it keeps more records.
+  std::optional<kestrel::RepairPlan> salvaged;
+  kestrel::RecordCount salvaged_records;
+  std::string planned_backup;  // before --apply: where its backup would go
   const std::string& path() const { return journal->files[index].path; }
   ByteSpan bytes() const { return journal->inputs[index]->bytes(); }
 };
+
+std::uint64_t dropped_bytes(const FilePlan& f, const kestrel::RepairPlan& plan) {
+  return f.bytes().size() - plan.kept_bytes();
+}
+
+// The plan for file `index` of `journal`, with what it keeps and, when
+// `offer_gentler`, what --salvage would keep instead.
+FilePlan plan_file(const OpenJournal& journal, std::size_t index, bool salvage, bool offer_gentler) {
+  FilePlan f{&journal, index, kestrel::plan_repair(journal.inputs[index]->bytes(), salvage), "", {}, {}, {}, ""};
+  if (!f.plan.changes_file()) {
+    f.records = kestrel::count_records(f.bytes(), f.plan, f.plan);
+    return f;
+  }
+  kestrel::RepairPlan salvaged = salvage ? f.plan : kestrel::plan_repair(f.bytes(), true);
+  f.records = kestrel::count_records(f.bytes(), f.plan, salvaged);
+  f.salvaged_records = kestrel::count_records(f.bytes(), salvaged, salvaged);
+  if (offer_gentler && f.salvaged_records.kept > f.records.kept) f.salvaged = std::move(salvaged);
+  return f;
+}
+
+// ---- what a repair does to the queues --------------------------------------
+
+// An item is known by the record that added it (file index, offset in
+// the file as it is now), which no repair moves.
+using ItemKey = std::pair<std::uint32_t, std::uint64_t>;
+
+// The items Kestrel recovers from `journal` (open transactions included),
+// sorted; with `kept`, from the journal as a repair leaves it.
+std::vector<ItemKey> recovered_items(const OpenJournal& journal,
+                                     const std::vector<const std::vector<kestrel::ByteRange>*>& kept) {
+  DiscardFindings findings;  // verify reports them
+  kestrel::ReplayState state(kestrel::ReplayOptions{}, &findings);
+  replay_journal(journal, &state, kept);
+  std::vector<ItemKey> items;
+  for (const kestrel::QueuedItem& item : state.after_restart()) items.emplace_back(item.file_index, item.record_offset);
+  std::sort(items.begin(), items.end());
+  return items;
+}
+
+// As Flume's repair tells them (flume/repair_recovery.h): an item
+// recovered now and not after the repair is lost when the repair drops the
+// record that added it, and taken when a record the damage hid today, and
+// that the repair keeps, removes it.
+struct QueueChange {
+  const OpenJournal* journal;
+  std::uint64_t items_now = 0;
+  std::uint64_t items_after = 0;
+  std::uint64_t items_lost = 0;
+  std::uint64_t items_taken = 0;
+};
+
+bool inside(const std::vector<kestrel::ByteRange>& ranges, std::uint64_t offset) {
+  return std::any_of(ranges.begin(), ranges.end(),
+                     [offset](const kestrel::ByteRange& r) { return offset >= r.begin && offset < r.end; });
+}
+
+// What the plans of `plans` (salvage's instead, when `salvaged` and a file
+// has one) do to `journal`'s queue.
+QueueChange queue_change(const OpenJournal& journal, const std::vector<FilePlan>& plans, bool salvaged) {
+  std::vector<const std::vector<kestrel::ByteRange>*> kept(journal.files.size(), nullptr);
+  for (const FilePlan& f : plans) {
+    if (f.journal != &journal || !f.plan.changes_file()) continue;
+    kept[f.index] = salvaged && f.salvaged ? &f.salvaged->keep : &f.plan.keep;
+  }
+  const std::vector<ItemKey> now = recovered_items(journal, {});
+  const std::vector<ItemKey> after = recovered_items(journal, kept);
+  std::vector<ItemKey> gone;
+  std::set_difference(now.begin(), now.end(), after.begin(), after.end(), std::back_inserter(gone));
+  QueueChange change{&journal, now.size(), after.size(), 0, 0};
+  for (const auto& [file, offset] : gone) {
+    const bool kept_record = kept[file] == nullptr || inside(*kept[file], offset);
+    ++(kept_record ? change.items_taken : change.items_lost);
+  }
+  return change;
+}
+
+// The whole run's plan: each file's, what it does to each queue, and,
+// before --apply, what --salvage would do instead when it keeps more.
+struct RunPlan {
+  std::vector<FilePlan> files;
+  std::vector<QueueChange> queues;          // those whose files change
+  std::optional<std::string> gentler;       // the --salvage command
+  std::vector<QueueChange> gentler_queues;  // with gentler: what it does to them
+
+  bool changes() const {
+    return std::any_of(files.begin(), files.end(), [](const FilePlan& f) { return f.plan.changes_file(); });
+  }
+};
+
+// "qjt repair --salvage [--queue Q] PATH...": the gentler plan, as run.
+std::string salvage_command(const RepairOptions& o) {
+  std::string command = "qjt repair --salvage";
+  if (!o.queue.empty()) command += " --queue " + shell_word(o.queue);
+  for (const std::string& path : o.paths) command += " " + shell_word(path);
+  return command;
+}
+
+RunPlan plan_run(const JournalSelection& selection, const RepairOptions& o) {
+  RunPlan run;
+  for (const auto& journal : selection.journals)
+    for (std::size_t i = 0; i < journal.files.size(); ++i)
+      run.files.push_back(plan_file(journal, i, o.salvage, !o.apply));
+  const bool gentler =
+      std::any_of(run.files.begin(), run.files.end(), [](const FilePlan& f) { return f.salvaged.has_value(); });
+  if (gentler) run.gentler = salvage_command(o);
+  for (const auto& journal : selection.journals) {
+    const bool changed = std::any_of(run.files.begin(), run.files.end(), [&journal](const FilePlan& f) {
+      return f.journal == &journal && f.plan.changes_file();
+    });
+    if (!changed) continue;
+    run.queues.push_back(queue_change(journal, run.files, false));
+    if (gentler) run.gentler_queues.push_back(queue_change(journal, run.files, true));
+  }
+  return run;
+}
+
+std::uint64_t items_lost(const std::vector<QueueChange>& queues) {
+  std::uint64_t total = 0;
+  for (const QueueChange& q : queues) total += q.items_lost;
+  return total;
+}
 
 std::string action_name(const FilePlan& f, bool salvage) {
   if (!f.plan.changes_file()) return "keep";
@@ -59,8 +189,29 @@ void write_file_json(JsonWriter* out, const FilePlan& f, bool salvage) {
         .end_object();
   }
   out->end_array();
+  out->unsigned_num("records_kept", f.records.kept).unsigned_num("records_lost", f.records.lost);
+  if (f.salvaged) {
+    out->begin_object("gentler")
+        .unsigned_num("records_kept", f.salvaged_records.kept)
+        .unsigned_num("records_lost", f.salvaged_records.lost)
+        .unsigned_num("bytes_dropped", dropped_bytes(f, *f.salvaged))
+        .end_object();
+  } else {
+    out->null("gentler");
+  }
   f.backup_dir.empty() ? out->null("backup_dir") : out->str("backup_dir", f.backup_dir);
+  f.planned_backup.empty() ? out->null("backup_to") : out->str("backup_to", f.planned_backup);
   out->end_object();
+}
+
+void write_queue_json(JsonWriter* out, const QueueChange& q) {
+  out->begin_object()
+      .str("queue", q.journal->queue)
+      .unsigned_num("items_now", q.items_now)
+      .unsigned_num("items_after", q.items_after)
+      .unsigned_num("items_lost", q.items_lost)
+      .unsigned_num("items_taken", q.items_taken)
+      .end_object();
 }
 
 // The plan for `f`; what it drops in the error colour when `colour`.
@@ -71,8 +222,22 @@ std::string file_text(const FilePlan& f, bool salvage, bool colour) {
   for (const auto& d : f.plan.dropped)
     text += fmt::format("  {} {} byte(s) at offset {}: {}\n", in_colour("drop", Severity::kError, colour),
                         d.range.size(), d.range.begin, d.reason);
+  text += fmt::format("  keeps {} of {} record(s); {} {} record(s) (a damaged region counts as one)\n", f.records.kept,
+                      f.records.total(), in_colour("loses", Severity::kError, colour), f.records.lost);
+  if (f.salvaged)
+    text += fmt::format("  --salvage would keep {} of {} record(s) (drop {} byte(s))\n", f.salvaged_records.kept,
+                        f.salvaged_records.total(), dropped_bytes(f, *f.salvaged));
   if (!f.backup_dir.empty()) text += fmt::format("  backup in {}\n", f.backup_dir);
+  if (!f.planned_backup.empty()) text += fmt::format("  backup to {} on --apply\n", f.planned_backup);
   return text;
+}
+
+std::string queue_text(const QueueChange& q, bool colour) {
+  return fmt::format(
+      "queue {}: {} item(s) recovered now, {} after the repair; {} {}, {} taken by records the "
+      "damage hides now\n",
+      q.journal->queue, q.items_now, q.items_after, q.items_lost,
+      in_colour("lost", Severity::kError, colour && q.items_lost > 0), q.items_taken);
 }
 
 std::string directory_of(const OpenJournal& j, const std::string& path) {
@@ -167,23 +332,57 @@ ExitCode apply_plans(std::vector<FilePlan>* plans, const RepairOptions& o, Findi
   return status;
 }
 
-void print(Output* out, const std::vector<FilePlan>& plans, const RepairOptions& o, const FindingList* verified) {
-  const std::size_t errors = verified ? verified->count(Severity::kError) : 0;
-  if (!o.json) {
-    const bool colour = colour_on(stdout);
-    for (const auto& f : plans) out->write(file_text(f, o.salvage, colour));
-    if (!o.apply) out->write("plan only: nothing was changed; run with --apply to carry it out\n");
-    if (verified) {
-      for (const Finding& finding : verified->findings())
-        if (finding.severity == Severity::kError) out->write(format_finding(finding, colour) + "\n");
-      out->write(fmt::format("verify after repair: {} error(s)\n", errors));
-    }
+// Before --apply, the whole story: per file what it drops, keeps and
+// loses, and where its backup goes; per queue the items lost; and the
+// gentler --salvage when it keeps more.
+void print_text(Output* out, const RunPlan& run, const RepairOptions& o, const FindingList* verified) {
+  const bool colour = colour_on(stdout);
+  for (const auto& f : run.files) out->write(file_text(f, o.salvage, colour));
+  for (const QueueChange& q : run.queues) out->write(queue_text(q, colour));
+  if (run.gentler)
+    out->write(fmt::format("gentler: {} keeps more records and loses {} queued item(s)\n", *run.gentler,
+                           items_lost(run.gentler_queues)));
+  if (!o.apply && run.changes()) out->write("plan only: nothing was changed; run with --apply to carry it out\n");
+  if (verified) {
+    for (const Finding& finding : verified->findings())
+      if (finding.severity == Severity::kError) out->write(format_finding(finding, colour) + "\n");
+    out->write(fmt::format("verify after repair: {} error(s)\n", verified->count(Severity::kError)));
+  }
+}
+
+void write_gentler_json(JsonWriter* out, const RunPlan& run) {
+  if (!run.gentler) {
+    out->null("gentler");
     return;
   }
+  kestrel::RecordCount records;
+  std::uint64_t bytes = 0;
+  for (const FilePlan& f : run.files) {
+    const bool salvaged = f.salvaged.has_value();
+    records.kept += salvaged ? f.salvaged_records.kept : f.records.kept;
+    records.lost += salvaged ? f.salvaged_records.lost : f.records.lost;
+    bytes += dropped_bytes(f, salvaged ? *f.salvaged : f.plan);
+  }
+  out->begin_object("gentler")
+      .str("command", *run.gentler)
+      .unsigned_num("records_kept", records.kept)
+      .unsigned_num("records_lost", records.lost)
+      .unsigned_num("bytes_dropped", bytes)
+      .unsigned_num("items_lost", items_lost(run.gentler_queues))
+      .end_object();
+}
+
+void print(Output* out, const RunPlan& run, const RepairOptions& o, const FindingList* verified) {
+  if (!o.json) return print_text(out, run, o, verified);
   JsonLine line(out->buffer());
+  std::uint64_t records_lost = 0;
+  for (const auto& f : run.files) records_lost += f.records.lost;
   line.boolean("applied", o.apply).boolean("salvage", o.salvage).begin_array("files");
-  for (const auto& f : plans) write_file_json(&line, f, o.salvage);
-  line.end_array();
+  for (const auto& f : run.files) write_file_json(&line, f, o.salvage);
+  line.end_array().begin_array("queues");
+  for (const QueueChange& q : run.queues) write_queue_json(&line, q);
+  line.end_array().unsigned_num("records_lost", records_lost).unsigned_num("items_lost", items_lost(run.queues));
+  write_gentler_json(&line, run);
   if (verified) {
     write_verify_json(&line.key("verify"), *verified);
   } else {
@@ -212,6 +411,14 @@ std::optional<ExitCode> refuse_cut_to_nothing(const std::vector<FilePlan>& plans
   return std::nullopt;
 }
 
+// Where each file's backup would go, for the plan to say.
+void plan_backups(RunPlan* run, const WriteGuardOptions& guard) {
+  for (RepairGroup& group : group_changes(&run->files)) {
+    const std::string place = planned_backup(group.request, guard);
+    for (FilePlan* f : group.plans) f->planned_backup = place;
+  }
+}
+
 ExitCode run_repair(const RepairOptions& o) {
   StderrReporter diagnostics;
   JournalSelection selection = open_journals_and_report(o.paths, o.queue, &diagnostics);
@@ -219,24 +426,18 @@ ExitCode run_repair(const RepairOptions& o) {
   if (o.apply && std::find(o.paths.begin(), o.paths.end(), "-") != o.paths.end()) {
     return usage_error("repair", "--apply changes files in place; standard input (-) has none");
   }
-  std::vector<FilePlan> plans;
-  bool changes = false;
-  for (const auto& journal : selection.journals) {
-    for (std::size_t i = 0; i < journal.files.size(); ++i) {
-      plans.push_back(FilePlan{&journal, i, kestrel::plan_repair(journal.inputs[i]->bytes(), o.salvage), ""});
-      changes = changes || plans.back().plan.changes_file();
-    }
-  }
-  if (auto refused = refuse_cut_to_nothing(plans, o)) return *refused;
+  RunPlan run = plan_run(selection, o);
+  if (auto refused = refuse_cut_to_nothing(run.files, o)) return *refused;
   Output out;
   if (!o.apply) {
-    print(&out, plans, o, nullptr);
-    return finish_output(&out, changes ? ExitCode::kProblems : ExitCode::kOk);
+    plan_backups(&run, o.guard);
+    print(&out, run, o, nullptr);
+    return finish_output(&out, run.changes() ? ExitCode::kProblems : ExitCode::kOk);
   }
   FindingList verified;
-  const ExitCode applied = apply_plans(&plans, o, &verified);
+  const ExitCode applied = apply_plans(&run.files, o, &verified);
   if (applied != ExitCode::kOk && applied != ExitCode::kProblems) return applied;
-  print(&out, plans, o, &verified);
+  print(&out, run, o, &verified);
   return finish_output(&out, applied);
 }
 
