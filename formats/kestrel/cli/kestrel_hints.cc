@@ -13,10 +13,16 @@ constexpr HintRule kHints[] = {
     {"broken_record", "qjt repair --apply {file}"},
 };
 
+// A record broken at offset 0 leaves nothing before it: repair refuses to
+// cut the file to nothing without --force, and --salvage keeps whatever
+// decodes after the damage.
+constexpr std::string_view kBrokenAtStart = "qjt repair --apply --salvage --force {file}";
+
 }  // namespace
 
 std::string kestrel_hint(const Finding& finding) {
-  const std::string_view command = find_hint(kHints, finding.code);
+  const bool at_start = finding.code == "broken_record" && finding.offset == std::uint64_t{0};
+  const std::string_view command = at_start ? kBrokenAtStart : find_hint(kHints, finding.code);
   if (command.empty() || finding.file == "-") return "";
   return fmt::format(fmt::runtime(command), fmt::arg("file", shell_word(finding.file)));
 }
