@@ -70,7 +70,7 @@ check "verify --format libkestrel of a cut magic: exit" 2 "$rc"
 check "verify --format libkestrel of a cut magic: summary" \
   "FAILED: 0 error(s), 0 warning(s) in 0 file(s), 0 record(s); nothing verified" "$(echo "$out" | tail -n 1)"
 check "verify --json --format libkestrel of a cut magic: ok" "false" \
-  "$("$QJT" verify --json --format libkestrel cut 2>/dev/null | jq -r '.ok')"
+  "$("$QJT" verify --json --format libkestrel cut 2>/dev/null | tail -n 1 | jq -r '.ok')"
 
 # ---- dump --limit counts over the whole run ---------------------------------
 cp "$DATA/kestrel/files/every-opcode" classic
@@ -88,16 +88,18 @@ check "dump --limit 4 of a meta.log and a Kestrel file" 4 \
   "$("$QJT" dump --json --limit 4 "$log" classic | wc -l)"
 
 # ---- a file cut while verify reads it: file_changed in the report -----------
-# verify maps the journal, then reads standard input ("-", a second PATH) to
-# its end; the journal is cut before standard input ends, so verify finds
-# it shorter when it replays it.
-"$QJT" gen kestrel --records 20000 --payload-size 100 --seed 1 -o moving > /dev/null
-size=$(stat -c %s moving)
-{ sleep 1; truncate -s 100000 moving; } |
-  "$QJT" verify --json moving - > verify.json 2> err
+# verify opens (maps) the archived journal q.1000, then reads the live one,
+# q, a FIFO, to its end; q.1000 is cut to a page boundary before the FIFO
+# ends, so verify's replay of it runs past its new end.
+mkfifo q
+"$QJT" gen kestrel --records 20000 --payload-size 100 --seed 1 -o q.1000 > /dev/null
+size=$(stat -c %s q.1000)
+{ sleep 1; truncate -s 98304 q.1000; } > q &
+"$QJT" verify --json q.1000 q > verify.json 2> err
+wait
 check "verify --json of a file cut under it: file_changed in findings" \
-  "moving 100000 expected the $size bytes the file had when qjt opened it, found 100000 bytes" \
-  "$(jq -r '.findings[] | select(.code == "file_changed") | "\(.file) \(.offset) \(.message)"' verify.json)"
+  "q.1000 98304 expected the $size bytes the file had when qjt opened it, found 98304 bytes" \
+  "$(jq -r '.findings[] | select(.code == "file_changed") | "\(.file) \(.offset) \(.message)"' verify.json | sed 's/: it shrank.*//')"
 check "verify --json of a file cut under it: not ok" false "$(jq -r .ok verify.json)"
 check "verify of a file cut under it: file_changed on stderr too" 1 "$(grep -c 'error\[file_changed\]' err)"
 
