@@ -10,6 +10,7 @@
 #include "commands.h"
 
 #include "colour.h"
+#include "input_file.h"
 #include "json_line.h"
 #include "progress.h"
 #include "quiet.h"
@@ -98,11 +99,19 @@ void add_journal_selection(CLI::App* command, std::vector<std::string>* paths, s
   command->add_option("--queue", *queue, "In a directory, only this queue");
 }
 
-bool write_verify_report(Output* out, const VerifyTally& tally, bool json, bool strict, bool quiet) {
+ExitCode verify_status(const VerifyTally& tally, bool strict) {
+  const FindingList& findings = tally.findings;
+  const bool problems = findings.count(Severity::kError) > 0 || (strict && findings.count(Severity::kWarning) > 0);
+  // A run that read no file checked nothing: it does not pass.
+  const bool nothing_verified = tally.files == 0;
+  return worse(tally.status, problems || nothing_verified ? ExitCode::kProblems : ExitCode::kOk);
+}
+
+void write_verify_report(Output* out, const VerifyTally& tally, ExitCode status, bool json, bool strict, bool quiet) {
   const FindingList& findings = tally.findings;
   const std::size_t errors = findings.count(Severity::kError);
   const std::size_t warnings = findings.count(Severity::kWarning);
-  const bool ok = errors == 0 && (!strict || warnings == 0);
+  const bool ok = status == ExitCode::kOk;
   if (json) {
     JsonLine line(out->buffer());
     line.boolean("ok", ok).unsigned_num("files", tally.files).unsigned_num("records", tally.records);
@@ -111,17 +120,16 @@ bool write_verify_report(Output* out, const VerifyTally& tally, bool json, bool 
     write_findings_json(&line, findings.findings());
     for (const auto& [key, value] : tally.json_members) line.raw(key, value);
     line.finish();
-    return ok;
+    return;
   }
   const bool colour = colour_on(stdout);
   for (const Finding& f : findings.findings())
     if (!quiet || strict || f.severity == Severity::kError) out->write(format_finding(f, colour) + "\n");
   if (!quiet || !ok) {
-    out->write(fmt::format("{}: {} error(s), {} warning(s) in {} file(s), {} record(s)\n", ok ? "OK" : "FAILED", errors,
-                           warnings, tally.files, tally.records));
+    out->write(fmt::format("{}: {} error(s), {} warning(s) in {} file(s), {} record(s){}\n", ok ? "OK" : "FAILED",
+                           errors, warnings, tally.files, tally.records, tally.files == 0 ? "; nothing verified" : ""));
   }
   out->write(tally.text_lines);
-  return ok;
 }
 
 void VerifyTally::add(const VerifyTally& other) {
@@ -134,10 +142,18 @@ void VerifyTally::add(const VerifyTally& other) {
 }
 
 ExitCode finish_verify(const VerifyTally& tally, bool json, bool strict, bool quiet) {
-  print_io_errors(tally.findings.findings());
+  // A file that shrank under the read is a finding of the report too, not
+  // only of standard error (main() reports what is left there).
+  VerifyTally reported = tally;
+  for (Finding& change : InputFile::take_changes()) {
+    StderrReporter().report(change);
+    reported.findings.report(std::move(change));
+  }
+  print_io_errors(reported.findings.findings());
+  const ExitCode status = verify_status(reported, strict);
   Output out;
-  const bool ok = write_verify_report(&out, tally, json, strict, quiet);
-  return finish_output(&out, worse(tally.status, ok ? ExitCode::kOk : ExitCode::kProblems));
+  write_verify_report(&out, reported, status, json, strict, quiet);
+  return finish_output(&out, status);
 }
 
 void write_verify_json(JsonWriter* out, const FindingList& verified) {

@@ -60,17 +60,24 @@ struct VerifyTally {
   void add(const VerifyTally& other);
 };
 
-// verify's report for any format: one JSON object ({"ok","files","records",
-// "errors","warnings","findings"} and the tally's json_members) or one line
-// per finding and a summary (with `quiet`, no warning unless `strict`, and
-// no summary when all is well), then
-// the tally's text_lines. Returns whether all is well: no errors, and no
-// warnings either when `strict`.
-bool write_verify_report(Output* out, const VerifyTally& tally, bool json, bool strict, bool quiet);
+// verify's exit status over `tally`: the tally's own, or kProblems when it
+// has an error (a warning too when `strict`) or read no file at all
+// (nothing verified is no pass).
+ExitCode verify_status(const VerifyTally& tally, bool strict);
 
-// write_verify_report over `tally`, then the exit status: the tally's own,
-// or kProblems when the report is not OK. The io_error findings also go to
-// standard error, in every mode (print_io_errors).
+// verify's report for any format, whose run ends with `status`
+// (verify_status): one JSON object ({"ok","files","records","errors",
+// "warnings","findings"} and the tally's json_members; "ok" only when
+// `status` is kOk) or one line per finding and a summary, OK only when
+// `status` is kOk and saying "nothing verified" when no file was read
+// (with `quiet`, no warning unless `strict`, and no summary when all is
+// well), then the tally's text_lines.
+void write_verify_report(Output* out, const VerifyTally& tally, ExitCode status, bool json, bool strict, bool quiet);
+
+// write_verify_report over `tally` and the file_changed findings of the
+// files it read (InputFile::take_changes; also on standard error), then
+// the exit status. The io_error findings also go to standard error, in
+// every mode (print_io_errors).
 ExitCode finish_verify(const VerifyTally& tally, bool json, bool strict, bool quiet);
 
 // The value of a repair report's "verify" member: {"ok","errors",

@@ -125,11 +125,16 @@ std::vector<std::string> empty_directories(const FindingList& unclaimed) {
 }
 
 // Such directories stop any command before it reads or writes: one line
-// each (an error object each with --json), and true.
-bool refuse_empty(Command command, const std::vector<std::string>& dirs) {
-  for (const std::string& dir : dirs)
+// each (an error object each with --json), and true. Under --format, the
+// line names what that family looked for.
+bool refuse_empty(Command command, const std::vector<std::string>& dirs, const FamilyOptions* forced = nullptr) {
+  const Driver* family = forced == nullptr ? nullptr : find_driver(forced->drivers(), forced->format());
+  for (const std::string& dir : dirs) {
     report_error(command_name(command), ExitCode::kIoError,
-                 fmt::format("no journal, channel or checkpoint found in {}", dir));
+                 family == nullptr
+                     ? fmt::format("no journal, channel or checkpoint found in {}", dir)
+                     : fmt::format("no {} found in {} (--format {})", family->title(), dir, forced->format()));
+  }
   return !dirs.empty();
 }
 
@@ -231,7 +236,10 @@ std::optional<std::vector<Assignment>> assign(const std::vector<std::string>& pa
     owner = forced;
   }
   if (runs.empty()) {
-    for (const PathGroup& g : group_by_family(paths, unclaimed, claimants, owner))
+    // A read reports the files no family can read; a write refuses them
+    // (proven()); a family forced reads what it is given.
+    Reporter* unreadable = is_write(command) || forced != nullptr ? nullptr : unclaimed;
+    for (const PathGroup& g : group_by_family(paths, unclaimed, claimants, owner, unreadable))
       runs.push_back(Assignment{g.driver, g.key, is_write(command) ? g.paths : g.inputs, g.unproven});
   }
   if (paths.empty()) {
@@ -257,14 +265,22 @@ ExitCode run_read_command(ReadRequest request, const FamilyOptions& options) {
   VerifyTally total;
   const auto runs = assign(request.paths, options, &total.findings);
   if (!runs || !filters_apply(*runs, request.filter, request.command)) return ExitCode::kUsage;
-  if (refuse_empty(request.command, empty_directories(total.findings))) return ExitCode::kIoError;
-  if (total.findings.count(Severity::kError) > 0) total.status = ExitCode::kIoError;
+  if (refuse_empty(request.command, empty_directories(total.findings), &options)) return ExitCode::kIoError;
+  if (has_io_error(total.findings.findings())) {
+    total.status = ExitCode::kIoError;
+  } else if (total.findings.count(Severity::kError) > 0) {
+    total.status = ExitCode::kProblems;  // a file no family can read
+  }
   if (request.command != Command::kVerify) {
     StderrReporter diagnostics;
     for (const Finding& f : total.findings.findings()) diagnostics.report(f);
   }
   ExitCode status = total.status;
   request.format = options.format();
+  // dump --limit counts over the whole run, whatever the families.
+  const auto limit = request.limit;
+  std::uint64_t printed = 0;
+  request.printed = &printed;
   for (const Assignment& run : *runs) {
     request.paths = run.paths;
     request.group = run.group;
@@ -277,6 +293,8 @@ ExitCode run_read_command(ReadRequest request, const FamilyOptions& options) {
         break;
       }
       case Command::kDump:
+        if (limit && printed >= *limit) break;
+        if (limit) request.limit = *limit - printed;
         status = worse(status, run.driver->dump(request));
         break;
       default:

@@ -54,8 +54,10 @@ struct Assignment {
 };
 
 // Which driver reads which PATHs. A directory where no family finds
-// anything is an io_error finding in `unclaimed`. nullopt on a usage error
-// (printed to stderr).
+// anything is an io_error finding in `unclaimed`; for a read without
+// --format, so is a file no family can read a finding there (cut inside a
+// family's magic, or of no known format: group_by_family). nullopt on a
+// usage error (printed to stderr).
 std::optional<std::vector<Assignment>> assign(const std::vector<std::string>& paths, const FamilyOptions& options,
                                               Reporter* unclaimed);
 

@@ -53,6 +53,11 @@ struct Claim {
   bool positive = false;  // magic, the family's own names, or a decodable first record
   std::string evidence;   // one short phrase: what was found, for messages
   std::string group;      // inputs read together: the family's name, or a file kind (canal-meta-dat)
+  // Not positive, and not even a sign of the family: the registry's last
+  // family's claim on a file where nothing of it was found (for classic
+  // Kestrel, no opcode at offset 0). Read commands report such a file as
+  // of no known format (path_family.h).
+  bool unrecognised = false;
 };
 
 // What dump, verify and replay share, whatever the family.
@@ -64,10 +69,13 @@ struct ReadRequest {
   std::string queue{};               // --queue
   bool json = false;
   std::string data{};                    // --data; empty when not given
-  std::optional<std::uint64_t> limit{};  // dump --limit
-  ReadFilter filter{};                   // dump --op, --xid, --since, --until, --from-offset, --to-offset;
-                                         // replay --since, --until
-  bool strict = false, quiet = false;    // verify
+  std::optional<std::uint64_t> limit{};  // dump --limit: what is left of it for this driver
+  // dump: the driver adds the records it printed, so that --limit counts
+  // over a run of several families; may be null.
+  std::uint64_t* printed = nullptr;
+  ReadFilter filter{};                 // dump --op, --xid, --since, --until, --from-offset, --to-offset;
+                                       // replay --since, --until
+  bool strict = false, quiet = false;  // verify
 };
 
 class Driver;
@@ -133,6 +141,10 @@ class Driver {
   // magic cut short; for the registry's last family, anything) loses to
   // any positive claim, and writing commands refuse it.
   virtual std::optional<Claim> claim(const std::string& path, ByteSpan bytes) const = 0;
+
+  // What claim() looks for, one phrase ("a libkestrel segment or bookmark
+  // magic"), for the finding on a file that no family recognises.
+  virtual std::string_view looks_for() const = 0;
 
   // What `command` does with this family, one phrase for `qjt help
   // formats`; empty when the family does not support it.

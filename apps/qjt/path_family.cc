@@ -83,6 +83,20 @@ std::vector<std::string> inputs_of(const std::string& path, const DirectoryScan&
   return files;
 }
 
+// The finding on a file no family can read (group_by_family); nullopt
+// when `claim` lets its family read the file.
+std::optional<Finding> unreadable_file(const std::string& path, const PathClaim& claim, Registry drivers) {
+  if (claim.positive) return std::nullopt;
+  if (claim.driver != drivers.back())
+    return Finding{Severity::kError, "broken_record", path, 0, fmt::format("the file is {}", claim.evidence)};
+  if (!claim.unrecognised) return std::nullopt;
+  std::string looked_for;
+  for (std::size_t i = 0; i < drivers.size(); ++i)
+    looked_for += fmt::format("{}{}", i == 0 ? "" : i + 1 == drivers.size() ? ", or " : ", ", drivers[i]->looks_for());
+  return Finding{Severity::kError, "unknown_format", path, std::nullopt,
+                 fmt::format("expected {}; found none: {}", looked_for, claim.evidence)};
+}
+
 }  // namespace
 
 std::optional<PathClaim> claim_file(const std::string& path, ByteSpan bytes, Registry drivers) {
@@ -108,7 +122,7 @@ std::optional<PathClaim> claim_path(const std::string& path, Registry drivers) {
 }
 
 std::vector<PathGroup> group_by_family(const std::vector<std::string>& paths, Reporter* unclaimed, Registry drivers,
-                                       Driver* unopened_owner) {
+                                       Driver* unopened_owner, Reporter* unreadable) {
   std::vector<PathGroup> groups;
   for (const std::string& path : paths) {
     const bool directory = is_directory(path);
@@ -123,6 +137,12 @@ std::vector<PathGroup> group_by_family(const std::vector<std::string>& paths, Re
       unclaimed->report(Finding{Severity::kError, "io_error", path, std::nullopt,
                                 "expected a journal, channel or checkpoint file in this directory, found none"});
       continue;
+    }
+    if (unreadable != nullptr && claim && !directory) {
+      if (auto finding = unreadable_file(path, *claim, drivers)) {
+        unreadable->report(std::move(*finding));
+        continue;
+      }
     }
     Driver* driver = claim ? claim->driver : unopened_owner != nullptr ? unopened_owner : drivers.back();
     const std::string key = claim ? claim->group : std::string(driver->name());

@@ -71,7 +71,15 @@ struct PathGroup {
 // were given, e.g. a meta.dat that repair --from-log creates), else to the
 // registry's last driver, whose selection reports it. A directory where no
 // family finds a file is an io_error finding in `unclaimed` and in no group.
+//
+// With `unreadable` (the read commands, when no --format forces a family),
+// a file that no family can read is one finding there and in no group: cut
+// inside a family's magic (a weak claim of a family other than the
+// registry's last), a broken_record at offset 0 naming that family; of no
+// known format (Claim::unrecognised), an unknown_format finding naming
+// what each family looked for. Without it (writes, which refuse weak
+// claims themselves) such a file goes to the family that claims it.
 std::vector<PathGroup> group_by_family(const std::vector<std::string>& paths, Reporter* unclaimed, Registry drivers,
-                                       Driver* unopened_owner = nullptr);
+                                       Driver* unopened_owner = nullptr, Reporter* unreadable = nullptr);
 
 }  // namespace qjt::app

@@ -12,6 +12,8 @@
 #            checkpoint_unusable  -> qjt repair --apply --rebuild-checkpoint CHANNEL
 #   canal    canal_journal_purged -> qjt repair --apply --set-position CLIENT=JOURNAL:POS FILE
 #            canal_empty_file     -> qjt repair --apply --from-log META_LOG FILE
+#   every    each hint template of formats/*/cli/*_hints.cc: a case gives it, and
+#            the hint, run as printed (capital placeholders filled in), exits 0 or 1
 # Needs jq.
 set -u
 qjt=$1
@@ -107,6 +109,68 @@ canal)
     fail "unexpected hint: $hint"
   run "$hint"
   gone canal_empty_file testdata/canal/conf/example2/meta.dat
+  ;;
+every)  # every hint template of formats/*/cli/*_hints.cc, produced and run as printed
+  # fresh SETUP VERIFY_ARGS...: a new scratch copy of testdata/ as the
+  # working directory, SETUP run in it (a shell command), then the hint of
+  # every finding verify gives, one a line.
+  fresh() {
+    local setup=$1
+    shift
+    rm -rf "$tmp/case" && mkdir "$tmp/case" && cp -r "$src/testdata" "$tmp/case/testdata" && cd "$tmp/case" || exit 1
+    bash -c "$setup"
+    qjt verify --json "$@" | jq -r '.findings[].hint // empty'
+  }
+  # The templates, as written in the tables: "qjt ..." string literals.
+  mapfile -t templates < <(grep -ho '"qjt [^"]*"' "$src"/formats/*/cli/*_hints.cc | tr -d '"' | sort -u)
+  [ "${#templates[@]}" -gt 0 ] || fail "no hint template found in $src/formats/*/cli/*_hints.cc"
+  # The findings that give hints: a setup and verify's arguments each.
+  flume_d=testdata/flume/damaged
+  cases=(
+    ":|testdata/kestrel/files/broken-truncated-data"
+    "printf '\\002' >events|events"
+    ":|--checkpoint-dir $flume_d/checkpoint --data-dir $flume_d/data1,$flume_d/data2 --backup-dir $flume_d/backup"
+    ":|--checkpoint-dir $flume_d/checkpoint --data-dir $flume_d/data1,$flume_d/data2"
+    "qjt gen flume --records 50 --corrupt flip -o ch >/dev/null|--checkpoint-dir ch/checkpoint --data-dir ch/data1"
+    ":|--binlogs testdata/canal/binlogs.txt testdata/canal/conf/example/meta.dat"
+    "mkdir -p testdata/canal/conf/e2 testdata/canal/logs/e2 && : >testdata/canal/conf/e2/meta.dat && cp testdata/canal/logs/example/meta.log testdata/canal/logs/e2/|testdata/canal/conf/e2/meta.dat"
+  )
+  for v in testdata/canal/variants/*.dat; do cases+=(":|$v"); done
+  # A cursor's timestamp in seconds, not milliseconds.
+  cases+=("mkdir -p s && sed 's/1610750948000/1610750948/' testdata/canal/variants/timestamp-cursor.dat >s/meta.dat|s/meta.dat")
+  declare -A produced=()
+  for c in "${cases[@]}"; do
+    setup=${c%%|*}
+    read -r -a args <<<"${c#*|}"
+    while IFS= read -r hint; do
+      [ -n "$hint" ] || continue
+      # Which template printed it: its {names} match any words.
+      for t in "${templates[@]}"; do
+        pattern=${t//\{[a-z]*\}/*}
+        # shellcheck disable=SC2053  # a pattern: the template's {names} are *
+        [[ $hint == $pattern ]] && produced[$t]=1
+      done
+      # Placeholders in capitals are the operator's to fill in: run with
+      # the values an operator would choose.
+      runnable=${hint//JOURNAL:POS/mysql-bin.000266:4}
+      runnable=${runnable//=MS /=1700000000000 }
+      cd "$tmp/case" || exit 1
+      bash -c "$runnable" >/dev/null 2>"$tmp/hint.err"
+      got=$?
+      echo "+ $runnable: exit $got"
+      case $got in
+      0 | 1) ;;
+      *) fail "the hint exited $got (not 0 or 1): $hint ($(head -n 1 "$tmp/hint.err"))" ;;
+      esac
+    done < <(fresh "$setup" "${args[@]}")
+  done
+  # Canal names a client by its index (clientDatas[N]) in the findings on
+  # a cursor's values, not by its id, so those give no hint (a hint runs as
+  # printed); no finding gives --to-timestamp's.
+  unreachable="qjt repair --apply --to-timestamp {client}=MS {file}"
+  for t in "${templates[@]}"; do
+    [ -n "${produced[$t]:-}" ] || [ "$t" = "$unreachable" ] || fail "no case produces the hint template: $t"
+  done
   ;;
 *)
   echo "unknown case $case"

@@ -64,7 +64,7 @@ check "--format kestrel on a libkestrel directory: the io_error" \
   "io_error $DATA/libkestrel/queue expected a classic Kestrel journal in this directory, found none" \
   "$("$QJT" verify --json --format kestrel "$DATA/libkestrel/queue" | jq -r '.findings[0] | "\(.code) \(.file) \(.message)"')"
 check "--format kestrel on an empty directory: the error" \
-  "3 no journal, channel or checkpoint found in $WORK/empty" \
+  "3 no Classic Kestrel journals found in $WORK/empty (--format kestrel)" \
   "$("$QJT" verify --json --format kestrel "$WORK/empty" | jq -r '"\(.exit_status) \(.message)"')"
 for cmd in "compact --dry-run" repair; do
   "$QJT" $cmd "$WORK/empty" >/dev/null 2>&1

@@ -38,6 +38,8 @@ class FakeDriver final : public Driver {
     return std::nullopt;
   }
 
+  std::string_view looks_for() const override { return magic_; }
+
   std::string_view does(Command command) const override {
     return std::find(commands_.begin(), commands_.end(), command) != commands_.end() ? "reads it" : "";
   }

@@ -215,14 +215,24 @@ ExitCode run_canal_dump(const CanalRun& run) {
   HintingReporter reporter(canal_hint, &printed);
   Output out;
   bool read_all = true;
+  // --limit counts meta.log lines, or meta.dat files; past it nothing is
+  // printed or checked.
+  std::uint64_t shown = 0;
+  const auto limit_reached = [&] { return run.limit && shown == *run.limit; };
+  const auto count_shown = [&] {
+    if (run.printed != nullptr) *run.printed += shown;
+  };
   if (*kind == FileKind::kMetaLog) {
     canal::CursorOrderCheck order;
     read_all = read_meta_logs(run.paths, &reporter, [&](const canal::LogEntry& e) {
+      if (limit_reached()) return;
       order.add(e, &reporter);
       if (!run.filter.time_in(e.time_ms) || !run.filter.offset_in(e.offset)) return;
       run.json ? append_entry_json(out.buffer(), e) : append_entry_text(out.buffer(), e);
       out.commit();
+      ++shown;
     });
+    count_shown();
     return finish_output(&out, outcome(read_all, printed.errors()));
   }
   if (const auto refusal = check_filter_fields(run.filter, "canal meta.dat", {})) {
@@ -230,6 +240,7 @@ ExitCode run_canal_dump(const CanalRun& run) {
     return ExitCode::kUsage;
   }
   for (const std::string& path : run.paths) {
+    if (limit_reached()) break;
     MetaDatFile file;
     read_all = load_meta_dat(path, &file, &reporter) && read_all;
     if (!file.meta) continue;
@@ -237,7 +248,9 @@ ExitCode run_canal_dump(const CanalRun& run) {
     if (!run.json && run.paths.size() > 1) out.write(fmt::format("# {}\n", path));
     run.json ? append_meta_dat_json(out.buffer(), path, *file.meta, restart)
              : out.write(meta_dat_text(*file.meta, restart));
+    ++shown;
   }
+  count_shown();
   return finish_output(&out, outcome(read_all, printed.errors()));
 }
 

@@ -32,7 +32,9 @@ struct CanalRun {
   bool json = false;
   bool strict = false, quiet = false;  // verify
   CanalOptions canal;
-  ReadFilter filter{};  // dump's, on meta.log lines; replay's --since/--until
+  ReadFilter filter{};                   // dump's, on meta.log lines; replay's --since/--until
+  std::optional<std::uint64_t> limit{};  // dump --limit: meta.log lines, or meta.dat files
+  std::uint64_t* printed = nullptr;      // dump: adds the records printed (ReadRequest::printed)
 };
 
 // verify's --binlogs, --metrics and --memunit.

@@ -29,6 +29,10 @@ class CanalDriver final : public Driver {
     return Claim{true, dat ? "a Canal meta.dat" : "a Canal meta.log", dat ? "canal-meta-dat" : "canal-meta-log"};
   }
 
+  std::string_view looks_for() const override {
+    return "a Canal meta.dat (by name or its JSON) or meta.log (by name or a cursor line, plain or gzip'd)";
+  }
+
   std::string_view does(Command command) const override {
     switch (command) {
       case Command::kDump:
@@ -86,7 +90,7 @@ class CanalDriver final : public Driver {
   CanalRun run(const ReadRequest& r) const {
     auto kind = canal::parse_format(r.group) ? canal::parse_format(r.group) : canal::parse_format(r.format);
     if (!kind && !r.paths.empty()) kind = stream_kind(r.paths.front());
-    return CanalRun{r.paths, kind, r.json, r.strict, r.quiet, options_[r.command], r.filter};
+    return CanalRun{r.paths, kind, r.json, r.strict, r.quiet, options_[r.command], r.filter, r.limit, r.printed};
   }
 
   static std::optional<canal::FileKind> stream_kind(const std::string& path) {

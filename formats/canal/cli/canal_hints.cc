@@ -23,17 +23,22 @@ constexpr HintRule kHints[] = {
     {"canal_timestamp_unit", "qjt repair --apply --to-timestamp {client}=MS {file}"},
 };
 
-// N of a message that starts "client N: "; CLIENT otherwise.
+// A hint is a command that runs as printed: a client or a meta.log that
+// cannot be told leaves the finding without one. (JOURNAL:POS and MS stay
+// placeholders: where to resume is the operator's choice.)
+constexpr std::string_view kUnknown = "";
+
+// N of a message that starts "client N: "; kUnknown otherwise.
 std::string client_of(const std::string& message) {
   constexpr std::string_view kPrefix = "client ";
   const auto colon = message.find(':');
-  if (!message.starts_with(kPrefix) || colon == std::string::npos) return "CLIENT";
+  if (!message.starts_with(kPrefix) || colon == std::string::npos) return std::string(kUnknown);
   const std::string id = message.substr(kPrefix.size(), colon - kPrefix.size());
   const bool number = !id.empty() && id.find_first_not_of("-0123456789") == std::string::npos;
-  return number ? id : "CLIENT";
+  return number ? id : std::string(kUnknown);
 }
 
-// conf/D/meta.dat's logs/D/meta.log, when it exists; META_LOG otherwise.
+// conf/D/meta.dat's logs/D/meta.log, when it exists; kUnknown otherwise.
 std::string meta_log_of(const std::string& meta_dat) {
   const std::filesystem::path dat(meta_dat);
   const std::filesystem::path destination = dat.parent_path();
@@ -41,7 +46,7 @@ std::string meta_log_of(const std::string& meta_dat) {
       destination.parent_path().parent_path() / "logs" / destination.filename() / "meta.log";
   std::error_code error;
   const bool found = destination.parent_path().filename() == "conf" && std::filesystem::is_regular_file(log, error);
-  return found ? shell_word(log.string()) : "META_LOG";
+  return found ? shell_word(log.string()) : std::string(kUnknown);
 }
 
 }  // namespace
@@ -49,8 +54,13 @@ std::string meta_log_of(const std::string& meta_dat) {
 std::string canal_hint(const Finding& finding) {
   const std::string_view command = find_hint(kHints, finding.code);
   if (command.empty() || finding.file == "-") return "";
-  return fmt::format(fmt::runtime(command), fmt::arg("file", shell_word(finding.file)),
-                     fmt::arg("client", client_of(finding.message)), fmt::arg("log", meta_log_of(finding.file)));
+  const bool needs_client = command.find("{client}") != std::string_view::npos;
+  const bool needs_log = command.find("{log}") != std::string_view::npos;
+  const std::string client = needs_client ? client_of(finding.message) : "";
+  const std::string log = needs_log ? meta_log_of(finding.file) : "";
+  if ((needs_client && client.empty()) || (needs_log && log.empty())) return "";
+  return fmt::format(fmt::runtime(command), fmt::arg("file", shell_word(finding.file)), fmt::arg("client", client),
+                     fmt::arg("log", log));
 }
 
 }  // namespace qjt::app

@@ -109,6 +109,7 @@ ExitCode run_flume_dump(const FlumeRun& run) {
         f.path, f.input->bytes(), f.kind, options, out.buffer(), [&out] { out.commit(); }, &reporter);
     out.commit();
   }
+  if (run.printed != nullptr) *run.printed += printed;
   return finish_output(&out, outcome(in->status, counting.errors()));
 }
 

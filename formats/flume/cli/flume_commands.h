@@ -23,6 +23,7 @@ struct FlumeRun {
   std::optional<std::uint64_t> limit;  // dump --limit
   ReadFilter filter;                   // dump's filters, on log records; replay's --since/--until
   bool strict = false, quiet = false;  // verify
+  std::uint64_t* printed = nullptr;    // dump: adds the records printed (ReadRequest::printed)
 };
 
 // What verify checks in the channel or the files `run` names: every file

@@ -13,9 +13,24 @@
 #include "flume/cli/flume_hints.h"
 #include "flume/cli/flume_repair.h"
 #include "flume/file_kind.h"
+#include "in_use.h"
 
 namespace qjt::app {
 namespace {
+
+// Flume's in_use.lock given as a PATH: a file without records, told as a
+// warning that says what it is and which process holds it.
+Finding lock_file_finding(const std::string& path) {
+  const std::string dir = std::filesystem::path(path).parent_path().string();
+  const auto holder = find_lock_holder(path);
+  const std::string held = !holder            ? "no process holds it (Flume leaves it when it stops)"
+                           : holder->pid == 0 ? "a process holds it, but none that can be seen has it open"
+                                              : fmt::format("held by pid {} ({})", holder->pid, holder->command);
+  return Finding{Severity::kWarning, "lock_file", path, std::nullopt,
+                 fmt::format("expected a Flume file with records, found Flume's in_use.lock, the lock a Flume "
+                             "agent takes on {}: no records; {}",
+                             dir.empty() ? "." : dir, held)};
+}
 
 class FlumeDriver final : public Driver {
  public:
@@ -26,10 +41,14 @@ class FlumeDriver final : public Driver {
   std::optional<Claim> claim(const std::string& path, ByteSpan bytes) const override {
     // The lock Flume takes in each of a channel's directories: no file to decode.
     if (std::filesystem::path(path).filename() == flume::kLockFileName)
-      return Claim{true, "Flume's in_use.lock", "flume-lock"};
+      return Claim{true, "Flume's in_use.lock", std::string(kLockGroup)};
     if (!flume::looks_like_flume(path, bytes)) return std::nullopt;
     const auto kind = flume::detect_file_kind(path, bytes);
     return Claim{true, fmt::format("a Flume file channel {} file", flume::file_kind_name(kind.kind)), "flume"};
+  }
+
+  std::string_view looks_for() const override {
+    return "a Flume file channel file (checkpoint, inflight, log-N and their metadata, by name or signature)";
   }
 
   std::string_view does(Command command) const override {
@@ -75,14 +94,26 @@ class FlumeDriver final : public Driver {
   }
   bool reads_directories() const override { return false; }
 
-  ExitCode dump(const ReadRequest& r) override { return run_flume_dump(run(r)); }
+  ExitCode dump(const ReadRequest& r) override {
+    if (r.group == kLockGroup) return tell_locks(r.paths);
+    return run_flume_dump(run(r));
+  }
   std::optional<VerifyTally> verify(const ReadRequest& r) override {
+    if (r.group == kLockGroup) {
+      VerifyTally tally;
+      for (const std::string& path : r.paths) tally.findings.report(lock_file_finding(path));
+      tally.files = r.paths.size();
+      return tally;
+    }
     const FlumeRun flume = run(r);
     auto tally = check_flume(flume);
     if (tally) tally->findings.add_hints(flume_hints(flume.flume));
     return tally;
   }
-  ExitCode replay(const ReadRequest& r) override { return run_flume_replay(run(r)); }
+  ExitCode replay(const ReadRequest& r) override {
+    if (r.group == kLockGroup) return tell_locks(r.paths);
+    return run_flume_replay(run(r));
+  }
 
   std::vector<std::string_view> converts_to() const override { return {"jsonl", "flume-log", "flume-v3"}; }
   ExitCode convert(const ConvertRequest& r) override {
@@ -120,10 +151,20 @@ class FlumeDriver final : public Driver {
   }
 
  private:
+  // The claims' group of in_use.lock files, which have nothing to read.
+  static constexpr std::string_view kLockGroup = "flume-lock";
+
+  // dump and replay of in_use.lock files: what each is, on standard error.
+  static ExitCode tell_locks(const std::vector<std::string>& paths) {
+    StderrReporter diagnostics;
+    for (const std::string& path : paths) diagnostics.report(lock_file_finding(path));
+    return ExitCode::kOk;
+  }
+
   FlumeRun run(const ReadRequest& r) const {
     FlumeOptions options = options_[r.command];
     options.format = r.format == name() ? "auto" : r.format;
-    return FlumeRun{r.paths, options, r.json, r.data, r.limit, r.filter, r.strict, r.quiet};
+    return FlumeRun{r.paths, options, r.json, r.data, r.limit, r.filter, r.strict, r.quiet, r.printed};
   }
 
   PerCommand<FlumeOptions> options_;

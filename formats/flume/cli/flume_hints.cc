@@ -38,9 +38,12 @@ std::string event_of(const Finding& f) {
 }  // namespace
 
 HintFor flume_hints(const FlumeOptions& flume) {
-  return [channel = channel_words(flume), backup = !flume.backup_dir.empty()](const Finding& f) {
+  // A hint is a command that runs as printed: without the channel's
+  // directories (files given by PATH) there is none.
+  const bool channel_named = !flume.checkpoint_dir.empty() && !flume.data_dirs.empty();
+  return [channel = channel_words(flume), backup = !flume.backup_dir.empty(), channel_named](const Finding& f) {
     const std::string_view command = find_hint(kHints, f.code);
-    if (command.empty()) return std::string();
+    if (command.empty() || !channel_named) return std::string();
     return fmt::format(fmt::runtime(command), fmt::arg("channel", channel), fmt::arg("event", event_of(f)),
                        fmt::arg("checkpoint", backup ? "--restore-backup" : "--rebuild-checkpoint"));
   };

@@ -145,6 +145,7 @@ ExitCode run_kestrel_dump(const ReadRequest& r) {
       }
     }
   }
+  if (r.printed != nullptr) *r.printed += printed;
   return finish_output(&out, worse(selection.status, broken ? ExitCode::kProblems : ExitCode::kOk));
 }
 

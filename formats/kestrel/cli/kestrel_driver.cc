@@ -20,6 +20,8 @@ class KestrelDriver final : public Driver {
 
   std::optional<Claim> claim(const std::string&, ByteSpan bytes) const override { return kestrel_claim(bytes); }
 
+  std::string_view looks_for() const override { return "a classic Kestrel record at offset 0"; }
+
   std::string_view does(Command command) const override {
     switch (command) {
       case Command::kDump:
@@ -88,8 +90,12 @@ Claim kestrel_claim(ByteSpan bytes) {
   kestrel::JournalRecord first;
   reader.next(&first);
   if (first.type != kestrel::RecordType::kBroken) return Claim{true, "a classic Kestrel record at offset 0", "kestrel"};
-  return Claim{false, fmt::format("no Kestrel record decodes at offset 0 (byte 0x{:02x}: {})", bytes[0], first.error),
-               "kestrel"};
+  Claim weak{false, fmt::format("no Kestrel record decodes at offset 0 (byte 0x{:02x}: {})", bytes[0], first.error),
+             "kestrel"};
+  // An opcode whose record is cut short or damaged is a damaged journal;
+  // a byte that is no opcode at all is no sign of one.
+  weak.unrecognised = bytes[0] > kestrel::kMaxOpcode;
+  return weak;
 }
 
 Driver& kestrel_driver() {

@@ -143,7 +143,8 @@ ExitCode run_libkestrel_dump(const LibkestrelRun& run) {
   std::size_t file_count = 0;
   for (const auto& q : selection.queues) file_count += q.files.size();
   Output out;
-  std::uint64_t budget = run.limit.value_or(UINT64_MAX);
+  const std::uint64_t limit = run.limit.value_or(UINT64_MAX);
+  std::uint64_t budget = limit;
   for (const auto& q : selection.queues) {
     report_all(q.layout_findings, &reporter);
     for (const auto& f : q.files) {
@@ -152,6 +153,7 @@ ExitCode run_libkestrel_dump(const LibkestrelRun& run) {
       budget -= dump_file(f, run, budget, &out, &reporter);
     }
   }
+  if (run.printed != nullptr) *run.printed += limit - budget;
   return finish_output(&out, worse(selection.status, reporter.errors() > 0 ? ExitCode::kProblems : ExitCode::kOk));
 }
 

@@ -22,6 +22,7 @@ struct LibkestrelRun {
   std::optional<std::uint64_t> limit{};  // dump --limit
   ReadFilter filter{};                   // dump's filters; replay's --since/--until
   bool strict = false, quiet = false;    // verify
+  std::uint64_t* printed = nullptr;      // dump: adds the records printed (ReadRequest::printed)
   // compact
   bool dry_run = false, rewrite_bookmarks = false;
   WriteGuardOptions guard{};

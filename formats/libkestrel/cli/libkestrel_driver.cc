@@ -1,5 +1,9 @@
 // The libkestrel (Kestrel 3) driver: segments and reader bookmarks, told by
 // their magics.
+#include <fmt/format.h>
+
+#include <utility>
+
 #include "driver.h"
 #include "kestrel/cli/kestrel_commands.h"
 #include "libkestrel/cli/libkestrel_commands.h"
@@ -17,6 +21,13 @@ bool is_magic_prefix(ByteSpan bytes, std::uint32_t magic) {
   return true;
 }
 
+// "2764" for the bytes 0x27 0x64.
+std::string hex_bytes(ByteSpan bytes) {
+  std::string hex;
+  for (std::size_t i = 0; i < bytes.size(); ++i) hex += fmt::format("{:02x}", bytes[i]);
+  return hex;
+}
+
 class LibkestrelDriver final : public Driver {
  public:
   std::string_view name() const override { return "libkestrel"; }
@@ -32,13 +43,22 @@ class LibkestrelDriver final : public Driver {
         break;
     }
     // A segment or bookmark cut inside its magic: no classic journal starts
-    // with 0x27 or 0x26, which are not Kestrel opcodes. Read as libkestrel,
-    // but not proof enough for a write.
-    if (!bytes.empty() && bytes.size() < 4 &&
-        (is_magic_prefix(bytes, libkestrel::kSegmentMagic) || is_magic_prefix(bytes, libkestrel::kBookmarkMagic)))
-      return Claim{false, "a libkestrel magic cut short", "libkestrel"};
+    // with 0x27 or 0x26, which are not Kestrel opcodes. Evidence enough to
+    // name the family in the finding read commands give such a file
+    // (path_family.h), but not proof enough for a write.
+    if (bytes.empty() || bytes.size() >= 4) return std::nullopt;
+    for (const auto& [magic, kind] :
+         {std::pair{libkestrel::kSegmentMagic, "segment"}, {libkestrel::kBookmarkMagic, "bookmark"}}) {
+      if (!is_magic_prefix(bytes, magic)) continue;
+      return Claim{false,
+                   fmt::format("too short to be a libkestrel {}: {} of 4 magic bytes (expected {:08x}, found {})", kind,
+                               bytes.size(), magic, hex_bytes(bytes)),
+                   "libkestrel"};
+    }
     return std::nullopt;
   }
+
+  std::string_view looks_for() const override { return "a libkestrel segment or bookmark magic (27642603, 263c2603)"; }
 
   std::string_view does(Command command) const override {
     switch (command) {
@@ -112,7 +132,8 @@ class LibkestrelDriver final : public Driver {
             .limit = r.limit,
             .filter = r.filter,
             .strict = r.strict,
-            .quiet = r.quiet};
+            .quiet = r.quiet,
+            .printed = r.printed};
   }
   bool rewrite_bookmarks_ = false;
   std::string queue_, reader_;  // convert
