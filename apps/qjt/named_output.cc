@@ -41,7 +41,9 @@ ExitCode install_new(const NamedOutput& output, const std::vector<std::unique_pt
       written += (written.empty() ? "" : " and ") + files[i]->path();
       continue;
     }
-    for (std::size_t j = 0; j < i; ++j) ::unlink(files[j]->path().c_str());
+    // The ones renamed already go again, and this one too when only the
+    // fsync after its rename failed.
+    for (std::size_t j = 0; j < i + (existed ? 0 : 1); ++j) ::unlink(files[j]->path().c_str());
     if (existed)
       return usage_error(output.command, fmt::format("{} appeared while the output was written; nothing was "
                                                      "written (use --force to replace it)",

@@ -334,11 +334,12 @@ void convert_to(Run* run, Sink* sink) {
 // it (a bad line abandons it).
 void convert_to_file(Run* run) {
   const ConvertRequest& o = run->o;
-  bool committed = false;
+  bool ran = false, committed = false;
   std::string error;
   auto file = ReplacementFile::write(
       o.output,
       [&](FileWriter* writer, std::string*) {
+        ran = true;
         FileSink sink(writer);
         convert_to(run, &sink);
         return committed = sink.committed();
@@ -348,8 +349,8 @@ void convert_to_file(Run* run) {
     std::vector<std::unique_ptr<ReplacementFile>> files;
     files.push_back(std::move(file));
     run->status = worse(run->status, install_outputs({"convert", o.guard, o.drivers}, std::move(files)));
-  } else if (committed) {
-    run->io_error(o.output, error);  // the sync; a failing write is reported already
+  } else if (!ran || committed) {
+    run->io_error(o.output, error);  // the temp file's creation or sync; a failing write is reported already
   }
 }
 
