@@ -444,8 +444,7 @@ TEST_CASE("malformed lines exit 1 with a finding naming the line and write nothi
     const fs::path jsonl = dir / "in.jsonl";
     write_file(jsonl, input);
     write_file(out, "OLD");
-    Result r =
-        run_qjt(dir, "convert --to kestrel --force " + quote(jsonl.string()) + " -o " + quote(out.string()));
+    Result r = run_qjt(dir, "convert --to kestrel --force " + quote(jsonl.string()) + " -o " + quote(out.string()));
     CHECK(r.status == 1);
     const std::string where =
         jsonl.string() + ":" + std::to_string(good1.size() + good2.size() + 2) + ": error[bad_json_line]: line 3: ";

@@ -87,4 +87,43 @@ cmp -s "$D/busy" "$WORK/in/j" || fail "in use: the journal changed"
 # A directory is never an OUTPUT file, --force or not.
 "$QJT" convert --to kestrel --force -o "$D/lk" - </dev/null 2>/dev/null
 [ $? -eq 2 ] || fail "a directory as OUTPUT was not refused"
+# Killed at each failpoint of --force's path (QJT_FAILPOINT=N kills at the
+# N-th): the journal is the old one byte for byte or the whole new one, and
+# a backup made is an identical copy. (SIGKILL leaves the run's own
+# k~~qjt-PID temp file, which nothing reads; interrupts remove it, see
+# tests/signals/interrupt.sh.)
+"$QJT" convert --to kestrel2 -o "$WORK/in/new" "$TD/kestrel/files/every-opcode" || fail "kestrel2"
+steps=0
+for n in $(seq 1 50); do
+  rm -rf "$WORK/kbak" && cp "$WORK/in/j" "$D/k"
+  QJT_FAILPOINT=$n "$QJT" convert --to kestrel2 --force --backup-to "$WORK/kbak" -o "$D/k" \
+    "$TD/kestrel/files/every-opcode" >/dev/null 2>&1
+  rc=$?
+  cmp -s "$D/k" "$WORK/in/j" || cmp -s "$D/k" "$WORK/in/new" || fail "kill at failpoint $n: the output is neither"
+  find "$D" "$WORK/kbak" -name '*~~*' ! -name 'k~~qjt-*' 2>/dev/null | grep -q . && fail "kill at failpoint $n: a stray file"
+  rm -f "$D"/k~~qjt-*
+  for copy in $(find "$WORK/kbak" -type f 2>/dev/null); do
+    cmp -s "$copy" "$WORK/in/j" || fail "kill at failpoint $n: the backup $copy differs"
+  done
+  [ $rc -eq 0 ] && break
+  [ $rc -eq 137 ] || fail "kill at failpoint $n: exit $rc, expected 137"
+  steps=$n
+done
+[ $steps -ge 2 ] || fail "only $steps failpoints on --force's path"
+cmp -s "$D/k" "$WORK/in/new" || fail "the complete run did not install the new journal"
+
+# A write that cannot verify itself does not start: the V2 upgrade without
+# the data dir of a log the queue points into is refused (exit 2), saying
+# what to add, and changes nothing.
+"$QJT" gen flume --checkpoint-version 2 --data-dirs 3 --records 200 -o "$WORK/ch" >/dev/null || fail "gen flume"
+before=$(cd "$WORK/ch" && find . -type f | sort | xargs sha1sum)
+"$QJT" convert --to flume-v3 --apply --checkpoint-dir "$WORK/ch/checkpoint" --data-dir "$WORK/ch/data1" 2>"$WORK/err"
+rc=$?
+[ $rc -eq 2 ] || fail "upgrade without data2: exit $rc, expected 2: $(cat "$WORK/err")"
+grep -q "log-2.*add --data-dir $WORK/ch/data2" "$WORK/err" || fail "upgrade: stderr does not say what to add: $(cat "$WORK/err")"
+[ "$(cd "$WORK/ch" && find . -type f | sort | xargs sha1sum)" = "$before" ] || fail "the refused upgrade changed files"
+"$QJT" convert --to flume-v3 --apply --checkpoint-dir "$WORK/ch/checkpoint" \
+  --data-dir "$WORK/ch/data1,$WORK/ch/data2,$WORK/ch/data3" >/dev/null 2>"$WORK/err" ||
+  fail "upgrade with every data dir exited $?: $(cat "$WORK/err")"
+
 echo "every existing output was refused, backed up or replaced as it should be"
