@@ -122,6 +122,13 @@ bool ReplacementFile::install(std::string* error) {
   return true;
 }
 
+bool ReplacementFile::install_new(bool* existed, std::string* error) {
+  installed_ = durable_rename_new(temp_, path_, existed, error);
+  if (!installed_) return false;
+  failpoint("atomic.renamed");
+  return true;
+}
+
 bool write_file_atomically(const std::string& path, const FileContent& content, std::string* error) {
   const auto file = ReplacementFile::write(path, content, error);
   if (!file) return false;
@@ -173,6 +180,28 @@ bool sync_directory(const std::string& dir, std::string* error) {
 
 bool durable_rename(const std::string& from, const std::string& to, std::string* error) {
   if (::rename(from.c_str(), to.c_str()) != 0) {
+    return fail(error, fmt::format("rename {} to", from), to);
+  }
+  untrack_path(from);
+  const std::string from_dir = parent_of(from), to_dir = parent_of(to);
+  return sync_directory(to_dir, error) && (from_dir == to_dir || sync_directory(from_dir, error));
+}
+
+bool durable_rename_new(const std::string& from, const std::string& to, bool* existed, std::string* error) {
+  *existed = false;
+  int rc = ::renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(), RENAME_NOREPLACE);
+  if (rc != 0 && (errno == EINVAL || errno == ENOSYS)) {
+    // A file system without RENAME_NOREPLACE: the check and the rename are
+    // two steps there.
+    struct stat st {};
+    if (::lstat(to.c_str(), &st) == 0) {
+      errno = EEXIST;
+    } else {
+      rc = ::rename(from.c_str(), to.c_str());
+    }
+  }
+  if (rc != 0) {
+    *existed = errno == EEXIST;
     return fail(error, fmt::format("rename {} to", from), to);
   }
   untrack_path(from);

@@ -68,6 +68,10 @@ class ReplacementFile {
 
   // Run it inside a CommitSection (interrupt.h).
   bool install(std::string* error);
+  // install() for a path that must not exist: when one appeared since the
+  // caller looked, nothing is renamed and *existed is set (with *error).
+  bool install_new(bool* existed, std::string* error);
+  const std::string& path() const { return path_; }
 
  private:
   ReplacementFile(std::string path, std::string temp) : path_(std::move(path)), temp_(std::move(temp)) {}
@@ -96,6 +100,10 @@ bool sync_directory(const std::string& dir, std::string* error);
 
 // rename(from, to), then fsync of the directory (or both, if they differ).
 bool durable_rename(const std::string& from, const std::string& to, std::string* error);
+
+// durable_rename, but never over an existing `to` (renameat2's
+// RENAME_NOREPLACE): false with *existed set when `to` exists.
+bool durable_rename_new(const std::string& from, const std::string& to, bool* existed, std::string* error);
 
 // unlink(path), then fsync of its directory.
 bool durable_remove(const std::string& path, std::string* error);

@@ -1,13 +1,15 @@
 // qjt convert: a journal or log to JSON Lines and back, and version
 // upgrades; by the driver that writes the --to target (--to jsonl: the
 // driver of INPUT's family). A file output is written beside OUTPUT and
-// renamed over it: OUTPUT is either the old file or the whole new one.
+// renamed over it: OUTPUT is either the old file or the whole new one. An
+// existing OUTPUT is refused without --force (named_output.h).
 #include <filesystem>
 
 #include <fmt/format.h>
 
 #include "commands.h"
 #include "dispatch.h"
+#include "named_output.h"
 #include "output.h"
 #include "registry.h"
 #include "value_options.h"
@@ -21,14 +23,18 @@ bool same_file(const std::string& a, const std::string& b) {
   return std::filesystem::equivalent(a, b, ec) && !ec;
 }
 
-// What holds for every family: the output never overwrites the input, and
-// binary output never goes to a terminal.
+// What holds for every family: the output never overwrites the input nor,
+// without --force, any existing file, and binary output never goes to a
+// terminal. (--to libkestrel writes into the directory OUTPUT; flume-v3
+// has no OUTPUT.)
 ExitCode run_convert(const ConvertRequest& r, const FamilyOptions& families) {
   if (!r.data.empty() && r.to != "jsonl") return usage_error("convert", "--data applies to --to jsonl only");
   if (r.add_time && r.to != "kestrel2" && r.to != "libkestrel")
     return usage_error("convert", "--add-time applies to --to kestrel2 and libkestrel only");
   if (r.output != "-" && r.input != "-" && !r.input.empty() && same_file(r.input, r.output))
     return usage_error("convert", fmt::format("refusing to write the output over the input {}", r.input));
+  if (r.to != "libkestrel" && r.to != "flume-v3")
+    if (auto refused = refuse_existing_outputs({"convert", r.guard, families.drivers()}, {r.output})) return *refused;
   if (r.output == "-" && r.to != "jsonl" && r.to != "flume-v3" && stdout_is_terminal())
     return usage_error("convert", "refusing to write a binary journal to a terminal: use -o OUTPUT or a redirect");
   return run_convert_command(r, families);
@@ -53,6 +59,9 @@ void add_convert_command(CLI::App* app, ExitCode* status) {
                       "for stdin; none for flume-v3");
   command->add_option("-o,--output", request->output, "Write here, atomically (default: - for standard output)");
   add_data_option(command, &request->data);
+  add_write_guard_options(command, &request->guard,
+                          "Replace an existing OUTPUT (never one in use; a journal, queue or channel file is backed "
+                          "up first); flume-v3: upgrade although the channel is in use");
   add_time_option(
       command, "--add-time", &request->add_time,
       "kestrel2, libkestrel: add time of legacy ADDs (epoch ms, ISO 8601, -2h; default: the input's mtime)");

@@ -3,6 +3,7 @@
 // GenRequest; FORMAT picks the driver (driver.h), whose own options are a
 // group of their own in --help and whose generator lives in formats/.
 #include <algorithm>
+#include <filesystem>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -14,6 +15,7 @@
 #include "byte_size.h"
 #include "commands.h"
 #include "driver.h"
+#include "named_output.h"
 #include "registry.h"
 #include "value_options.h"
 
@@ -84,6 +86,14 @@ ExitCode run_gen(GenCommandOptions* c) {
     if (family.first->name() == c->format) driver = family.first;
   if (!parse_sizes(c) || !options_match(*c, driver) || !corruption_known(driver, c->request.corrupt))
     return ExitCode::kUsage;
+  // An existing file at -o is refused as every -o refuses it (a directory
+  // is the family's to judge: it may be written into).
+  std::error_code ec;
+  if (!std::filesystem::is_directory(c->request.output, ec)) {
+    WriteGuardOptions guard;
+    guard.force = c->request.force;
+    if (auto refused = refuse_existing_outputs({"gen", guard, registry()}, {c->request.output})) return *refused;
+  }
   return driver->gen(c->request);
 }
 

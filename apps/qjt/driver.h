@@ -104,6 +104,7 @@ struct ConvertRequest {
   std::string data{};                      // --data, for --to jsonl
   std::string format = "auto";             // --format as given
   std::optional<std::int64_t> add_time{};  // --add-time
+  WriteGuardOptions guard{};               // --force, --backup-to, ...: an existing OUTPUT (named_output.h)
   Registry drivers{};                      // the registry in use
 };
 

@@ -2,7 +2,7 @@
 
 namespace qjt::app {
 
-void add_write_guard_options(CLI::App* command, WriteGuardOptions* options) {
+void add_write_guard_options(CLI::App* command, WriteGuardOptions* options, std::string_view force_help) {
   command->add_option("--backup-to", options->backup_root,
                       "Where backups go (default: <dir>.qjt-backup beside the queue directory)");
   command->add_flag("--no-backup", options->no_backup, "Keep no backup of the replaced files");
@@ -12,8 +12,7 @@ void add_write_guard_options(CLI::App* command, WriteGuardOptions* options) {
                    "installed and verified (default: keep all)")
       ->type_name("N")
       ->check(CLI::PositiveNumber);
-  command->add_flag("--force", options->force,
-                    "Go ahead although the files are open or locked, or the result would lose or revive items");
+  command->add_flag("--force", options->force, std::string(force_help));
 }
 
 }  // namespace qjt::app

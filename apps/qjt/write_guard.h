@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include <CLI/CLI.hpp>
 
@@ -10,6 +11,10 @@
 
 namespace qjt::app {
 
-void add_write_guard_options(CLI::App* command, WriteGuardOptions* options);
+inline constexpr std::string_view kForceInUse =
+    "Go ahead although the files are open or locked, or the result would lose or revive items";
+
+// `force_help`: what --force lets the command do.
+void add_write_guard_options(CLI::App* command, WriteGuardOptions* options, std::string_view force_help = kForceInUse);
 
 }  // namespace qjt::app

@@ -167,6 +167,7 @@ void check_round_trip(const TempDir& dir, const fs::path& journal, int expected_
     CAPTURE(journal.string());
     CAPTURE(mode);
     const fs::path jsonl = dir / "rt.jsonl", back = dir / "rt.back";
+    fs::remove(jsonl);  // an existing -o is refused
     fs::remove(back);
     const Result to =
         run_qjt(dir, std::string("convert --to jsonl --data ") + mode + " " + j + " -o " + quote(jsonl.string()));
@@ -445,7 +446,7 @@ TEST_CASE("malformed lines exit 1 with a finding naming the line and write nothi
     const fs::path jsonl = dir / "in.jsonl";
     write_file(jsonl, input);
     write_file(out, "OLD");
-    Result r = run_qjt(dir, "convert --to kestrel " + quote(jsonl.string()) + " -o " + quote(out.string()));
+    Result r = run_qjt(dir, "convert --to kestrel --force " + quote(jsonl.string()) + " -o " + quote(out.string()));
     CHECK(r.status == 1);
     const std::string where =
         jsonl.string() + ":" + std::to_string(good1.size() + good2.size() + 2) + ": error[bad_json_line]: line 3: ";
@@ -682,9 +683,13 @@ TEST_CASE("usage and I/O errors") {
   CHECK_FALSE(fs::exists(out));
   // An output directory that does not exist: 3.
   CHECK(run_qjt(dir, "convert --to jsonl " + q + " -o " + quote((dir / "no" / "such").string())).status == 3);
-  // A file output replaces what was there.
+  // An existing file output is refused without --force, and replaced with it.
   write_file(out, "OLD");
-  CHECK(run_qjt(dir, "convert --to jsonl " + q + " -o " + quote(out.string())).status == 0);
+  r = run_qjt(dir, "convert --to jsonl " + q + " -o " + quote(out.string()));
+  CHECK(r.status == 2);
+  CHECK(r.err.find("exists") != std::string::npos);
+  CHECK(read_file(out) == "OLD");
+  CHECK(run_qjt(dir, "convert --to jsonl --force " + q + " -o " + quote(out.string())).status == 0);
   CHECK(read_file(out) == "{\"format\":\"kestrel\",\"file\":" + std::string("\"") + in.string() +
                               "\",\"offset\":0,\"op\":\"REMOVE\"}\n"
                               "{\"format\":\"kestrel\",\"file\":\"" +

@@ -88,7 +88,7 @@ check "no meta line and no log-N name: usage error" 2 $?
 
 # V2 logs: converted back they are V3 logs with the same records.
 v2_same() {  # v2_same V2LOG: the records of V2LOG and of its V3 conversion, compared
-  "$qjt" convert --to jsonl --format flume-log-v2 "$1" | "$qjt" convert --to flume-log -o v3/log-1 - 2>/dev/null
+  "$qjt" convert --to jsonl --format flume-log-v2 "$1" | "$qjt" convert --to flume-log -o v3/log-1 --force - 2>/dev/null
   diff <("$qjt" dump --json --format flume-log-v2 "$1" | jq -c 'select(.type != "end_of_data") | del(.file, .offset, .version)') \
        <("$qjt" dump --json v3/log-1 | jq -c 'select(.type != "end_of_data") | del(.file, .offset, .version)') >/dev/null &&
     "$qjt" verify v3/log-1 >/dev/null && echo same

@@ -167,7 +167,7 @@ case_files() {
   "$qjt" gen kestrel -o "$tmp/j" --records 10 >/dev/null || fail "first gen failed"
   cp "$tmp/j" "$tmp/j.orig"
   "$qjt" gen kestrel -o "$tmp/j" --records 20 >/dev/null 2>&1
-  [ $? = 3 ] || fail "overwriting without --force: expected exit status 3"
+  [ $? = 2 ] || fail "overwriting without --force: expected exit status 2"
   cmp -s "$tmp/j" "$tmp/j.orig" || fail "a refused run changed the file"
   "$qjt" gen kestrel -o "$tmp/j" --records 20 --force >/dev/null || fail "--force failed"
   cmp -s "$tmp/j" "$tmp/j.orig" && fail "--force did not replace the file"

@@ -35,6 +35,9 @@ setup_channel() { cp -a "$TD/flume/channel" "$S/ch"; }
 setup_v2() { cp -a "$TD/flume/v2" "$S/ch"; }
 setup_canal() { cp -a "$TD/canal/conf" "$S/conf"; }
 setup_out() { mkdir "$S/out"; }
+# An existing output that --force replaces: a journal (backed up first), a text file (just replaced).
+setup_journal_out() { mkdir "$S/out" && cp "$TD/kestrel/files/broken-truncated-data" "$S/out/j"; }
+setup_text_out() { mkdir "$S/out" && echo "notes" >"$S/out/notes.txt"; }
 
 # Every writing command, in each of its ways of writing.
 check_every_writer() {
@@ -57,5 +60,9 @@ check_every_writer() {
     "$QJT" convert --to libkestrel -o "$S/out/lk" "$TD/kestrel/files/every-opcode"
   check_case convert-classic bytes setup_out -- \
     "$QJT" convert --to classic -o "$S/out/web" --reader web "$TD/libkestrel/queue"
+  check_case convert-force-journal bytes setup_journal_out -- \
+    "$QJT" convert --to kestrel2 --force --backup-to "$WORK/bak" -o "$S/out/j" "$TD/kestrel/files/every-opcode"
+  check_case convert-force-text bytes setup_text_out -- \
+    "$QJT" convert --to jsonl --force -o "$S/out/notes.txt" "$TD/kestrel/files/every-opcode"
   check_case gen bytes setup_out -- "$QJT" gen kestrel -o "$S/out/g" --records 300 --seed 1
 }

@@ -21,6 +21,7 @@
 #include "interrupt.h"
 #include "json_line.h"
 #include "line_input.h"
+#include "named_output.h"
 #include "output.h"
 #include "path_family.h"
 
@@ -41,6 +42,8 @@ bool exists(const std::string& path) {
 }
 
 using Emit = std::function<bool(ByteSpan)>;
+
+NamedOutput named_output(const FlumeConvertOptions& o) { return {"convert", o.guard, o.drivers}; }
 
 // The file OUTPUT with what `content` passes to its emit function, in a
 // temp file until it is installed; null with *error on a write failure or
@@ -63,11 +66,12 @@ std::unique_ptr<ReplacementFile> prepare_file(const std::string& output,
   return file;
 }
 
-// Writes to -o OUTPUT (atomically) or to standard output what `content`
-// passes to its emit function. `content` returns false to abandon the
-// output on purpose (*abandoned: nothing is written); a failing write is
-// an io_error here.
-ExitCode write_output(const std::string& output, const std::function<bool(const Emit&)>& content, bool* abandoned) {
+// Writes to -o OUTPUT (atomically, install_outputs) or to standard output
+// what `content` passes to its emit function. `content` returns false to
+// abandon the output on purpose (*abandoned: nothing is written); a failing
+// write is an io_error here.
+ExitCode write_output(const FlumeConvertOptions& o, const std::function<bool(const Emit&)>& content, bool* abandoned) {
+  const std::string& output = o.output;
   if (output == "-") {
     Output out;
     *abandoned = !content([&out](ByteSpan bytes) {
@@ -78,12 +82,11 @@ ExitCode write_output(const std::string& output, const std::function<bool(const 
     return out.failed() ? io_error("-", "cannot write to standard output") : ExitCode::kOk;
   }
   std::string error;
-  const auto file = prepare_file(output, content, abandoned, &error);
+  auto file = prepare_file(output, content, abandoned, &error);
   if (!file) return *abandoned ? ExitCode::kOk : io_error(output, error);
-  CommitSection commit;
-  if (!file->install(&error)) return io_error(output, error);
-  note_committed(fmt::format("{} was written", output));
-  return ExitCode::kOk;
+  std::vector<std::unique_ptr<ReplacementFile>> files;
+  files.push_back(std::move(file));
+  return install_outputs(named_output(o), std::move(files));
 }
 
 // ---------------------------------------------------------------- --to jsonl
@@ -139,7 +142,7 @@ ExitCode log_to_jsonl(const FlumeConvertOptions& o, const flume::KeyRing& keys) 
   options.keys = &keys;
   bool abandoned = false;
   const ExitCode written = write_output(
-      o.output,
+      o,
       [&](const Emit& emit) {
         std::string buffer;
         if (log.kind == FileKind::kLogV3 && log.path != "-") append_meta_line(log.path, options, &buffer);
@@ -224,28 +227,25 @@ std::optional<std::string> meta_for(const flume::LogJsonAssembler& log, const st
 // A log without its meta is no log to Flume: both are written to temp
 // files, then installed in one CommitSection, so that -o leaves the pair
 // or neither (a failing fsync of the directory comes after the rename).
-ExitCode write_log_and_meta(const std::string& output, const std::function<bool(const Emit&)>& log_content,
+ExitCode write_log_and_meta(const FlumeConvertOptions& o, const std::function<bool(const Emit&)>& log_content,
                             const std::string& meta) {
+  const std::string& output = o.output;
   bool abandoned = false;
   std::string error;
-  const auto log_file = prepare_file(output, log_content, &abandoned, &error);
-  const auto meta_file = log_file ? prepare_file(
-                                        output + ".meta",
-                                        [&meta](const Emit& emit) {
-                                          emit(ByteSpan(meta));
-                                          return true;
-                                        },
-                                        &abandoned, &error)
-                                  : nullptr;
+  auto log_file = prepare_file(output, log_content, &abandoned, &error);
+  auto meta_file = log_file ? prepare_file(
+                                  output + ".meta",
+                                  [&meta](const Emit& emit) {
+                                    emit(ByteSpan(meta));
+                                    return true;
+                                  },
+                                  &abandoned, &error)
+                            : nullptr;
   if (!meta_file) return io_error(output, error);
-  CommitSection commit;
-  if (!log_file->install(&error) || !meta_file->install(&error)) {
-    ::unlink(output.c_str());
-    ::unlink((output + ".meta").c_str());
-    return io_error(output, error);
-  }
-  note_committed(fmt::format("{} and {}.meta were written", output, output));
-  return ExitCode::kOk;
+  std::vector<std::unique_ptr<ReplacementFile>> files;
+  files.push_back(std::move(log_file));
+  files.push_back(std::move(meta_file));
+  return install_outputs(named_output(o), std::move(files));
 }
 
 ExitCode jsonl_to_log(const FlumeConvertOptions& o, const flume::KeyRing& keys) {
@@ -257,6 +257,7 @@ ExitCode jsonl_to_log(const FlumeConvertOptions& o, const flume::KeyRing& keys) 
   if (*bad > 0) return usage_error("convert", fmt::format("{}: {} bad line(s); {} not written", o.input, *bad, where));
   std::optional<std::string> meta;
   if (o.output != "-") {
+    if (auto refused = refuse_existing_outputs(named_output(o), {o.output + ".meta"})) return *refused;
     meta = meta_for(log, o.output);
     if (!meta)
       return usage_error(
@@ -274,8 +275,8 @@ ExitCode jsonl_to_log(const FlumeConvertOptions& o, const flume::KeyRing& keys) 
     emit_log(log, emit);
     return true;
   };
-  if (!meta) return write_output(o.output, log_content, &abandoned);
-  return write_log_and_meta(o.output, log_content, *meta);
+  if (!meta) return write_output(o, log_content, &abandoned);
+  return write_log_and_meta(o, log_content, *meta);
 }
 
 // ---------------------------------------------------------------- --to flume-v3
@@ -334,7 +335,7 @@ ReplaceRequest upgrade_request(const FlumeOptions& flume, const flume::ChannelLa
   return request;
 }
 
-ExitCode upgrade_checkpoint(const FlumeConvertOptions& o) {
+ExitCode upgrade_checkpoint(const FlumeConvertOptions& o, const flume::KeyRing& keys) {
   if (o.flume.checkpoint_dir.empty()) return usage_error("convert", "--to flume-v3 needs --checkpoint-dir DIR");
   if (!o.input.empty())
     return usage_error("convert", "--to flume-v3 takes no INPUT: it upgrades the checkpoint in --checkpoint-dir");
@@ -353,8 +354,12 @@ ExitCode upgrade_checkpoint(const FlumeConvertOptions& o) {
   const bool apply = o.apply && plan.state != flume::UpgradeState::kV3;
   std::optional<FindingList> verified;
   if (apply) {
+    if (const std::string missing = missing_for_verify(o.flume, layout, keys); !missing.empty())
+      return usage_error("convert", fmt::format("refused: the verify after the upgrade could not check the channel: "
+                                                "{}; nothing was changed",
+                                                missing));
     WriteGuardOptions guard;
-    guard.force = o.force;
+    guard.force = o.guard.force;
     const ReplaceResult result = guarded_replace(upgrade_request(o.flume, layout, plan, now_ms(), &backup), guard);
     if (result.status == ExitCode::kInUse) {
       tell("convert",
@@ -378,16 +383,15 @@ void add_flume_convert_options(CLI::App* command, FlumeConvertOptions* o) {
   add_channel_options(command, &o->flume, false);
   command->add_flag("--apply", o->apply, "flume-v3: upgrade the checkpoint (default: print the plan)");
   command->add_flag("--json", o->json, "flume-v3: the plan as one JSON object");
-  command->add_flag("--force", o->force, "flume-v3: upgrade even while a process holds the channel's files");
 }
 
 ExitCode run_flume_convert(const FlumeConvertOptions& o) {
-  if (o.to != "flume-v3" && (o.apply || o.json || o.force))
-    return usage_error("convert", "--apply, --json and --force apply to --to flume-v3 only");
+  if (o.to != "flume-v3" && (o.apply || o.json))
+    return usage_error("convert", "--apply and --json apply to --to flume-v3 only");
   std::string error;
   const auto keys = parse_keys(o.flume.keys, &error);
   if (!keys) return usage_error("convert", error);
-  if (o.to == "flume-v3") return upgrade_checkpoint(o);
+  if (o.to == "flume-v3") return upgrade_checkpoint(o, *keys);
   if (o.input.empty()) return usage_error("convert", "INPUT is required");
   if (o.to == "flume-log") return jsonl_to_log(o, *keys);
   return log_to_jsonl(o, *keys);

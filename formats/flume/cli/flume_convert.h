@@ -25,13 +25,13 @@ struct FlumeConvertOptions {
   std::string output = "-";
   std::string data;  // --data, for --to jsonl
   FlumeOptions flume;
-  bool apply = false;  // flume-v3
-  bool json = false;   // flume-v3: the plan as one JSON object
-  bool force = false;  // flume-v3: skip the in-use checks
-  Registry drivers{};  // to check that the named directories hold no other family's files
+  bool apply = false;       // flume-v3
+  bool json = false;        // flume-v3: the plan as one JSON object
+  WriteGuardOptions guard;  // an existing OUTPUT (named_output.h); flume-v3: --force skips the in-use checks
+  Registry drivers{};       // to check that the named directories hold no other family's files
 };
 
-// --apply, --json, --force and the Flume input options (--key,
+// --apply, --json and the Flume input options (--key,
 // --checkpoint-dir, --data-dir, --backup-dir).
 void add_flume_convert_options(CLI::App* command, FlumeConvertOptions* options);
 

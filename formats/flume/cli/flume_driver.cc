@@ -122,6 +122,7 @@ class FlumeDriver final : public Driver {
     run.input = r.input;
     run.output = r.output;
     run.data = r.data;
+    run.guard = r.guard;
     run.flume.format = r.format == name() ? "auto" : r.format;
     run.drivers = r.drivers;
     return run_flume_convert(run);

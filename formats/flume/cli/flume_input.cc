@@ -1,10 +1,16 @@
 #include "flume/cli/flume_input.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
 #include <array>
+#include <filesystem>
+#include <set>
 #include <utility>
 
+#include "flume/channel_logs.h"
+#include "flume/channel_replay.h"
 #include "payload.h"
 
 namespace qjt::app {
@@ -81,6 +87,51 @@ ReplaceRequest channel_request(const flume::ChannelLayout& layout, std::vector<s
   if (layout.checkpoint.exists) request.lock_dirs.push_back(layout.checkpoint.dir);
   if (layout.backup && layout.backup->exists) request.lock_dirs.push_back(layout.backup->dir);
   return request;
+}
+
+namespace {
+
+// A directory beside the checkpoint directory that holds `log`, or "".
+std::string dir_holding(const std::string& checkpoint_dir, const std::string& log) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path around = fs::absolute(checkpoint_dir).parent_path();
+  for (fs::directory_iterator it(around, ec), end; !ec && it != end; it.increment(ec)) {
+    std::error_code is_ec;
+    if (it->is_directory(is_ec) && fs::is_regular_file(it->path() / log, is_ec)) return it->path().string();
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string missing_for_verify(const FlumeOptions& options, const flume::ChannelLayout& layout,
+                               const flume::KeyRing& keys) {
+  FindingList findings;
+  const flume::ChannelLogs logs(layout.logs, keys, &findings);
+  const flume::ChannelReplay replay =
+      flume::replay_channel(layout, logs, flume::ChannelReplayOptions{options.capacity}, &findings);
+  std::set<std::int32_t> present;
+  for (const flume::DataLog& log : layout.logs) present.insert(log.file_id);
+  std::vector<std::string> logs_missing, dirs, keys_missing;
+  if (replay.queue) {
+    for (const auto& [file_id, count] : replay.queue->reference_counts()) {
+      if (count <= 0 || present.count(file_id) != 0) continue;
+      const std::string log = fmt::format("log-{}", file_id);
+      logs_missing.push_back(fmt::format("{} ({} event(s))", log, count));
+      const std::string dir = options.checkpoint_dir.empty() ? "" : dir_holding(options.checkpoint_dir, log);
+      dirs.push_back(dir.empty() ? "DIR" : dir);
+    }
+  }
+  for (const Finding& f : findings.findings())
+    if (f.code == "missing_key") keys_missing.push_back(fmt::format("{}: {}", f.file, f.message));
+  std::string text;
+  if (!logs_missing.empty())
+    text = fmt::format("the channel's queue points into {}, in none of the --data-dir given: add --data-dir {}{}",
+                       fmt::join(logs_missing, ", "), fmt::join(dirs, ","),
+                       std::find(dirs.begin(), dirs.end(), "DIR") == dirs.end() ? "" : " (DIR: where the log is)");
+  for (const std::string& k : keys_missing) text += (text.empty() ? "" : "; ") + k;
+  return text;
 }
 
 std::optional<flume::KeyRing> parse_keys(const std::vector<std::string>& keys, std::string* error) {

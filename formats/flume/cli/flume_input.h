@@ -47,6 +47,15 @@ std::vector<std::string> named_dirs(const FlumeOptions& options);
 // open.
 ReplaceRequest channel_request(const flume::ChannelLayout& layout, std::vector<std::string> files);
 
+// What the verify after a change to the channel needs and the options
+// lack, as one sentence saying what to add: the logs the channel's queue
+// points into that are in none of the --data-dir given (with the directory
+// beside the checkpoint's that holds one, when there is one), and the keys
+// of encrypted logs not given. "" when nothing is missing. A writer calls it
+// before its first change and refuses (kUsage) when it says something.
+std::string missing_for_verify(const FlumeOptions& options, const flume::ChannelLayout& layout,
+                               const flume::KeyRing& keys);
+
 // --key ALIAS=HEX values; a malformed one is a usage error.
 std::optional<flume::KeyRing> parse_keys(const std::vector<std::string>& keys, std::string* error);
 

@@ -385,6 +385,10 @@ ExitCode run_flume_repair(const FlumeRepairOptions& o) {
   if (status == ExitCode::kIoError) {
     if (o.apply) tell("repair", "refused: a file of the channel cannot be read; nothing was changed");
   } else if (o.apply && plan.feasible && !plan.changes.empty() && !report.refused()) {
+    if (const std::string missing = missing_for_verify(o.flume, layout, *keys); !missing.empty())
+      return usage_error("repair", fmt::format("refused: the verify after the repair could not check the channel: "
+                                               "{}; nothing was changed",
+                                               missing));
     status = apply(layout, &report);
     if (!report.verified) return status;
   }

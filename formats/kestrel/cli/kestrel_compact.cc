@@ -14,6 +14,7 @@
 #include "kestrel/cli/kestrel_input.h"
 #include "kestrel/compaction.h"
 #include "kestrel/queue_rewrite.h"
+#include "named_output.h"
 
 namespace qjt::app {
 namespace {
@@ -29,6 +30,7 @@ struct CompactOptions {
   bool json = false;
   std::string if_larger_than;
   std::optional<double> if_overflow;
+  Registry drivers{};  // which existing -o file a family claims (named_output.h)
 };
 
 struct Report {
@@ -196,11 +198,10 @@ ExitCode compact_one(const OpenJournal& j, const CompactOptions& o, Output* out,
   } else if (o.dry_run) {
     r.action = "dry_run";
   } else if (!o.output.empty()) {
-    std::string error;
-    r.action = write_output_file(o.output, compacted_content(state, j), &error) ? "written" : "failed";
-    r.reason = error;
+    status = write_named_output({"compact", o.guard, o.drivers}, o.output, compacted_content(state, j));
+    r.action = status == ExitCode::kOk ? "written" : status == ExitCode::kIoError ? "failed" : "refused";
+    if (status != ExitCode::kOk) r.reason = fmt::format("{} was not written", o.output);
     r.output = o.output;
-    if (!error.empty()) status = ExitCode::kIoError;
   } else {
     status = compact_in_place(j, o, state, &r);
   }
@@ -225,10 +226,7 @@ ExitCode check_usage(const CompactOptions& o, const JournalSelection& selection)
       return usage_error("compact", "-o - writes the journal to standard output, which leaves no room for --json");
     if (o.output == "-" && stdout_is_terminal())
       return usage_error("compact", "-o - would write a binary journal to the terminal; redirect it");
-    std::error_code ec;
-    if (o.output != "-" && fs::exists(o.output, ec) && !o.guard.force) {
-      return usage_error("compact", fmt::format("{} exists; choose a new path or use --force", o.output));
-    }
+    if (auto refused = refuse_existing_outputs({"compact", o.guard, o.drivers}, {o.output})) return *refused;
     return ExitCode::kOk;
   }
   for (const auto& j : selection.journals) {
@@ -273,8 +271,8 @@ void add_kestrel_compact_options(CLI::App* command, KestrelCompactOptions* o) {
 }
 
 ExitCode run_kestrel_compact(const WriteRequest& r, const KestrelCompactOptions& o) {
-  return run_compact(
-      CompactOptions{r.paths, r.queue, o.output, r.guard, r.dry_run, r.json, o.if_larger_than, o.if_overflow});
+  return run_compact(CompactOptions{r.paths, r.queue, o.output, r.guard, r.dry_run, r.json, o.if_larger_than,
+                                    o.if_overflow, r.drivers});
 }
 
 }  // namespace qjt::app

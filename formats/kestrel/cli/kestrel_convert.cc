@@ -7,8 +7,8 @@
 //   --to kestrel2  the 1.x journal rewritten for 2.x (legacy_upgrade.h)
 //
 // A file output is written to OUTPUT~~qjt-<pid>, fsynced and renamed
-// over OUTPUT, and the directory fsynced: OUTPUT is either the old file or
-// the whole new one.
+// into place by install_outputs (named_output.h): OUTPUT is either the old
+// file or the whole new one.
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -23,9 +23,7 @@
 
 #include "clock.h"
 #include "durable_file.h"
-#include "failpoint.h"
 #include "input_file.h"
-#include "interrupt.h"
 #include "kestrel/cli/kestrel_commands.h"
 #include "kestrel/journal_json.h"
 #include "kestrel/journal_json_parse.h"
@@ -33,6 +31,7 @@
 #include "kestrel/journal_writer.h"
 #include "kestrel/legacy_upgrade.h"
 #include "line_input.h"
+#include "named_output.h"
 #include "output.h"
 
 namespace qjt::app {
@@ -56,43 +55,18 @@ class Sink {
   virtual void abandon() = 0;
 };
 
-// OUTPUT~~qjt-<pid>, renamed over OUTPUT on commit.
+// The temp file of a ReplacementFile (OUTPUT~~qjt-<pid>), which installs
+// it once the conversion has committed to it.
 class FileSink : public Sink {
  public:
-  static std::unique_ptr<FileSink> create(const std::string& path, std::string* error) {
-    // "~~": Kestrel never takes such a file for a queue or a segment.
-    const std::string temp = fmt::format("{}~~qjt-{}", path, ::getpid());
-    auto writer = FileWriter::create(temp, error);
-    if (!writer) return nullptr;
-    return std::unique_ptr<FileSink>(new FileSink(path, temp, std::move(writer)));
-  }
-  ~FileSink() override { abandon(); }
-
+  explicit FileSink(FileWriter* writer) : writer_(writer) {}
   bool write(std::string_view bytes, std::string* error) override { return writer_->append(ByteSpan(bytes), error); }
-  bool commit(std::string* error) override {
-    failpoint("convert.before_sync");
-    if (!writer_->sync(error)) return false;
-    writer_.reset();
-    failpoint("convert.before_rename");
-    CommitSection commit;
-    if (!durable_rename(temp_, path_, error)) return false;
-    committed_ = true;
-    note_committed(fmt::format("{} was written", path_));
-    return true;
-  }
-  void abandon() override {
-    if (committed_) return;
-    writer_.reset();
-    remove_temp(temp_);
-    committed_ = true;  // nothing left to clean up
-  }
+  bool commit(std::string*) override { return committed_ = true; }
+  void abandon() override { committed_ = false; }
+  bool committed() const { return committed_; }
 
  private:
-  FileSink(std::string path, std::string temp, std::unique_ptr<FileWriter> writer)
-      : path_(std::move(path)), temp_(std::move(temp)), writer_(std::move(writer)) {}
-
-  std::string path_, temp_;
-  std::unique_ptr<FileWriter> writer_;
+  FileWriter* writer_;
   bool committed_ = false;
 };
 
@@ -343,16 +317,57 @@ std::int64_t legacy_add_time(const ConvertRequest& o) {
   return now_ms();
 }
 
+namespace {
+
+// One of the conversions, to `sink`.
+void convert_to(Run* run, Sink* sink) {
+  if (run->o.to == "jsonl") {
+    to_jsonl(run, sink);
+  } else if (run->o.to == "kestrel") {
+    to_kestrel(run, sink);
+  } else {
+    to_kestrel2(run, sink);
+  }
+}
+
+// The conversion to a temp file, installed when the conversion commits to
+// it (a bad line abandons it).
+void convert_to_file(Run* run) {
+  const ConvertRequest& o = run->o;
+  bool ran = false, committed = false;
+  std::string error;
+  auto file = ReplacementFile::write(
+      o.output,
+      [&](FileWriter* writer, std::string*) {
+        ran = true;
+        FileSink sink(writer);
+        convert_to(run, &sink);
+        return committed = sink.committed();
+      },
+      &error);
+  if (file) {
+    std::vector<std::unique_ptr<ReplacementFile>> files;
+    files.push_back(std::move(file));
+    run->status = worse(run->status, install_outputs({"convert", o.guard, o.drivers}, std::move(files)));
+  } else if (!ran || committed) {
+    run->io_error(o.output, error);  // the temp file's creation or sync; a failing write is reported already
+  }
+}
+
+}  // namespace
+
 ExitCode run_kestrel_convert(const ConvertRequest& o) {
   if (o.input.empty()) {
     return usage_error("convert", "INPUT is required");
   }
   Run run{o, {}, ExitCode::kOk};
+  if (o.output != "-") {
+    convert_to_file(&run);
+    return run.status;
+  }
   std::string error;
   std::unique_ptr<Sink> sink;
-  if (o.output != "-") {
-    sink = FileSink::create(o.output, &error);
-  } else if (o.to == "kestrel") {
+  if (o.to == "kestrel") {
     sink = SpooledStdoutSink::create(&error);
   } else {
     sink = std::make_unique<StdoutSink>();
@@ -361,13 +376,7 @@ ExitCode run_kestrel_convert(const ConvertRequest& o) {
     run.io_error(o.output, error);
     return run.status;
   }
-  if (o.to == "jsonl") {
-    to_jsonl(&run, sink.get());
-  } else if (o.to == "kestrel") {
-    to_kestrel(&run, sink.get());
-  } else {
-    to_kestrel2(&run, sink.get());
-  }
+  convert_to(&run, sink.get());
   return run.status;
 }
 

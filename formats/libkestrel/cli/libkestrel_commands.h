@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "commands.h"
+#include "driver.h"
 #include "exit_code.h"
 #include "read_filter.h"
 #include "write_guard.h"
@@ -41,6 +42,8 @@ struct LibkestrelConvert {
   std::string input, output, queue, reader;
   std::string input_family;  // the family whose claim on INPUT is positive; "" for none
   std::int64_t legacy_add_time_ms = 0;
+  WriteGuardOptions guard{};  // an existing output file (named_output.h)
+  Registry drivers{};
 };
 ExitCode run_libkestrel_convert(const LibkestrelConvert& run);
 

@@ -15,6 +15,7 @@
 #include "libkestrel/cli/libkestrel_input.h"
 #include "libkestrel/libkestrel_layout.h"
 #include "libkestrel/queue_converter.h"
+#include "named_output.h"
 
 namespace qjt::app {
 namespace {
@@ -47,36 +48,29 @@ bool queue_exists(const std::string& dir, const std::string& queue) {
 // CommitSection, the reader's bookmark first: a crash before the segment
 // leaves an empty queue whose reader is at the head, never items without
 // their reader; an interrupt leaves both or neither (nor the directory,
-// when the run made it).
+// when the run made it). A file of either name already there is refused
+// without --force, and backed up with it (named_output.h).
 ExitCode write_queue(const LibkestrelConvert& run, const std::string& queue, const kestrel::ReplayState& state) {
   std::string error;
-  if (!make_directories(run.output, &error)) return io_failure(error);
   if (queue_exists(run.output, queue))
     return usage_error("convert", fmt::format("{} already holds a Kestrel 3 queue named {}", run.output, queue));
   const std::string bookmark = (fs::path(run.output) / (queue + ".read." + run.reader)).string();
   const auto ms = now_ms();
   const std::string segment = (fs::path(run.output) / fmt::format("{}.{}", queue, ms)).string();
+  const NamedOutput named{"convert", run.guard, run.drivers};
+  if (auto refused = refuse_existing_outputs(named, {bookmark, segment})) return *refused;
+  if (!make_directories(run.output, &error)) return io_failure(error);
   const std::string head = libkestrel::head_bookmark();
-  const auto bookmark_file = ReplacementFile::write(
-      bookmark, [&](FileWriter* w, std::string* e) { return w->append(ByteSpan(head), e); }, &error);
-  const auto segment_file = bookmark_file ? ReplacementFile::write(
-                                                segment,
-                                                [&](FileWriter* w, std::string* e) {
-                                                  return libkestrel::write_segment(state, run.legacy_add_time_ms, w, e);
-                                                },
-                                                &error)
-                                          : nullptr;
-  if (!segment_file) return io_failure(error);
-  CommitSection commit;
-  if (!bookmark_file->install(&error) || !segment_file->install(&error)) {
-    // A failure that is reported (not a crash) leaves no queue at all
-    // (a failing fsync of the directory comes after the rename).
-    ::unlink(segment.c_str());
-    ::unlink(bookmark.c_str());
-    return io_failure(error);
-  }
-  note_committed(fmt::format("the queue {} was written in {}", queue, run.output));
-  return ExitCode::kOk;
+  std::vector<std::unique_ptr<ReplacementFile>> files;
+  files.push_back(ReplacementFile::write(
+      bookmark, [&](FileWriter* w, std::string* e) { return w->append(ByteSpan(head), e); }, &error));
+  if (files.back())
+    files.push_back(ReplacementFile::write(
+        segment,
+        [&](FileWriter* w, std::string* e) { return libkestrel::write_segment(state, run.legacy_add_time_ms, w, e); },
+        &error));
+  if (!files.back()) return io_failure(error);
+  return install_outputs(named, std::move(files));
 }
 
 ExitCode to_libkestrel(const LibkestrelConvert& run) {
@@ -125,12 +119,10 @@ ExitCode to_classic(const LibkestrelConvert& run) {
   const auto* reader = choose_reader(replay, run.reader, &problem);
   if (!reader) return usage_error("convert", problem);
   const ExitCode found = findings_status(replayed.findings);
-  std::string error;
   const FileContent content = [&](FileWriter* w, std::string* e) {
     return libkestrel::write_classic(replay, *reader, w, e);
   };
-  if (!write_output_file(run.output, content, &error)) return worse(found, io_failure(error));
-  return found;
+  return worse(found, write_named_output({"convert", run.guard, run.drivers}, run.output, content));
 }
 
 }  // namespace

@@ -107,7 +107,8 @@ class LibkestrelDriver final : public Driver {
   ExitCode convert(const ConvertRequest& r) override {
     const auto claim = claim_path(r.input, r.drivers);
     const std::string family = claim && claim->positive ? std::string(claim->driver->name()) : "";
-    return run_libkestrel_convert({r.to, r.input, r.output, queue_, reader_, family, legacy_add_time(r)});
+    return run_libkestrel_convert(
+        {r.to, r.input, r.output, queue_, reader_, family, legacy_add_time(r), r.guard, r.drivers});
   }
   ExitCode compact(const WriteRequest& r) override {
     return run_libkestrel_compact({.paths = r.paths,
