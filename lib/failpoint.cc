@@ -30,4 +30,9 @@ void failpoint(const char* name) {
   if (hit) std::raise(chosen_signal());
 }
 
+bool failpoint_error(const char* name) {
+  const char* target = std::getenv("QJT_FAILPOINT_ERROR");
+  return target != nullptr && std::strcmp(target, name) == 0;
+}
+
 }  // namespace qjt

@@ -14,4 +14,10 @@ namespace qjt {
 
 void failpoint(const char* name);
 
+// QJT_FAILPOINT_ERROR=NAME: whether the check named NAME is to report one
+// error of its own, so that a test can prove what a writer does when its
+// verify after the change fails (guarded_replace's "verify"), which no
+// input reaches on purpose. Unset, it costs one getenv per check.
+bool failpoint_error(const char* name);
+
 }  // namespace qjt

@@ -192,14 +192,26 @@ bool make_changes(const std::vector<FileChange>& changes, const std::string& bac
   return true;
 }
 
+// Step 6's restore command for the backup made.
+std::string restore_command(const ReplaceRequest& request, const std::string& backup) {
+  if (request.restore) return request.restore(backup);
+  if (backup.empty()) return "";
+  return copy_back_command(backup, request.backup.files, !request.backup.file.empty());
+}
+
 // Step 6.
-void verify(const std::function<FindingList()>& verify, ReplaceResult* result) {
-  result->verified = verify();
+void verify(const ReplaceRequest& request, ReplaceResult* result) {
+  result->verified = request.verify();
+  if (failpoint_error("verify"))
+    result->verified->report(Finding{Severity::kError, "injected", "-", std::nullopt,
+                                     "an error injected by QJT_FAILPOINT_ERROR=verify, for tests"});
   const std::size_t errors = result->verified->count(Severity::kError);
   if (errors == 0) return;
   result->status = ExitCode::kProblems;
-  result->reason = fmt::format("the result has {} error(s) (qjt verify){}", errors,
-                               result->backup.empty() ? "" : fmt::format("; the originals are in {}", result->backup));
+  result->restore = restore_command(request, result->backup);
+  result->reason = fmt::format("the verify after the change found {} error(s)", errors);
+  if (!result->backup.empty()) result->reason += fmt::format("; the files as they were are in {}", result->backup);
+  if (!result->restore.empty()) result->reason += fmt::format("; to restore them: {}", result->restore);
 }
 
 }  // namespace
@@ -236,7 +248,7 @@ ReplaceResult guarded_replace(const ReplaceRequest& request, const WriteGuardOpt
     result.reason = reason;
     return result;
   }
-  if (request.verify) verify(request.verify, &result);
+  if (request.verify) verify(request, &result);
   if (result.status == ExitCode::kOk && options.keep_backups > 0 && !result.backup.empty()) {
     for (const std::string& failure : prune_backups(result.backup, options.keep_backups).failures)
       fmt::print(stderr, "qjt: warning: {}\n", failure);
@@ -251,6 +263,21 @@ const char* result_action(const ReplaceResult& result, const char* done) {
 
 void report_unchanged(std::string_view command, const ReplaceResult& result) {
   fmt::print(stderr, "qjt {}: {}{}\n", command, result.status == ExitCode::kInUse ? "refused: " : "", result.reason);
+}
+
+void report_outcome(std::string_view command, const ReplaceResult& result) {
+  if (!result.changed()) return report_unchanged(command, result);
+  if (result.status == ExitCode::kProblems) fmt::print(stderr, "qjt {}: {}\n", command, result.reason);
+}
+
+std::string copy_back_command(const std::string& backup, const std::vector<std::string>& originals, bool one_file) {
+  std::string command;
+  for (const std::string& original : originals) {
+    if (!command.empty()) command += " && ";
+    const std::string copy = one_file ? backup : (fs::path(backup) / fs::path(original).filename()).string();
+    command += fmt::format("cp -a {} {}", shell_word(copy), shell_word(original));
+  }
+  return command;
 }
 
 std::string planned_backup(const ReplaceRequest& request, const WriteGuardOptions& options) {

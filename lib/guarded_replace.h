@@ -36,7 +36,11 @@
 //   6  verify   still under the locks, the family's verify of what the
 //               changed files replay to now (`verify`: what a clean result
 //               is, and what it must still hold, is the format's business).
-//               Errors give kProblems; the backup stays and is named.
+//               Errors give kProblems; the backup stays and is named,
+//               with the command that puts the files back as they were
+//               (`restore`: by default a copy back of each of
+//               `backup.files`, flat in the backup directory, or of
+//               `backup.file`). report_outcome says so on standard error.
 //   7  prune    only after a clean verify, and with --keep-backups N: the
 //               older backups of the same queue or file beyond the newest
 //               N are removed (backup_retention.h). A failure to remove
@@ -122,6 +126,11 @@ struct ReplaceRequest {
   BackupRequest backup;
   std::vector<FileChange> changes;
   std::function<FindingList()> verify;  // step 6; none when empty
+  // Step 6, on errors: the shell command that restores the files from the
+  // backup at `backup` (step 2's place, "" for none), for a layout other
+  // than flat copies of backup.files (a family's own, a protocol that adds
+  // files or makes its own backup).
+  std::function<std::string(const std::string& backup)> restore;
 };
 
 struct ReplaceResult {
@@ -129,6 +138,7 @@ struct ReplaceResult {
   std::string reason;                   // a sentence, when status is not kOk
   std::string backup;                   // the backup's place; "" for none
   std::optional<FindingList> verified;  // step 6's findings, once every change is made
+  std::string restore;                  // after step 6's errors: the command that restores the backup
 
   // Every change was made (whatever the verify found).
   bool changed() const { return status == ExitCode::kOk || status == ExitCode::kProblems; }
@@ -150,5 +160,17 @@ const char* result_action(const ReplaceResult& result, const char* done);
 // "qjt COMMAND: [refused: ]REASON" on standard error, for a result whose
 // changes were not made.
 void report_unchanged(std::string_view command, const ReplaceResult& result);
+
+// What every writer tells on standard error of a result: nothing when the
+// changes were made and verify clean; report_unchanged's line when they
+// were not made; when the verify after the change found errors, that, the
+// backup's place and the command that restores it.
+void report_outcome(std::string_view command, const ReplaceResult& result);
+
+// The flat copies' restore: "cp -a BACKUP/NAME ORIGINAL" for each of
+// `originals` (backup.files), joined by " && "; with `one_file`, the backup
+// is that one copy of the one original.
+std::string copy_back_command(const std::string& backup, const std::vector<std::string>& originals,
+                              bool one_file = false);
 
 }  // namespace qjt

@@ -226,7 +226,7 @@ ReplaceResult carry_out(Plan* p, const WriteGuardOptions& guard) {
   };
   ReplaceResult result = guarded_replace(request, guard);
   p->backup = result.backup;
-  if (!result.changed()) report_unchanged("repair", result);
+  report_outcome("repair", result);
   return result;
 }
 

@@ -332,6 +332,13 @@ ReplaceRequest upgrade_request(const FlumeOptions& flume, const flume::ChannelLa
   const std::uint64_t checkpoint_size = std::filesystem::file_size(plan.checkpoint_path, ec);
   request.room = {SpaceNeed{plan.checkpoint_path, ec ? 0 : 2 * checkpoint_size}};
   request.verify = [&flume] { return verify_channel(flume); };
+  // The V2 checkpoint back from Flume's backup copy, and the meta file the
+  // whole upgrade added removed (a half-done one found it there).
+  request.restore = [&plan, backup](const std::string&) {
+    std::string command = fmt::format("cp -a {} {}", shell_word(*backup), shell_word(plan.checkpoint_path));
+    if (plan.state == flume::UpgradeState::kV2) command += fmt::format(" && rm -f {}", shell_word(plan.meta_path));
+    return command;
+  };
   return request;
 }
 
@@ -367,6 +374,7 @@ ExitCode upgrade_checkpoint(const FlumeConvertOptions& o, const flume::KeyRing& 
       return ExitCode::kInUse;
     }
     if (!result.changed()) return io_error(plan.checkpoint_path, result.reason);
+    report_outcome("convert", result);
     verified = result.verified;
   }
   if (o.json) {

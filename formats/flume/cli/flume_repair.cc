@@ -303,6 +303,18 @@ std::vector<std::string> channel_directories(const flume::ChannelLayout& layout)
   return dirs;
 }
 
+// The command that puts the channel back as the backup holds it: each copy
+// over its original, and the files the plan created removed.
+std::string restore_channel_command(const Report& r) {
+  std::string command;
+  const auto add = [&command](const std::string& step) { command += (command.empty() ? "" : " && ") + step; };
+  for (const flume::AppliedBackup& b : r.backups)
+    add(fmt::format("cp -a {} {}", shell_word(b.copy), shell_word(b.original)));
+  for (const flume::FileChange& c : r.plan.changes)
+    if (!c.size) add(fmt::format("rm -f {}", shell_word(c.path)));
+  return command;
+}
+
 // The plan as a guarded_replace request: the channel's guard, the backup
 // placed outside every channel directory in the channel's own layout, then
 // each change in the plan's order.
@@ -323,6 +335,7 @@ ReplaceRequest repair_request(const flume::ChannelLayout& layout, Report* r) {
         [&c](const std::string&, std::string* error) { return flume::apply_file_change(c, error); },
         "flume_repair.changed"));
   request.verify = [r] { return verify_channel(r->options.flume); };
+  request.restore = [r](const std::string&) { return restore_channel_command(*r); };
   return request;
 }
 
@@ -330,7 +343,7 @@ ExitCode apply(const flume::ChannelLayout& layout, Report* r) {
   ReplaceResult result = guarded_replace(repair_request(layout, r), r->options.guard);
   r->backup_dir = result.backup;
   r->verified = std::move(result.verified);
-  if (!result.changed()) report_unchanged("repair", result);
+  report_outcome("repair", result);
   return result.status;
 }
 

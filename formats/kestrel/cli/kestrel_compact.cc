@@ -169,7 +169,14 @@ ExitCode compact_in_place(const OpenJournal& j, const CompactOptions& o, const k
   }));
   request.room = {SpaceNeed{j.directory, kestrel::compacted_size(state).bytes}};
   request.verify = [&j, before = live_items(state)] { return verify_compacted(j, before); };
+  // The rewrite leaves one file, the queue's live journal: the copies put
+  // back every file it replaced.
+  request.restore = [&j, files](const std::string& backup) {
+    return fmt::format("rm -f {} && {}", shell_word((fs::path(j.directory) / j.queue).string()),
+                       copy_back_command(backup, files));
+  };
   ReplaceResult result = guarded_replace(request, o.guard);
+  if (result.changed()) report_outcome("compact", result);
   r->reason = result.reason;
   r->backup_dir = result.backup;
   r->verified = std::move(result.verified);

@@ -322,10 +322,8 @@ ExitCode apply_plans(std::vector<FilePlan>* plans, const RepairOptions& o, Findi
   for (RepairGroup& group : group_changes(plans)) {
     ReplaceResult result = guarded_replace(group.request, o.guard);
     for (FilePlan* f : group.plans) f->backup_dir = result.backup;
-    if (!result.changed()) {
-      report_unchanged("repair", result);
-      return result.status;
-    }
+    report_outcome("repair", result);
+    if (!result.changed()) return result.status;
     for (const Finding& finding : result.verified->findings()) verified->report(finding);
     status = worse(status, result.status);
   }

@@ -126,6 +126,7 @@ ExitCode compact_in_place(const LkQueue& q, const libkestrel::QueueReplay& repla
   ReplaceRequest request = replace_request(q, r->plan);
   request.verify = [&q, before = pending_items(replay)] { return verify_compacted(q, before); };
   ReplaceResult result = guarded_replace(request, run.guard);
+  if (result.changed()) report_outcome("compact", result);
   r->reason = result.reason;
   r->backup_dir = result.backup;
   r->verified = std::move(result.verified);
