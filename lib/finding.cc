@@ -166,8 +166,8 @@ void write_finding_json(JsonWriter* out, const Finding& finding) {
   }
   out->str("message", finding_message(finding));
   if (!finding.hint.empty()) out->str("hint", finding.hint);
-  out->unsigned_num("count", finding.count);
   if (finding.count > 1) {
+    out->unsigned_num("count", finding.count);
     if (finding.last_offset) {
       out->unsigned_num("last_offset", *finding.last_offset);
     } else {

@@ -177,7 +177,8 @@ bool has_io_error(const std::vector<Finding>& findings);
 std::string format_finding(const Finding& finding, bool colour = false);
 
 // {"severity":..,"code":..,"file":..,"offset":N|null,"message":..}, and
-// "hint":.. after the message when there is one.
+// "hint":.. after the message when there is one; a folded finding (count
+// above 1) adds "count":N and "last_offset":N|null.
 void write_finding_json(JsonWriter* out, const Finding& finding);
 // A JSON array of findings.
 void write_findings_json(JsonWriter* out, const std::vector<Finding>& findings);

@@ -673,14 +673,14 @@ TEST_CASE("findings as JSON and FindingList counts") {
   write_finding_json(&one_writer, list.findings()[0]);
   CHECK(one ==
         "{\"severity\":\"error\",\"code\":\"broken_record\",\"file\":\"q\",\"offset\":17,"
-        "\"message\":\"bad \\\"x\\\"\",\"count\":1}");
+        "\"message\":\"bad \\\"x\\\"\"}");
   std::string all;
   JsonWriter all_writer(&all);
   write_findings_json(&all_writer, {list.findings()[1], list.findings()[2]});
   CHECK(all ==
         "[{\"severity\":\"warning\",\"code\":\"temp_file\",\"file\":\"q~~1\",\"offset\":null,"
-        "\"message\":\"m\",\"count\":1},{\"severity\":\"warning\",\"code\":\"unknown_xid\",\"file\":\"q\","
-        "\"offset\":3,\"message\":\"m2\",\"count\":1}]");
+        "\"message\":\"m\"},{\"severity\":\"warning\",\"code\":\"unknown_xid\",\"file\":\"q\","
+        "\"offset\":3,\"message\":\"m2\"}]");
   std::string none;
   JsonWriter none_writer(&none);
   write_findings_json(&none_writer, {});
@@ -697,7 +697,7 @@ TEST_CASE("hints: a second text line, a JSON member, left out when empty") {
   write_finding_json(&writer, f);
   CHECK(json ==
         "{\"severity\":\"error\",\"code\":\"broken_record\",\"file\":\"q\",\"offset\":17,"
-        "\"message\":\"m\",\"hint\":\"qjt repair --apply q\",\"count\":1}");
+        "\"message\":\"m\",\"hint\":\"qjt repair --apply q\"}");
 }
 
 TEST_CASE("hints: a family's table, applied to a list and on the way to a reporter") {
@@ -861,7 +861,7 @@ TEST_CASE("UniqueFindings: forwards the first of findings with the same code, fi
 }
 
 TEST_CASE("ErrorWatch: forwards everything and tells whether an error went by") {
-  FindingList list;
+  FindingList list(false);
   ErrorWatch watch(&list);
   CHECK_FALSE(watch.errors());
   watch.report(Finding{Severity::kWarning, "temp_file", "q", std::nullopt, "m"});
