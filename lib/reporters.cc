@@ -5,7 +5,7 @@
 namespace qjt {
 
 void UniqueFindings::report(Finding finding) {
-  if (!seen_.emplace(finding.code, finding.file, finding.offset).second) return;
+  if (finding.cause.empty() && !seen_.emplace(finding.code, finding.file, finding.offset).second) return;
   next_->report(std::move(finding));
 }
 

@@ -16,7 +16,10 @@ namespace qjt {
 
 // Keeps the first of identical findings (same code, file and offset): two
 // passes over the same bytes, such as a decoder and a replay, can meet the
-// same broken record and would report it twice.
+// same broken record and would report it twice. A finding with a cause is
+// one of many by design, told once each (such as the queue elements that
+// point into a missing log, which share its file and no offset): it goes
+// through, for the fold (FindingFolder) to count.
 class UniqueFindings : public Reporter {
  public:
   explicit UniqueFindings(Reporter* next) : next_(next) {}

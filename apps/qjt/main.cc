@@ -12,6 +12,7 @@
 
 #include "byte_size.h"
 #include "commands.h"
+#include "finding.h"
 #include "input_file.h"
 #include "interrupt.h"
 #include "progress.h"
@@ -40,10 +41,18 @@ void add_max_input_option(CLI::App* command) {
       ->type_name("SIZE");
 }
 
+// --all-findings on every command that reads inputs (and so may list
+// findings): each finding as it came, none folded (FindingFolder).
+void add_all_findings_option(CLI::App* command) {
+  command->add_flag_callback(
+      "--all-findings", [] { qjt::set_all_findings(true); },
+      "List every finding, not one per cause with a count (nor at most 100 per code)");
+}
+
 // What main() adds to a command beside its own options, by its row in
 // kCommands. Every command also takes the options of add_global_options.
 enum CommandTakes : unsigned {
-  kReadsInputs = 1U << 0,  // --max-input (add_max_input_option)
+  kReadsInputs = 1U << 0,  // --max-input, --all-findings (add_max_input_option, add_all_findings_option)
   kShowsValues = 1U << 1,  // --local-time, --json-big-numbers (value_options.h)
   // Its --json answer is a stream of records (dump) or of queues (replay),
   // for which no line at all is the answer when nothing could be read.
@@ -80,7 +89,10 @@ CommandRows add_commands(CLI::App* app, qjt::ExitCode* status) {
   for (const CommandRow& row : kCommands) {
     row.add(app, status);
     CLI::App* command = app->get_subcommands({}).back();  // the one row.add added
-    if ((row.takes & kReadsInputs) != 0) add_max_input_option(command);
+    if ((row.takes & kReadsInputs) != 0) {
+      add_max_input_option(command);
+      add_all_findings_option(command);
+    }
     if ((row.takes & kShowsValues) != 0) qjt::app::add_value_display_options(command);
     qjt::app::add_global_options(command);
     rows.emplace(command, &row);

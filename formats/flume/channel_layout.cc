@@ -207,6 +207,13 @@ void scan_data_dir(const std::string& dir, const Listing& listing, ChannelLayout
   }
   std::set<std::string> logs_here;
   for (const auto& [name, e] : listing) {
+    if (std::optional<std::int32_t> id; !e.regular && is_log_name(name, &id)) {
+      // Flume lists log-N by its name alone and fails to open it.
+      report(reporter, Severity::kError, "io_error", join(dir, name),
+             fmt::format("expected a data log {}, found {}: Flume cannot open it and the channel does not start", name,
+                         e.directory ? "a directory" : "something that is not a regular file"));
+      continue;
+    }
     if (!e.regular || name == kLockFileName || name.rfind("log-", 0) != 0) continue;
     const std::string path = join(dir, name);
     std::optional<std::int32_t> id;

@@ -236,6 +236,11 @@ class Replayer {
   bool advance(Cursor* c) {
     while (c->reader.next(&c->record)) {
       const LogRecord& r = c->record;
+      // Flume replays the record and reads on after it, never seeing what
+      // its length swallowed.
+      if (r.trailing_bytes > 0)
+        tell(reporter_, Severity::kError, "trailing_bytes", c->log->layout().path, r.trailing_offset(),
+             trailing_bytes_message(r));
       switch (r.type) {
         case LogRecordType::kNoop:
           ++result_.counts.noops;
@@ -373,6 +378,16 @@ void report_anomalies(const EventQueue& queue, const std::string& where, Reporte
          fmt::format("{} removal(s) took an empty slot: Flume throws IllegalStateException", a.empty_heads_removed));
 }
 
+// What the dangling pointers into one log share when the log itself is the
+// fault, so that they fold into one finding: "" when each is its own.
+std::string shared_cause(PointerTarget target, std::int32_t file_id) {
+  if (target == PointerTarget::kMissingLog)
+    return fmt::format("queue elements point into log-{}, which is in no data directory", file_id);
+  if (target == PointerTarget::kUnreadable)
+    return fmt::format("queue elements point into log-{}, which cannot be read", file_id);
+  return "";
+}
+
 }  // namespace
 
 std::optional<CheckpointState> load_backup(const BackupFiles& b, std::optional<std::int64_t> capacity,
@@ -462,9 +477,13 @@ std::uint64_t for_each_queued_event(const EventQueue& queue, const ChannelLogs& 
       tell(reporter, Severity::kWarning, "pointer_to_noop", file, offset,
            fmt::format("queue element {} points to log-{} offset {}: {}", i, p.file_id, p.offset, why));
     } else {
-      tell(reporter, Severity::kError, "dangling_pointer", file, offset,
-           fmt::format("queue element {} points to log-{} offset {} ({}): {}", i, p.file_id, p.offset,
-                       pointer_target_name(target), why));
+      reporter->report(Finding{.severity = Severity::kError,
+                               .code = "dangling_pointer",
+                               .file = file,
+                               .offset = offset,
+                               .message = fmt::format("queue element {} points to log-{} offset {} ({}): {}", i,
+                                                      p.file_id, p.offset, pointer_target_name(target), why),
+                               .cause = shared_cause(target, p.file_id)});
     }
   }
   return visited;

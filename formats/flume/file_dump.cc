@@ -487,6 +487,9 @@ void report_record(const Dump& dump, const LogRecord& record) {
   } else if (record.type == LogRecordType::kPut && !record.crc_ok && record.stored_crc) {
     dump.report(Severity::kError, "crc_mismatch", dump.path(), record.offset, crc_mismatch_message(record));
   }
+  if (record.trailing_bytes > 0)
+    dump.report(Severity::kError, "trailing_bytes", dump.path(), record.trailing_offset(),
+                trailing_bytes_message(record));
 }
 
 // Flume stops at the first 0x80, so anything written after the fill is

@@ -50,8 +50,12 @@ class V3PayloadDecoder {
         if (!empty_message("rollback")) return false;
         break;
     }
-    // Flume reads the footer and ignores whatever follows it in the payload.
-    return empty_message("footer");
+    // Flume reads the footer and ignores whatever follows it in the payload;
+    // so does the reader, but it counts those bytes: a length damaged
+    // upward hides the records that follow inside this one.
+    if (!empty_message("footer")) return false;
+    record_->trailing_bytes = payload_.size() - position_;
+    return true;
   }
 
  private:
@@ -527,6 +531,7 @@ bool LogReader::decode_next(LogRecord* record) {
   record->crc_ok = true;
   record->taken = EventPointer{};
   record->commit_type = 0;
+  record->trailing_bytes = 0;
   record->error.clear();
   if (!started_) {
     started_ = true;

@@ -29,4 +29,11 @@ std::string crc_mismatch_message(const LogRecord& put) {
                      put.computed_crc, put.body_offset, put.body_offset + put.body.size());
 }
 
+std::string trailing_bytes_message(const LogRecord& record) {
+  return fmt::format(
+      "expected the {} to end at byte {} with its footer, found {} more byte(s) up to byte {} that its length "
+      "takes in: Flume skips them, and any records a damaged length swallowed there are never replayed",
+      log_record_type_name(record.type), record.trailing_offset(), record.trailing_bytes, record.offset + record.size);
+}
+
 }  // namespace qjt::flume

@@ -65,6 +65,18 @@ struct LogRecord {
 
   // kBroken: what was expected and found. kNoop: the skipped length.
   std::string error;
+
+  // V3: the payload's bytes after the footer, which Flume ignores. Flume
+  // writes none: they are what a length damaged upward swallowed (the
+  // records that followed, unread by Flume's replay).
+  std::uint64_t trailing_bytes = 0;
+  // The offset of the first of them: where the record's fields end.
+  std::uint64_t trailing_offset() const { return offset + size - trailing_bytes; }
 };
+
+// For a record with trailing_bytes: "expected the record to end at byte E
+// with its footer, found N more bytes up to F (...)" (F: where its length
+// says it ends).
+std::string trailing_bytes_message(const LogRecord& record);
 
 }  // namespace qjt::flume

@@ -44,6 +44,7 @@ struct Decoded {
   EventPointer taken;
   std::int16_t commit_type = 0;
   std::string error;
+  std::uint64_t trailing_bytes = 0;
 };
 
 Decoded copy(const LogRecord& r) {
@@ -63,6 +64,7 @@ Decoded copy(const LogRecord& r) {
   d.taken = r.taken;
   d.commit_type = r.commit_type;
   d.error = r.error;
+  d.trailing_bytes = r.trailing_bytes;
   return d;
 }
 
@@ -322,6 +324,34 @@ TEST_CASE("flume V3 reader is as lenient as protobuf-java: unknown fields, field
   CHECK(r[0].headers == std::vector<std::pair<std::string, std::string>>{{"k1", ""}});
   CHECK(r[0].body == "zz");
   CHECK_FALSE(r[0].stored_crc.has_value());
+  CHECK(r[0].trailing_bytes == 7);  // "ignored", after the footer: skipped, as Flume does, and counted
+}
+
+TEST_CASE("flume V3: a length that runs past the footer counts the bytes it swallowed") {
+  V3RecordWriter w;
+  std::string log;
+  REQUIRE(w.commit(&log, 5, 6, 1));  // 36 bytes
+  REQUIRE(w.rollback(&log, 7, 8));   // 31 bytes, which the damaged length below takes in
+  REQUIRE(w.commit(&log, 9, 10, 1));
+  const auto r = read_all(log, 3, 0);
+  REQUIRE(r.size() == 4);
+  CHECK(r[0].trailing_bytes == 0);  // Flume's own records have none
+
+  log[4] = static_cast<char>(log[4] + 31);  // the commit's length, low byte: 31 -> 62
+  LogReader reader(ByteSpan(log), 3, 0);
+  LogRecord record;
+  REQUIRE(reader.next(&record));
+  CHECK(record.type == LogRecordType::kCommit);
+  CHECK(record.size == 36 + 31);
+  CHECK(record.trailing_bytes == 31);
+  CHECK(record.trailing_offset() == 36);
+  CHECK(trailing_bytes_message(record) ==
+        "expected the commit to end at byte 36 with its footer, found 31 more byte(s) up to byte 67 that its "
+        "length takes in: Flume skips them, and any records a damaged length swallowed there are never replayed");
+  REQUIRE(reader.next(&record));  // the rollback is hidden: reading goes on after it, as Flume's does
+  CHECK(record.type == LogRecordType::kCommit);
+  CHECK(record.transaction_id == 9);
+  CHECK(record.trailing_bytes == 0);
 }
 
 TEST_CASE("flume V3 broken payloads: expected/found messages with the position in the record") {

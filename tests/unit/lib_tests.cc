@@ -3,6 +3,7 @@
 // reporters, the clock. Expected values come from the relevant standards
 // (RFC 4648, RFC 8259, Unicode) and the headers' documented contracts.
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 #include <fcntl.h>
 #include <sys/resource.h>
@@ -722,6 +723,118 @@ TEST_CASE("hints: a family's table, applied to a list and on the way to a report
   CHECK(sink.findings()[0].hint == "repair q/a");
 }
 
+// ---------------------------------------------------------------- folding
+
+namespace {
+
+Finding dangling(std::uint64_t offset, std::string file = "c/data/log-1") {
+  return Finding{.severity = Severity::kError,
+                 .code = "dangling_pointer",
+                 .file = std::move(file),
+                 .offset = offset,
+                 .message = fmt::format("queue element at {} points into log-1", offset),
+                 .cause = "queue elements point into log-1, which cannot be read"};
+}
+
+}  // namespace
+
+TEST_CASE("FindingList: findings with one cause fold into one, with their count and last offset") {
+  FindingList list(true);
+  for (std::uint64_t offset = 10; offset < 10 + 548; ++offset) list.report(dangling(offset));
+  list.report(dangling(5, "c/data/log-2"));  // another file: its own finding
+  REQUIRE(list.findings().size() == 2);
+  const Finding& folded = list.findings()[0];
+  CHECK(folded.count == 548);
+  CHECK(folded.offset == 10u);
+  CHECK(folded.last_offset == 557u);
+  CHECK(finding_message(folded) == "548 queue elements point into log-1, which cannot be read");
+  CHECK(format_finding(folded) ==
+        "c/data/log-1:10: error[dangling_pointer]: 548 queue elements point into log-1, which cannot be read "
+        "(the last at offset 557)");
+  CHECK(finding_message(list.findings()[1]) == "queue element at 5 points into log-1");
+  CHECK(list.count(Severity::kError) == 549);
+
+  std::string json;
+  JsonWriter writer(&json);
+  write_finding_json(&writer, folded);
+  CHECK(json ==
+        "{\"severity\":\"error\",\"code\":\"dangling_pointer\",\"file\":\"c/data/log-1\",\"offset\":10,"
+        "\"message\":\"548 queue elements point into log-1, which cannot be read\",\"count\":548,"
+        "\"last_offset\":557}");
+}
+
+TEST_CASE("FindingList: findings without a cause fold when their message is the same") {
+  FindingList list(true);
+  list.report(Finding{Severity::kWarning, "w", "f", 1, "same"});
+  list.report(Finding{Severity::kWarning, "w", "f", 9, "same"});
+  list.report(Finding{Severity::kWarning, "w", "f", 4, "other"});
+  list.report(Finding{Severity::kError, "w", "f", 5, "same"});  // another severity
+  REQUIRE(list.findings().size() == 3);
+  CHECK(format_finding(list.findings()[0]) == "f:1: warning[w]: same (2 findings alike; the last at offset 9)");
+  CHECK(list.findings()[1].count == 1);
+  CHECK(list.count(Severity::kWarning) == 3);
+  CHECK(list.count(Severity::kError) == 1);
+  FindingList no_offsets(true);
+  no_offsets.report(Finding{Severity::kWarning, "w", "f", std::nullopt, "same"});
+  no_offsets.report(Finding{Severity::kWarning, "w", "f", std::nullopt, "same"});
+  CHECK(format_finding(no_offsets.findings()[0]) == "f: warning[w]: same (2 findings alike)");
+  std::string json;
+  JsonWriter writer(&json);
+  write_finding_json(&writer, no_offsets.findings()[0]);
+  CHECK(json.find("\"count\":2,\"last_offset\":null}") != std::string::npos);
+}
+
+TEST_CASE("FindingList: beyond the first entries of a code, the rest of it in a file are counted, not kept") {
+  FindingList list(true);
+  constexpr std::uint64_t kMany = 100000;
+  for (std::uint64_t i = 0; i < kMany; ++i)
+    list.report(Finding{Severity::kError, "broken_line", i % 2 == 0 ? "a" : "b", i, fmt::format("line {}", i)});
+  list.report(Finding{Severity::kWarning, "other_code", "a", 1, "kept"});
+  // 100 distinct, then one entry per file for the rest, then the other code.
+  REQUIRE(list.findings().size() == FindingFolder::kDistinctPerCode + 3);
+  CHECK(list.count(Severity::kError) == kMany);
+  const Finding& rest_of_a = list.findings()[FindingFolder::kDistinctPerCode];
+  CHECK(rest_of_a.file == "a");
+  CHECK(rest_of_a.offset == FindingFolder::kDistinctPerCode);
+  CHECK(rest_of_a.count == kMany / 2 - FindingFolder::kDistinctPerCode / 2);
+  CHECK(rest_of_a.last_offset == kMany - 2);
+  CHECK(finding_message(rest_of_a) ==
+        fmt::format("{} more broken_line findings, beyond the first 100 listed (--all-findings lists them)",
+                    rest_of_a.count));
+  CHECK(list.findings().back().message == "kept");
+}
+
+TEST_CASE("FindingList: folded findings fold again into another list; unfolded, every one is kept") {
+  FindingList first(true);
+  for (std::uint64_t offset = 0; offset < 3; ++offset) first.report(dangling(offset));
+  FindingList second(true);
+  second.report(dangling(100));
+  for (const Finding& f : first.findings()) second.report(f);
+  REQUIRE(second.findings().size() == 1);
+  CHECK(second.findings()[0].count == 4);
+  CHECK(second.findings()[0].offset == 100u);
+  CHECK(second.findings()[0].last_offset == 2u);
+
+  FindingList all(false);
+  for (std::uint64_t offset = 0; offset < 300; ++offset) all.report(dangling(offset));
+  CHECK(all.findings().size() == 300);
+  CHECK(all.findings()[299].count == 1);
+  CHECK(all.count(Severity::kError) == 300);
+}
+
+TEST_CASE("FindingList: --all-findings (set_all_findings) decides how a list is made") {
+  set_all_findings(true);
+  FindingList all;
+  set_all_findings(false);
+  FindingList folded;
+  for (std::uint64_t offset = 0; offset < 3; ++offset) {
+    all.report(dangling(offset));
+    folded.report(dangling(offset));
+  }
+  CHECK(all.findings().size() == 3);
+  CHECK(folded.findings().size() == 1);
+}
+
 TEST_CASE("shell_word: safe words as they are, others single-quoted") {
   CHECK(shell_word("testdata/kestrel/q.100") == "testdata/kestrel/q.100");
   CHECK(shell_word("a b") == "'a b'");
@@ -748,7 +861,7 @@ TEST_CASE("UniqueFindings: forwards the first of findings with the same code, fi
 }
 
 TEST_CASE("ErrorWatch: forwards everything and tells whether an error went by") {
-  FindingList list;
+  FindingList list(false);
   ErrorWatch watch(&list);
   CHECK_FALSE(watch.errors());
   watch.report(Finding{Severity::kWarning, "temp_file", "q", std::nullopt, "m"});
