@@ -5,7 +5,7 @@
 # text output shows the same hint, runs it with the built qjt as `qjt`
 # (filling in the placeholders the operator would choose), and checks that
 # verify no longer reports the finding.
-#   kestrel  broken_record        -> qjt repair --apply FILE
+#   kestrel  broken_record        -> qjt repair --apply FILE (the cut keeps the most)
 #   flume    crc_mismatch         -> qjt repair --apply --drop-event N:OFFSET CHANNEL
 #            checkpoint_unusable  -> qjt repair --apply --restore-backup CHANNEL
 #   flume-rebuild, the same without --backup-dir:
@@ -122,13 +122,14 @@ every)  # every hint template of formats/*/cli/*_hints.cc, produced and run as p
     qjt verify --json "$@" | jq -r '.findings[].hint // empty'
   }
   # The templates, as written in the tables: "qjt ..." string literals.
-  mapfile -t templates < <(grep -ho '"qjt [^"]*"' "$src"/formats/*/cli/*_hints.cc | tr -d '"' | sort -u)
+  mapfile -t templates < <(grep -ho '"qjt [^"]*"' "$src"/formats/*/cli/*_hints.cc | tr -d '"' | sed 's/{}/{file}/g' | sort -u)
   [ "${#templates[@]}" -gt 0 ] || fail "no hint template found in $src/formats/*/cli/*_hints.cc"
   # The findings that give hints: a setup and verify's arguments each.
   flume_d=testdata/flume/damaged
   cases=(
     ":|testdata/kestrel/files/broken-truncated-data"
     "printf '\\002' >events|events"
+    "qjt gen kestrel --records 2000 --corrupt flip --seed 3 -o j >/dev/null|j"
     ":|--checkpoint-dir $flume_d/checkpoint --data-dir $flume_d/data1,$flume_d/data2 --backup-dir $flume_d/backup"
     ":|--checkpoint-dir $flume_d/checkpoint --data-dir $flume_d/data1,$flume_d/data2"
     "qjt gen flume --records 50 --corrupt flip -o ch >/dev/null|--checkpoint-dir ch/checkpoint --data-dir ch/data1"
