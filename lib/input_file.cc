@@ -31,39 +31,36 @@ Finding io_failure(const std::string& path, std::string message) {
 
 bool is_stream(const struct stat& st) { return !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode); }
 
-// What the one read of a stream gave: its bytes, or why there are none.
+// A stream, shared by its opens, and the finding that ended its reading
+// (told once, by the open that read it).
 struct StreamRead {
-  std::shared_ptr<const StreamBuffer> bytes;
+  std::shared_ptr<StreamBuffer> bytes;
   std::optional<Finding> failure;
+  bool stop_told = false;  // why an on-demand read stopped, told by the first open to close
 };
 
-// The streams read so far, by device and inode, so that each is read once
+// The streams opened so far, by device and inode, so that each is read once
 // however many times it is opened.
 std::map<std::pair<dev_t, ino_t>, StreamRead>& streams_read() {
   static std::map<std::pair<dev_t, ino_t>, StreamRead> streams;
   return streams;
 }
 
-StreamRead read_stream(const std::string& path, bool is_stdin) {
-  const int fd = is_stdin ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return StreamRead{nullptr, open_failure(path, errno)};
-  const std::uint64_t limit = InputFile::stream_limit();
-  StreamBuffer::Status status = StreamBuffer::Status::kComplete;
-  int err = 0;
-  std::shared_ptr<const StreamBuffer> bytes = StreamBuffer::read(fd, limit, &status, &err);
-  if (!is_stdin) ::close(fd);
-  switch (status) {
+// Why reading `stream` stopped short of its end; nullopt while it has not.
+// `decoded` says whether the bytes up to the limit were decoded.
+std::optional<Finding> stream_stop(const std::string& path, const StreamBuffer& stream, bool decoded) {
+  switch (stream.status()) {
+    case StreamBuffer::Status::kReading:
     case StreamBuffer::Status::kComplete:
-      return StreamRead{std::move(bytes), std::nullopt};
+      return std::nullopt;
     case StreamBuffer::Status::kOverLimit:
-      return StreamRead{nullptr, Finding{Severity::kError, "input_too_large", path, limit,
-                                         fmt::format("expected a stream of at most {} bytes (--max-input), found more; "
-                                                     "none of it was decoded",
-                                                     limit)}};
+      return Finding{Severity::kError, "input_too_large", path, stream.limit(),
+                     fmt::format("expected a stream of at most {} bytes (--max-input), found more; {}", stream.limit(),
+                                 decoded ? "nothing after them was decoded" : "none of it was decoded")};
     case StreamBuffer::Status::kError:
       break;
   }
-  return StreamRead{nullptr, io_failure(path, describe_errno("read", path, err))};
+  return io_failure(path, describe_errno("read", path, stream.error()));
 }
 
 // The inputs open now, for count_mapped_read_through: a handful, and
@@ -95,7 +92,7 @@ std::unique_ptr<InputFile> InputFile::open(const std::string& path, std::string*
   return file;
 }
 
-std::unique_ptr<InputFile> InputFile::open(const std::string& path, Finding* failure) {
+std::unique_ptr<InputFile> InputFile::open(const std::string& path, Finding* failure, StreamReading reading) {
   const bool is_stdin = path == "-";
   // Looked at before it is opened: a FIFO opened a second time would block.
   struct stat st {};
@@ -107,7 +104,7 @@ std::unique_ptr<InputFile> InputFile::open(const std::string& path, Finding* fai
     *failure = io_failure(path, fmt::format("cannot read {}: it is a directory", path));
     return nullptr;
   }
-  auto file = is_stream(st) ? open_stream(path, is_stdin, st.st_dev, st.st_ino, failure)
+  auto file = is_stream(st) ? open_stream(path, is_stdin, st.st_dev, st.st_ino, reading, failure)
                             : open_regular(path, is_stdin, failure);
   if (file) {
     Progress::expect(file->bytes_.size());
@@ -117,9 +114,24 @@ std::unique_ptr<InputFile> InputFile::open(const std::string& path, Finding* fai
 }
 
 std::unique_ptr<InputFile> InputFile::open_stream(const std::string& path, bool is_stdin, std::uint64_t device,
-                                                  std::uint64_t inode, Finding* failure) {
+                                                  std::uint64_t inode, StreamReading reading, Finding* failure) {
   StreamRead& read = streams_read()[{device, inode}];
-  if (!read.bytes && !read.failure) read = read_stream(path, is_stdin);
+  if (!read.bytes && !read.failure) {
+    const int fd = is_stdin ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+      read.failure = open_failure(path, errno);
+    } else {
+      read.bytes = std::make_shared<StreamBuffer>(fd, !is_stdin, stream_limit());
+    }
+  }
+  if (read.bytes && read.bytes->forgets())
+    read.failure = io_failure(path, fmt::format("cannot read {} again: a stream is read once, and an earlier input "
+                                                "of this run read it without keeping its bytes",
+                                                path));
+  if (read.bytes && reading == StreamReading::kWhole && !read.failure) {
+    read.bytes->fill_all();
+    read.failure = stream_stop(path, *read.bytes, false);
+  }
   if (read.failure) {
     *failure = *read.failure;
     failure->file = path;
@@ -128,9 +140,23 @@ std::unique_ptr<InputFile> InputFile::open_stream(const std::string& path, bool 
   std::unique_ptr<InputFile> file(new InputFile());
   file->name_ = path;
   file->stream_ = read.bytes;
-  file->bytes_ = read.bytes->bytes();
+  file->device_ = device;
+  file->inode_ = inode;
+  file->on_demand_ = reading == StreamReading::kOnDemand && read.bytes->status() == StreamBuffer::Status::kReading;
+  file->read_on_demand_ = file->on_demand_;
+  if (!file->on_demand_) file->bytes_ = read.bytes->view(0, static_cast<std::size_t>(read.bytes->size()));
   return file;
 }
+
+ByteSpan InputFile::whole_stream() const {
+  stream_->fill_all();
+  on_demand_ = false;
+  // After a window let go of the first bytes, the whole is no longer held.
+  if (!stream_->forgets()) bytes_ = stream_->view(0, static_cast<std::size_t>(stream_->size()));
+  return bytes_;
+}
+
+std::uint64_t InputFile::size() const { return on_demand_ ? stream_->size() : bytes_.size(); }
 
 std::unique_ptr<InputFile> InputFile::open_regular(const std::string& path, bool is_stdin, Finding* failure) {
   std::unique_ptr<InputFile> file(new InputFile());
@@ -166,6 +192,7 @@ std::unique_ptr<InputFile> InputFile::open_regular(const std::string& path, bool
 }
 
 bool InputFile::preview_write(std::size_t offset, ByteSpan bytes) {
+  if (on_demand_) whole_stream();
   if (offset > bytes_.size() || bytes.size() > bytes_.size() - offset) return false;
   if (bytes.empty()) return true;
   if (mapping_ == nullptr) {
@@ -215,6 +242,10 @@ std::optional<Finding> InputFile::change() const {
 
 std::vector<Finding> InputFile::take_changes() { return std::exchange(changes(), {}); }
 
+ExitCode InputFile::change_status(const Finding& change) {
+  return change.code == "file_changed" ? ExitCode::kProblems : ExitCode::kIoError;
+}
+
 void InputFile::count_read_through(std::uint64_t end) const {
   if (end <= counted_) return;
   Progress::read(end - counted_, 0);
@@ -231,10 +262,20 @@ void InputFile::count_mapped_read_through(const std::uint8_t* end) {
   }
 }
 
+void InputFile::tell_stream_stop() const {
+  StreamRead& read = streams_read()[{device_, inode_}];
+  if (read.stop_told || !read.bytes) return;
+  if (auto stop = stream_stop(name_, *read.bytes, true)) {
+    changes().push_back(std::move(*stop));
+    read.stop_told = true;
+  }
+}
+
 InputFile::~InputFile() {
   std::erase(open_files(), this);
-  count_read_through(bytes_.size());
+  count_read_through(size());
   if (auto changed = change()) changes().push_back(std::move(*changed));
+  if (read_on_demand_) tell_stream_stop();
   guard_.release();  // before the range is unmapped and can be mapped again
   if (mapping_ != nullptr) ::munmap(mapping_, mapping_size_);
 }

@@ -8,11 +8,18 @@
 
 #include "input_file.h"
 #include "progress.h"
+#include "stream_buffer.h"
 
 namespace qjt {
 
-ReadWindow::ReadWindow(const InputFile& file, std::size_t capacity)
-    : bytes_(file.bytes()), fd_(capacity > 0 ? file.open_for_reading() : -1), file_(&file), capacity_(capacity) {
+ReadWindow::ReadWindow(const InputFile& file, std::size_t capacity, Lookback lookback)
+    : stream_(file.stream_on_demand()), lookback_(lookback), file_(&file), capacity_(capacity) {
+  if (stream_ != nullptr) {
+    if (lookback == Lookback::kNone) stream_->discard_before(0);  // no later open reads it from the start
+    return;
+  }
+  bytes_ = file.bytes();
+  fd_ = capacity > 0 ? file.open_for_reading() : -1;
   if (fd_ < 0) {
     data_ = bytes_.data();
     end_ = bytes_.size();
@@ -30,6 +37,8 @@ ReadWindow::~ReadWindow() {
 ReadWindow::ReadWindow(ReadWindow&& other) noexcept
     : bytes_(other.bytes_),
       fd_(std::exchange(other.fd_, -1)),
+      stream_(other.stream_),
+      lookback_(other.lookback_),
       file_(other.file_),
       records_(std::exchange(other.records_, 0)),
       capacity_(other.capacity_),
@@ -38,7 +47,35 @@ ReadWindow::ReadWindow(ReadWindow&& other) noexcept
       start_(other.start_),
       end_(other.end_) {}
 
+std::size_t ReadWindow::size() {
+  if (stream_ != nullptr) return static_cast<std::size_t>(stream_->fill_all());
+  return bytes_.size();
+}
+
+std::size_t ReadWindow::available_in_stream(std::size_t offset, std::size_t want) {
+  if (offset + want > end_) fill_from_stream(offset, want);
+  return offset < end_ ? std::min(want, end_ - offset) : 0;
+}
+
+// The bytes the stream holds from `offset` on, up to `length` of them:
+// fewer at its end, none before what it let go of.
+void ReadWindow::release_before(std::size_t offset) {
+  if (stream_ != nullptr && lookback_ == Lookback::kNone) stream_->discard_before(offset);
+}
+
+ByteSpan ReadWindow::fill_from_stream(std::size_t offset, std::size_t length) {
+  stream_->fill_to(offset + length);
+  start_ = stream_->held_from();
+  end_ = stream_->size();
+  data_ = stream_->view(start_, end_ - start_).data();
+  file_->count_read_through(end_);
+  report_records();
+  if (offset < start_ || offset > end_) return ByteSpan();
+  return ByteSpan(data_ + (offset - start_), std::min(length, end_ - offset));
+}
+
 ByteSpan ReadWindow::fill(std::size_t offset, std::size_t length) {
+  if (stream_ != nullptr) return fill_from_stream(offset, length);
   if (fd_ < 0 || length > capacity_) return bytes_.subspan(offset, length);
   const bool backward = offset < start_;
   // Keep what the buffer holds from `offset` on, then read after it.

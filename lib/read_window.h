@@ -34,6 +34,15 @@
 //  - A window over a ByteSpan, or over an input that has no file to read
 //    (InputFile::open_for_reading: read into memory, previewed, or no
 //    longer named by its path), views those bytes directly and never reads.
+//  - A window over a stream read on demand (InputFile::StreamReading)
+//    reads it as far as its views reach, so a decoder asks available()
+//    before it views, rather than size(), which reads the stream to its
+//    end; available() may move the window (as a view does), so views taken
+//    before it are views no more. With Lookback::kNone the window lets go
+//    of the bytes before the offset its reader gives release_before() (the
+//    start of each record, say): memory stays constant in the stream's
+//    length, and nothing before that offset may be viewed again. A file's window
+//    ignores the lookback: its bytes can always be read again.
 #pragma once
 
 #include <algorithm>
@@ -46,18 +55,38 @@
 namespace qjt {
 
 class InputFile;
+class StreamBuffer;
 
 class ReadWindow {
  public:
   static constexpr std::size_t kDefaultCapacity = 256 << 10;  // fits a core's L2 cache
+  // Whether the window's reader may view bytes before its last view again.
+  enum class Lookback { kKept, kNone };
 
   explicit ReadWindow(ByteSpan bytes) : bytes_(bytes), data_(bytes.data()), end_(bytes.size()) {}
-  explicit ReadWindow(const InputFile& file, std::size_t capacity = kDefaultCapacity);
+  explicit ReadWindow(const InputFile& file, std::size_t capacity = kDefaultCapacity,
+                      Lookback lookback = Lookback::kKept);
   ~ReadWindow();
   ReadWindow(ReadWindow&& other) noexcept;
   ReadWindow& operator=(ReadWindow&&) = delete;
 
-  std::size_t size() const { return bytes_.size(); }
+  // The input's size; a stream read on demand is read to its end first.
+  std::size_t size();
+
+  // How many of the `want` bytes from `offset` on the input has (fewer only
+  // at its end), reading a stream as far as that: what a decoder checks a
+  // length against.
+  std::size_t available(std::size_t offset, std::size_t want) {
+    if (stream_ != nullptr) return available_in_stream(offset, want);
+    return offset < bytes_.size() ? std::min(want, bytes_.size() - offset) : 0;
+  }
+
+  // The reader will not view bytes before `offset` again: with
+  // Lookback::kNone, a stream's memory of them may go. Nothing for a file.
+  void release_before(std::size_t offset);
+
+  // Whether the input is a stream read on demand.
+  bool on_stream() const { return stream_ != nullptr; }
 
   // One more record decoded from the window's bytes, for progress.
   void count_record() { ++records_; }
@@ -72,7 +101,7 @@ class ReadWindow {
   // false, when f returns false.
   template <typename F>
   bool for_each_piece(std::size_t offset, std::size_t length, F&& f) {
-    const std::size_t most = fd_ < 0 ? length : capacity_;
+    const std::size_t most = fd_ < 0 && stream_ == nullptr ? length : capacity_;
     do {
       const std::size_t n = std::min(length, most);
       if (!f(view(offset, n))) return false;
@@ -84,10 +113,14 @@ class ReadWindow {
 
  private:
   ByteSpan fill(std::size_t offset, std::size_t length);
+  ByteSpan fill_from_stream(std::size_t offset, std::size_t length);
+  std::size_t available_in_stream(std::size_t offset, std::size_t want);
   void report_records();
 
-  ByteSpan bytes_;  // the whole input, as mapped
-  int fd_ = -1;     // owned; -1: never read, view bytes_
+  ByteSpan bytes_;                  // the whole input, as mapped
+  int fd_ = -1;                     // owned; -1: never read, view bytes_
+  StreamBuffer* stream_ = nullptr;  // of a stream read on demand
+  Lookback lookback_ = Lookback::kKept;
   const InputFile* file_ = nullptr;
   std::uint64_t records_ = 0;  // count_record() since the last report to progress
   std::size_t capacity_ = 0;

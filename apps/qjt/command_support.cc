@@ -146,7 +146,8 @@ ExitCode finish_verify(const VerifyTally& tally, bool json, bool strict, bool qu
   // only of standard error (main() reports what is left there).
   VerifyTally reported = tally;
   for (Finding& change : InputFile::take_changes()) {
-    StderrReporter().report(change);
+    if (change.code != "io_error") StderrReporter().report(change);  // print_io_errors tells those
+    reported.status = worse(reported.status, InputFile::change_status(change));
     reported.findings.report(std::move(change));
   }
   print_io_errors(reported.findings.findings());

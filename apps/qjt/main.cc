@@ -100,14 +100,15 @@ CommandRows add_commands(CLI::App* app, qjt::ExitCode* status) {
   return rows;
 }
 
-// Files that shrank while the command read them (InputFile::change): one
-// file_changed finding each on standard error, and at least exit status 1,
+// Files that shrank while the command read them (InputFile::change), and
+// streams read on demand that stopped short of their end: one finding each
+// on standard error, and at least exit status 1 (3 for a stream),
 // whatever the command and family.
 qjt::ExitCode report_changed_files(qjt::ExitCode status) {
   qjt::StderrReporter reporter;
   for (qjt::Finding& change : qjt::InputFile::take_changes()) {
+    status = qjt::worse(status, qjt::InputFile::change_status(change));
     reporter.report(std::move(change));
-    status = qjt::worse(status, qjt::ExitCode::kProblems);
   }
   return status;
 }

@@ -17,26 +17,37 @@ std::uint64_t load_u64(const std::uint8_t* p) {
 }  // namespace
 
 void JournalReader::seek(std::size_t position) {
-  position_ = position <= window_.size() ? position : window_.size();
+  position_ = position;
   done_ = false;
+}
+
+std::size_t JournalReader::available_after(ByteReader* in, std::size_t want) {
+  const std::size_t at = in->position();
+  const std::size_t n = window_.available(position_ + at, want);
+  *in = ByteReader(window_.view(position_, header_size_), at);
+  return n;
 }
 
 // The records that make up nearly every journal (ADDX, the xid records,
 // REMOVE), when all their fixed fields are in bounds: one bounds check
 // instead of one per field. Anything else goes through decode().
 bool JournalReader::decode_common(ByteSpan header, JournalRecord* record) {
-  const std::size_t remaining = window_.size() - position_;
   const std::uint8_t* p = header.data();
   switch (p[0]) {
     case static_cast<std::uint8_t>(RecordType::kAddX): {
-      if (remaining < 21) return false;
+      if (header.size() < 21) return false;
       const auto size = static_cast<std::int32_t>(load_u32(p + 1));
-      if (size < kItemBlockHeader || static_cast<std::size_t>(size) > remaining - 5) return false;
+      if (size < kItemBlockHeader) return false;
+      const std::size_t length = 5 + static_cast<std::size_t>(size);
+      // Read before the window may move (a stream read further), and `p` with it.
+      const auto add_time_ms = static_cast<std::int64_t>(load_u64(p + 5));
+      const auto expiry_ms = static_cast<std::int64_t>(load_u64(p + 13));
+      if (window_.available(position_, length) < length) return false;
       record->type = RecordType::kAddX;
-      record->add_time_ms = static_cast<std::int64_t>(load_u64(p + 5));
-      record->expiry_ms = static_cast<std::int64_t>(load_u64(p + 13));
+      record->add_time_ms = add_time_ms;
+      record->expiry_ms = expiry_ms;
       record->has_add_time = true;
-      record->length = 5 + static_cast<std::size_t>(size);
+      record->length = length;
       // Last: the view may move the window, and `p` with it. The whole
       // record in one view, so that the window holds it whole.
       record->payload = window_.view(position_, record->length).subspan(21);
@@ -46,7 +57,7 @@ bool JournalReader::decode_common(ByteSpan header, JournalRecord* record) {
     case static_cast<std::uint8_t>(RecordType::kUnremove):
     case static_cast<std::uint8_t>(RecordType::kConfirmRemove):
     case static_cast<std::uint8_t>(RecordType::kRemoveTentativeXid):
-      if (remaining < 5) return false;
+      if (header.size() < 5) return false;
       record->type = static_cast<RecordType>(p[0]);
       record->xid = static_cast<std::int32_t>(load_u32(p + 1));
       record->length = 5;
@@ -74,28 +85,38 @@ bool JournalReader::next(JournalRecord* record) {
   record->payload = ByteSpan();
   record->error.clear();
   record->kestrel_cannot_start = false;
+  record->tail_whole = true;
   record->offset = position_;
-  const std::size_t remaining = window_.size() - position_;
-  if (remaining == 0) {
+  window_.release_before(position_);
+  header_size_ = window_.available(position_, kMaxHeader);
+  if (header_size_ == 0) {
     done_ = true;
     return true;
   }
   window_.count_record();
-  const ByteSpan header = window_.view(position_, std::min(kMaxHeader, remaining));
+  const ByteSpan header = window_.view(position_, header_size_);
   if (decode_common(header, record)) {
     position_ += record->length;
     return true;
   }
-  ByteReader in(header);
+  ByteReader in(window_.view(position_, header_size_));  // decode_common may have moved the window
   if (!decode(&in, record)) {
-    record->type = RecordType::kBroken;
-    record->length = remaining;
-    record->payload = window_.view(position_, remaining);
-    done_ = true;
+    end_broken(record, header_size_);
     return true;
   }
   position_ += record->length;
   return true;
+}
+
+// The terminal BROKEN record: all the bytes left, or on a stream whose tail
+// is not wanted, the header's.
+void JournalReader::end_broken(JournalRecord* record, std::size_t header_size) {
+  record->tail_whole = broken_tail_ || !window_.on_stream();
+  const std::size_t length = record->tail_whole ? window_.size() - position_ : header_size;
+  record->type = RecordType::kBroken;
+  record->length = length;
+  record->payload = window_.view(position_, length);
+  done_ = true;
 }
 
 bool JournalReader::decode(ByteReader* in, JournalRecord* record) {
@@ -132,16 +153,16 @@ bool JournalReader::read_xid(ByteReader* in, JournalRecord* record) {
   if (in->read_i32_le(&record->xid)) return true;
   return broken(record, fmt::format("truncated {} record: expected a 4-byte xid at offset {}, "
                                     "found {} byte(s) before end of file",
-                                    record_type_name(record->type), offset_of(*in), left_after(*in)));
+                                    record_type_name(record->type), offset_of(*in), in->remaining()));
 }
 
 bool JournalReader::read_block_size(ByteReader* in, std::int32_t minimum, std::int32_t* size, JournalRecord* record) {
   const auto name = record_type_name(record->type);
   const std::size_t at = offset_of(*in);
-  if (!in->read_i32_le(size)) {
+  if (!in->read_i32_le(size)) {  // the header is short only at the end of the input
     return broken(record, fmt::format("truncated {} record: expected a 4-byte size at offset {}, "
                                       "found {} byte(s) before end of file",
-                                      name, at, left_after(*in)));
+                                      name, at, in->remaining()));
   }
   if (*size < 0) {
     record->kestrel_cannot_start = true;
@@ -149,10 +170,11 @@ bool JournalReader::read_block_size(ByteReader* in, std::int32_t minimum, std::i
                                       "block of at least {} bytes, found {}",
                                       name, at, minimum, *size));
   }
-  if (static_cast<std::size_t>(*size) > left_after(*in)) {
+  const auto wanted = static_cast<std::size_t>(*size);
+  if (const std::size_t left = available_after(in, wanted); left < wanted) {
     return broken(record, fmt::format("truncated {} record: expected {} bytes after the size field "
                                       "at offset {}, found {} before end of file",
-                                      name, *size, at, left_after(*in)));
+                                      name, *size, at, left));
   }
   if (*size < minimum) {
     return broken(record, fmt::format("{} record's block is too short: expected at least {} bytes, "

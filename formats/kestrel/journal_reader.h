@@ -13,6 +13,12 @@
 //    InputFile, the file is read forward through a ReadWindow (far faster
 //    than walking the mapping, lib/read_window.h) and a payload view is
 //    valid only until the next call to next() or seek(): keep positions.
+//  - A stream read on demand is decoded as it arrives: a record is read as
+//    far as its own length, never further, so /dev/zero ends at its first
+//    record. A BROKEN record spans the rest of the input, which on a stream
+//    means reading to its end; a reader that does not show the tail
+//    (set_broken_tail(false)) gets one that spans its first bytes only
+//    (at most a record's fixed fields), and stops there.
 #pragma once
 
 #include <cstddef>
@@ -30,8 +36,13 @@ class JournalReader {
   // Starts at `position` (see seek()).
   JournalReader(ByteSpan journal, std::size_t position) : window_(journal) { seek(position); }
   // `window_capacity` is for tests, which shrink it to cross its edges.
-  explicit JournalReader(const InputFile& file, std::size_t window_capacity = ReadWindow::kDefaultCapacity)
-      : window_(file, window_capacity) {}
+  explicit JournalReader(const InputFile& file, ReadWindow::Lookback lookback = ReadWindow::Lookback::kKept,
+                         std::size_t window_capacity = ReadWindow::kDefaultCapacity)
+      : window_(file, window_capacity, lookback) {}
+
+  // Whether a BROKEN record on a stream spans the stream's rest (the
+  // default) or only its first bytes; a file's is always its rest.
+  void set_broken_tail(bool whole) { broken_tail_ = whole; }
 
   // Fills *record with the next record. Returns false once the terminal
   // record has been returned.
@@ -69,13 +80,18 @@ class JournalReader {
   bool read_block_size(ByteReader* in, std::int32_t minimum, std::int32_t* size, JournalRecord* record);
   bool read_payload(ByteReader* in, std::size_t size, JournalRecord* record);
   bool broken(JournalRecord* record, std::string message);
-  // File offset, and bytes left in the file, at a header cursor.
+  void end_broken(JournalRecord* record, std::size_t header_size);
+  // File offset at a header cursor.
   std::size_t offset_of(const ByteReader& in) const { return position_ + in.position(); }
-  std::size_t left_after(const ByteReader& in) const { return window_.size() - offset_of(in); }
+  // How many of the `want` bytes after the cursor the input has; the cursor
+  // is moved onto the header as the window holds it then.
+  std::size_t available_after(ByteReader* in, std::size_t want);
 
   ReadWindow window_;
-  std::size_t position_ = 0;  // of the record being decoded, then of the next
+  std::size_t position_ = 0;     // of the record being decoded, then of the next
+  std::size_t header_size_ = 0;  // of the record being decoded: at most kMaxHeader
   bool done_ = false;
+  bool broken_tail_ = true;
 };
 
 }  // namespace qjt::kestrel

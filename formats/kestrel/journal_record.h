@@ -26,6 +26,9 @@ struct JournalRecord {
   // BROKEN only: Kestrel 2.x aborts its startup on this record (an uncaught
   // exception for a negative size) instead of truncating the file.
   bool kestrel_cannot_start = false;
+  // BROKEN only: false when `length` and `payload` stop short of the end
+  // (a stream whose tail was not read: JournalReader::set_broken_tail).
+  bool tail_whole = true;
 };
 
 }  // namespace qjt::kestrel

@@ -12,9 +12,19 @@ void ReplayState::begin_file(std::uint32_t file_index, std::string file_name, By
     file_bytes_.resize(file_index + 1);
   }
   file_names_[file_index] = std::move(file_name);
-  file_bytes_[file_index] = bytes;
+  file_bytes_[file_index] = FileBytes{bytes, nullptr};
   file_index_ = file_index;
   file_is_live_ = live;
+}
+
+void ReplayState::begin_file(std::uint32_t file_index, std::string file_name, const InputFile& input, bool live) {
+  begin_file(file_index, std::move(file_name), ByteSpan(), live);
+  file_bytes_[file_index].input = &input;
+}
+
+ByteSpan ReplayState::bytes_of(std::uint32_t file_index) const {
+  const FileBytes& file = file_bytes_[file_index];
+  return file.input != nullptr ? file.input->bytes() : file.bytes;
 }
 
 std::uint64_t ReplayState::record_count(RecordType type) const {
@@ -59,7 +69,10 @@ void ReplayState::apply(const JournalRecord& record) {
 }
 
 void ReplayState::add(const JournalRecord& record) {
-  queue_.push_back(QueuedItem{record.offset, file_index_, static_cast<std::uint32_t>(record.payload.size())});
+  queue_.push_back(QueuedItem{.record_offset = record.offset,
+                              .file_index = file_index_ & (kMaxReplayFiles - 1),
+                              .adder = static_cast<std::uint32_t>(record.type) & 0xFu,
+                              .payload_size = static_cast<std::uint32_t>(record.payload.size())});
 }
 
 void ReplayState::remove(const JournalRecord& record) {
@@ -133,10 +146,9 @@ void ReplayState::broken(const JournalRecord& record) {
         "Kestrel 2.x cannot start on this journal (an uncaught "
         "NegativeArraySizeException) and truncates nothing";
   } else if (file_is_live_) {
-    consequence = fmt::format(
-        "Kestrel stops replaying this file and truncates it to {} bytes, "
-        "dropping {} byte(s)",
-        record.offset, record.length);
+    consequence =
+        fmt::format("Kestrel stops replaying this file and truncates it to {} bytes, dropping {}", record.offset,
+                    record.tail_whole ? fmt::format("{} byte(s)", record.length) : "the rest of it");
   } else {
     consequence = fmt::format(
         "Kestrel stops replaying this file and then truncates the live "
@@ -156,7 +168,7 @@ std::int32_t ReplayState::next_legacy_xid() {
 }
 
 JournalRecord ReplayState::item_record(const QueuedItem& item) const {
-  JournalReader reader(file_bytes_[item.file_index], item.record_offset);
+  JournalReader reader(bytes_of(item.file_index), item.record_offset);
   JournalRecord record;
   reader.next(&record);
   return record;
@@ -164,7 +176,8 @@ JournalRecord ReplayState::item_record(const QueuedItem& item) const {
 
 std::string ReplayState::describe(const QueuedItem& item) const {
   return fmt::format("the {}-byte item added by {} at {}:{}", item.payload_size,
-                     record_type_name(item_record(item).type), file_names_[item.file_index], item.record_offset);
+                     record_type_name(static_cast<RecordType>(item.adder)), file_names_[item.file_index],
+                     item.record_offset);
 }
 
 void ReplayState::warn(const JournalRecord& record, std::string code, std::string message) {

@@ -2,9 +2,11 @@
 // (spec 2.2 to 2.4), fed one record at a time, across files.
 //
 // It keeps positions, not payloads: a QueuedItem is where the record that
-// added the item lies (16 bytes), and item_record() decodes that record
-// again from the mapped file when its payload or times are wanted. Memory
-// grows with the number of live items, never with journal bytes. What Kestrel silently accepts but an
+// added the item lies, and its opcode (16 bytes), and item_record() decodes
+// that record again from the file when its payload or times are wanted, so
+// replay itself never reads back: a stream can be replayed without keeping
+// what it has passed. Memory grows with the number of live items, never
+// with journal bytes. What Kestrel silently accepts but an
 // operator must know (removes on an empty queue, unknown or reused xids,
 // legacy tentative removes filed under xid 0, truncation of a broken file)
 // is told to the Reporter as a warning; broken records as errors.
@@ -18,15 +20,18 @@
 
 #include "chunked_deque.h"
 #include "finding.h"
+#include "input_file.h"
 #include "kestrel/journal_record.h"
 
 namespace qjt::kestrel {
 
-struct QueuedItem {                 // replay holds one per live item: keep it small
-  std::uint64_t record_offset = 0;  // of the record that added the item
-  std::uint32_t file_index = 0;     // into the files given to begin_file
+struct QueuedItem {                   // replay holds one per live item: keep it small
+  std::uint64_t record_offset = 0;    // of the record that added the item
+  std::uint32_t file_index : 28 = 0;  // into the files given to begin_file
+  std::uint32_t adder : 4 = 0;        // the RecordType that added it
   std::uint32_t payload_size = 0;
 };
+inline constexpr std::uint32_t kMaxReplayFiles = 1u << 28;
 static_assert(sizeof(QueuedItem) == 16);
 
 struct ReplayOptions {
@@ -39,10 +44,13 @@ class ReplayState {
  public:
   ReplayState(ReplayOptions options, Reporter* reporter) : options_(options), reporter_(reporter) {}
 
-  // Starts the next file of the stream; `live` says whether Kestrel appends
-  // to it (and so whether a broken record truncates this very file). The
-  // records applied next must lie in `bytes`, which must outlive the state.
+  // Starts the next file of the stream (file_index < kMaxReplayFiles);
+  // `live` says whether Kestrel appends to it (and so whether a broken
+  // record truncates this very file). The records applied next must lie in
+  // `bytes`, which must outlive the state; or in `input`, whose bytes()
+  // item_record() asks for only when called.
   void begin_file(std::uint32_t file_index, std::string file_name, ByteSpan bytes, bool live);
+  void begin_file(std::uint32_t file_index, std::string file_name, const InputFile& input, bool live);
   void apply(const JournalRecord& record);
 
   const ChunkedDeque<QueuedItem>& queue() const { return queue_; }
@@ -54,7 +62,8 @@ class ReplayState {
   std::uint64_t total_records() const;
 
   // The record that added `item` (ADD, ADDX, ADD_XID or CONTINUE), decoded
-  // again: its payload view points into the file's bytes.
+  // again: its payload view points into the file's bytes (a stream's, read
+  // whole: so only after replay, over a stream whose window kept them).
   JournalRecord item_record(const QueuedItem& item) const;
 
   // The queue after a restart: open transactions rolled back onto the head
@@ -77,7 +86,14 @@ class ReplayState {
   ReplayOptions options_;
   Reporter* reporter_;
   std::vector<std::string> file_names_;
-  std::vector<ByteSpan> file_bytes_;
+  // Where each file's bytes are: a span, or an input asked when needed.
+  struct FileBytes {
+    ByteSpan bytes;
+    const InputFile* input = nullptr;
+  };
+  ByteSpan bytes_of(std::uint32_t file_index) const;
+
+  std::vector<FileBytes> file_bytes_;
   std::uint32_t file_index_ = 0;
   bool file_is_live_ = false;
 

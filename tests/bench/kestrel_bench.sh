@@ -27,8 +27,12 @@
 # alternating runs (wall and CPU time, and instructions by perf or valgrind).
 # Then the peak RSS of `qjt replay` on the 10M-record,
 # 1M-live-item journal, and `qjt compact -o` of all three journals against
-# `cp` (and, for scale, `cp` + `sync OUT`, since compact fsyncs). Ends with
-# the issue's targets, each marked met or MISSED.
+# `cp` (and, for scale, `cp` + `sync OUT`, since compact fsyncs). Then
+# streams: `qjt verify` and `qjt dump` of /dev/zero, `qjt verify` of
+# /dev/urandom and of 1 GiB of random bytes piped in, and `qjt verify` and
+# `qjt dump --json` of a 256 MiB journal piped in (wall time and peak RSS;
+# targets: a finding within a second from a device, and at most 64 MiB).
+# Ends with the issues' targets, each marked met or MISSED.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -225,7 +229,34 @@ for label in kib small live; do
 done
 rm -f "$scratch/out"
 
-# ---- 4. targets ---------------------------------------------------------------
+# ---- 4. streams ---------------------------------------------------------------
+# A stream is decoded as it is read: /dev/zero and random bytes end at their
+# first broken record, and a journal piped in is verified and dumped in
+# memory that does not grow with it (issue 24). Piped through `cat`, so
+# that qjt reads a pipe, not a file on standard input.
+echo
+echo "== streams: devices, random bytes and a 256 MiB journal piped in"
+head -c 1G /dev/urandom > "$scratch/random"
+"$qjt" gen kestrel -o "$scratch/piped" --size 256M --payload-size 100 --seed 1 >/dev/null
+echo
+echo "| stream | command | wall (s) | CPU (s) | peak RSS (MiB) |"
+echo "|---|---|---:|---:|---:|"
+stream_row() {  # KEY LABEL COMMAND EXIT-STATUSES
+  measure "$3" "" "$4"
+  stream_wall[$1]=$wall stream_rss[$1]=$rss
+  echo "| $2 | \`${3//\'/}\` | $wall | $cpu | $(mib "$rss") |"
+}
+declare -A stream_wall stream_rss
+stream_row zero_verify /dev/zero "'$qjt' verify /dev/zero > /dev/null 2>&1" "1"
+stream_row zero_dump /dev/zero "'$qjt' dump /dev/zero > /dev/null 2>&1" "1"
+stream_row urandom_verify /dev/urandom "'$qjt' verify /dev/urandom > /dev/null 2>&1" "1 3"
+stream_row random_verify "1 GiB of random bytes, piped" \
+  "sh -c \"cat '$scratch/random' | '$qjt' verify - > /dev/null 2>&1\"" "1 3"
+stream_row piped_verify "256 MiB journal, piped" "sh -c \"cat '$scratch/piped' | '$qjt' verify - > /dev/null\""
+stream_row piped_dump "256 MiB journal, piped" "sh -c \"cat '$scratch/piped' | '$qjt' dump --json - > /dev/null\""
+rm -f "$scratch/random" "$scratch/piped"
+
+# ---- 5. targets ---------------------------------------------------------------
 check "verify, 1 KiB payloads, x cat" "${ratios["$size, 1 KiB payloads/verify"]}" 2
 check "replay, 1 KiB payloads, x cat" "${ratios["$size, 1 KiB payloads/replay"]}" 2
 check "verify, 100 B payloads, x cat" "${ratios["$size, 100 B payloads/verify"]}" 4
@@ -237,6 +268,12 @@ check "verify with progress on, x progress off, CPU time" "${ratios[progress_cpu
 check "compact, 1 KiB payloads, x cp" "${ratios["compact/kib"]}" 3
 check "compact, 100 B payloads, x cp" "${ratios["compact/small"]}" 3
 check "compact, $records records / $live live, x cp" "${ratios["compact/live"]}" 3
+for key in zero_verify zero_dump urandom_verify; do
+  check "$key, wall s" "${stream_wall[$key]}" 1
+done
+for key in zero_verify zero_dump urandom_verify random_verify piped_verify piped_dump; do
+  check "$key, peak RSS MiB" "$(mib "${stream_rss[$key]}")" 64
+done
 echo
 echo "== targets"
 printf '%s\n' "${verdicts[@]}"

@@ -953,19 +953,70 @@ TEST_CASE("StreamBuffer: a stream is read to its end, or stops one byte past the
   const std::string text(3000, 'q');
   REQUIRE(::write(fds[1], text.data(), text.size()) == static_cast<ssize_t>(text.size()));
   ::close(fds[1]);
-  StreamBuffer::Status status{};
-  int err = 0;
-  auto whole = StreamBuffer::read(fds[0], 3000, &status, &err);
-  ::close(fds[0]);
-  CHECK(status == StreamBuffer::Status::kComplete);
-  CHECK(whole->bytes().as_chars() == text);
+  StreamBuffer whole(fds[0], true, 3000);
+  CHECK(whole.fill_all() == 3000);
+  CHECK(whole.status() == StreamBuffer::Status::kComplete);
+  CHECK(whole.view(0, 3000).as_chars() == text);
 
-  const int zero = ::open("/dev/zero", O_RDONLY | O_CLOEXEC);
-  REQUIRE(zero >= 0);
-  auto endless = StreamBuffer::read(zero, 5 << 20, &status, &err);
-  ::close(zero);
-  CHECK(status == StreamBuffer::Status::kOverLimit);
-  CHECK(endless->bytes().size() == 5u << 20);
+  StreamBuffer endless(::open("/dev/zero", O_RDONLY | O_CLOEXEC), true, 5 << 20);
+  CHECK(endless.fill_all() == 5u << 20);
+  CHECK(endless.status() == StreamBuffer::Status::kOverLimit);
+}
+
+TEST_CASE("StreamBuffer: read as far as asked, and in constant memory when the reader lets go") {
+  StreamBuffer zero(::open("/dev/zero", O_RDONLY | O_CLOEXEC), true, std::uint64_t{1} << 40);
+  CHECK(zero.fill_to(10) >= 10);
+  CHECK(zero.size() <= std::uint64_t{1} << 20);  // one read's worth, not the stream
+  CHECK(zero.status() == StreamBuffer::Status::kReading);
+  CHECK_FALSE(zero.forgets());
+  // A reader walking 256 MiB forward, 4 KiB at a time, letting go behind it.
+  const std::uint64_t walk = std::uint64_t{256} << 20;
+  for (std::uint64_t at = 0; at < walk; at += 4096) {
+    zero.discard_before(at);
+    REQUIRE(zero.fill_to(at + 4096) >= at + 4096);
+    REQUIRE(zero.view(at, 4096).data()[4095] == 0);
+  }
+  CHECK(zero.forgets());
+  CHECK(zero.held_from() > walk - (std::uint64_t{4} << 20));
+  CHECK(zero.size() - zero.held_from() <= std::uint64_t{4} << 20);
+}
+
+TEST_CASE("InputFile: a stream read on demand is decoded as it arrives, and a window that lets go ends it") {
+  InputFile::set_stream_limit(64 << 10);
+  {
+    qjt_test::PipeFeeder feeder(qjt_test::Bytes(128 << 10, 0), 1);
+    Finding failure;
+    auto zero = InputFile::open(feeder.path(), &failure, InputFile::StreamReading::kOnDemand);
+    REQUIRE(zero != nullptr);
+    CHECK(zero->size() == 0);
+    ReadWindow window(*zero, ReadWindow::kDefaultCapacity, ReadWindow::Lookback::kNone);
+    CHECK(window.available(0, 25) == 25);
+    CHECK(window.view(0, 25).data()[24] == 0);
+    CHECK(window.available(60 << 10, 8 << 10) == 4u << 10);      // the limit ends it
+    CHECK(InputFile::open(feeder.path(), &failure) == nullptr);  // read once, not kept
+    CHECK(failure.code == "io_error");
+  }
+  const auto stops = InputFile::take_changes();
+  REQUIRE(stops.size() == 1);
+  CHECK(stops[0].code == "input_too_large");
+  CHECK(stops[0].offset == std::uint64_t{64 << 10});
+  CHECK(InputFile::change_status(stops[0]) == ExitCode::kIoError);
+  InputFile::set_stream_limit(InputFile::kDefaultStreamLimit);
+  {  // A reader that releases what it passed holds a window's worth, not the stream.
+    qjt_test::PipeFeeder feeder(qjt_test::Bytes(32 << 20, 7), 2);
+    Finding failure;
+    auto stream = InputFile::open(feeder.path(), &failure, InputFile::StreamReading::kOnDemand);
+    REQUIRE(stream != nullptr);
+    ReadWindow window(*stream, ReadWindow::kDefaultCapacity, ReadWindow::Lookback::kNone);
+    for (std::size_t at = 0; window.available(at, 4096) == 4096; at += 4096) {
+      window.release_before(at);
+      REQUIRE(window.view(at, 4096).data()[4095] == 7);
+    }
+    const StreamBuffer* bytes = stream->stream_on_demand();
+    CHECK(bytes->size() == 32u << 20);
+    CHECK(bytes->size() - bytes->held_from() <= 2u << 20);
+  }
+  CHECK(InputFile::take_changes().empty());
 }
 
 TEST_CASE("InputFile: a device past the stream limit is input_too_large at the limit, every time it is opened") {

@@ -258,6 +258,35 @@ std::vector<std::size_t> cuts_for(const Bytes& bytes, const Decoded& full) {
   return cuts;
 }
 
+// The records of `reader` are those of `expected`; with `whole_tail`
+// false, a BROKEN record may span fewer bytes (its first ones).
+void require_same_records(JournalReader* reader, const Decoded& expected, bool whole_tail = true) {
+  JournalRecord r;
+  std::size_t i = 0;
+  while (reader->next(&r)) {
+    const bool terminal = i == expected.records.size();
+    REQUIRE(i <= expected.records.size());
+    const JournalRecord& want = terminal ? expected.terminal : expected.records[i];
+    REQUIRE(r.type == want.type);
+    REQUIRE(r.offset == want.offset);
+    REQUIRE(r.xid == want.xid);
+    REQUIRE(r.add_time_ms == want.add_time_ms);
+    REQUIRE(r.has_add_time == want.has_add_time);
+    REQUIRE(r.expiry_ms == want.expiry_ms);
+    REQUIRE(r.error == want.error);
+    REQUIRE(r.kestrel_cannot_start == want.kestrel_cannot_start);
+    if (whole_tail || r.type != RecordType::kBroken) {
+      REQUIRE(r.length == want.length);
+      REQUIRE(r.payload.as_chars() == want.payload.as_chars());  // `want` views the bytes
+    } else {
+      REQUIRE(r.length <= want.length);
+      REQUIRE(r.payload.as_chars() == want.payload.as_chars().substr(0, r.length));
+    }
+    ++i;
+  }
+  REQUIRE(i == expected.records.size() + 1);
+}
+
 // Read from a file through windows of several sizes (one smaller than any
 // header, one just a header, larger ones), the journal must decode exactly
 // as from memory: same records, same payload bytes, same errors.
@@ -271,26 +300,28 @@ void check_streamed(const Bytes& bytes) {
   REQUIRE(file != nullptr);
   for (std::size_t capacity : {1u, 7u, 25u, 64u, 4096u}) {
     CAPTURE(capacity);
-    JournalReader reader(*file, capacity);
-    JournalRecord r;
-    std::size_t i = 0;
-    while (reader.next(&r)) {
-      const bool terminal = i == expected.records.size();
-      REQUIRE(i <= expected.records.size());
-      const JournalRecord& want = terminal ? expected.terminal : expected.records[i];
-      REQUIRE(r.type == want.type);
-      REQUIRE(r.offset == want.offset);
-      REQUIRE(r.length == want.length);
-      REQUIRE(r.xid == want.xid);
-      REQUIRE(r.add_time_ms == want.add_time_ms);
-      REQUIRE(r.has_add_time == want.has_add_time);
-      REQUIRE(r.expiry_ms == want.expiry_ms);
-      REQUIRE(r.payload.as_chars() == want.payload.as_chars());  // `want` views `bytes`
-      REQUIRE(r.error == want.error);
-      REQUIRE(r.kestrel_cannot_start == want.kestrel_cannot_start);
-      ++i;
+    JournalReader reader(*file, ReadWindow::Lookback::kKept, capacity);
+    require_same_records(&reader, expected);
+  }
+}
+
+// Written into a pipe in random-sized pieces (1 byte to 1 MiB), so that
+// reads end inside fields and records, the journal must decode as the
+// stream arrives exactly as from memory, whether the reader keeps what it
+// passed or not; a reader that does not want a broken tail gets the same
+// records but stops at the broken record's first bytes.
+void check_chunked_stream(const Bytes& bytes, std::uint64_t seed) {
+  const Decoded expected = decode_checked(span(bytes));
+  for (const auto lookback : {ReadWindow::Lookback::kKept, ReadWindow::Lookback::kNone}) {
+    for (const bool broken_tail : {true, false}) {
+      qjt_test::PipeFeeder feeder(bytes, seed);
+      Finding failure;
+      const auto stream = InputFile::open(feeder.path(), &failure, InputFile::StreamReading::kOnDemand);
+      REQUIRE(stream != nullptr);
+      JournalReader reader(*stream, lookback);
+      reader.set_broken_tail(broken_tail);
+      require_same_records(&reader, expected, broken_tail);
     }
-    REQUIRE(i == expected.records.size() + 1);
   }
 }
 
@@ -299,6 +330,7 @@ void check_journal(const std::string& name, const Bytes& bytes, std::uint64_t se
   const Decoded full = decode_checked(span(bytes));
   for (std::size_t cut : cuts_for(bytes, full)) check_prefix(bytes, full, cut);
   check_streamed(bytes);
+  check_chunked_stream(bytes, seed);
   Rng rng(seed);
   const int mutations = bytes.size() <= 4096 ? 300 : bytes.size() <= (1u << 20) ? 40 : 8;
   for (int i = 0; i < mutations; ++i) {
@@ -306,6 +338,8 @@ void check_journal(const std::string& name, const Bytes& bytes, std::uint64_t se
     const Bytes mutated = mutate(bytes, &rng);
     decode_checked(span(mutated));
     if (i % 10 == 0) check_streamed(mutated);
+    if (i % 20 == 0)
+      check_chunked_stream(mutated, seed + static_cast<std::uint64_t>(i));  // streams are held per process: a few
   }
 }
 

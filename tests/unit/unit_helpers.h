@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "byte_span.h"
@@ -51,6 +52,24 @@ inline void write_file(const std::filesystem::path& path, const Bytes& bytes) {
 // MESSAGE when they have nothing to read; they never copy fixtures into
 // the repository.
 std::optional<Bytes> read_shared_fixture_gz(std::string_view relative);
+
+// A pipe fed `bytes` by a thread in pieces of random sizes (1 byte to
+// 1 MiB, mostly small, from `seed`), so that a reader's reads end anywhere;
+// path() names its reading end. The destructor drains what the reader left
+// and waits for the writer.
+class PipeFeeder {
+ public:
+  PipeFeeder(const Bytes& bytes, std::uint64_t seed);
+  ~PipeFeeder();
+  PipeFeeder(const PipeFeeder&) = delete;
+  PipeFeeder& operator=(const PipeFeeder&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  int read_fd_ = -1;
+  std::string path_;
+  std::thread writer_;
+};
 
 // A fresh directory under the system temp dir, removed on destruction.
 class TempDir {

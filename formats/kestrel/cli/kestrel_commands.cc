@@ -54,7 +54,7 @@ void append_json(Output* out, const ReplayResult& r, const kestrel::ReplayState&
     line.begin_object()
         .str("path", f.path)
         .str("role", kestrel::file_role_name(f.role))
-        .unsigned_num("size", f.size)
+        .unsigned_num("size", r.journal->size_of(index))
         .unsigned_num("records", r.records[index])
         .end_object();
   }
@@ -89,8 +89,8 @@ void append_text(Output* out, const ReplayResult& r, const kestrel::ReplayState&
       state.queue().size() + state.open_transactions().size());
   for (std::size_t i = 0; i < r.journal->files.size(); ++i) {
     const auto& f = r.journal->files[i];
-    text +=
-        fmt::format("  {} ({}, {} bytes, {} records)\n", f.path, kestrel::file_role_name(f.role), f.size, r.records[i]);
+    text += fmt::format("  {} ({}, {} bytes, {} records)\n", f.path, kestrel::file_role_name(f.role),
+                        r.journal->size_of(i), r.records[i]);
   }
   const std::uint64_t live = state.live_bytes();
   text += fmt::format("  xid counter {}; journal {} bytes, live {} bytes", state.xid_counter(), r.journal_bytes, live);
@@ -127,7 +127,9 @@ ExitCode run_kestrel_dump(const ReadRequest& r) {
       if (input == nullptr) continue;
       const std::string& file = journal.files[i].path;
       if (!r.json && file_count > 1) out.write(fmt::format("# {}\n", file));
-      kestrel::JournalReader reader(*input);
+      // Each record is printed as it is read: a stream is never held.
+      kestrel::JournalReader reader(*input, ReadWindow::Lookback::kNone);
+      reader.set_broken_tail(r.json);  // JSON carries the broken tail (qjt-json(5))
       kestrel::JournalRecord record;
       while (!limit_reached() && r.filter.before_end(record.offset) && reader.next(&record)) {
         if (record.type == kestrel::RecordType::kBroken) {
@@ -155,7 +157,7 @@ VerifyTally check_kestrel(const ReadRequest& r, const KestrelOptions& o) {
   tally.status = selection.status;
   for (const auto& journal : selection.journals) {
     kestrel::ReplayState state(kestrel::ReplayOptions{o.legacy_xids}, &tally.findings);
-    for (std::uint64_t n : replay_journal(journal, &state)) tally.records += n;
+    for (std::uint64_t n : check_journal(journal, &state)) tally.records += n;
     tally.files += journal.files.size();
   }
   return tally;
@@ -172,7 +174,7 @@ ExitCode run_kestrel_replay(const ReadRequest& r, const KestrelOptions& o) {
     for (const Finding& f : journal.layout_findings) findings.report(f);
     kestrel::ReplayState state(kestrel::ReplayOptions{o.legacy_xids}, &findings);
     ReplayResult result{&journal, replay_journal(journal, &state), 0};
-    for (const auto& f : journal.files) result.journal_bytes += f.size;
+    for (std::size_t i = 0; i < journal.files.size(); ++i) result.journal_bytes += journal.size_of(i);
     broken = broken || state.saw_broken_record();
     if (r.json) {
       append_json(&out, result, state, findings.findings(), mode, r.filter);

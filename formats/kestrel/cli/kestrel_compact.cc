@@ -190,7 +190,7 @@ ExitCode compact_one(const OpenJournal& j, const CompactOptions& o, Output* out,
   kestrel::ReplayState state(kestrel::ReplayOptions{}, &findings);
   replay_journal(j, &state);
   Report r{j.queue, "", "", j.files.size(), {}, kestrel::compacted_size(state), "", "", std::nullopt};
-  for (const auto& f : j.files) r.before.bytes += f.size;
+  for (std::size_t i = 0; i < j.files.size(); ++i) r.before.bytes += j.size_of(i);
   r.before.records = state.total_records();
   ExitCode status = ExitCode::kOk;
   if (state.saw_broken_record()) {

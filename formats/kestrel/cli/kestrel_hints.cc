@@ -1,5 +1,8 @@
 #include "kestrel/cli/kestrel_hints.h"
 
+#include <filesystem>
+#include <system_error>
+
 #include <fmt/format.h>
 
 #include "input_file.h"
@@ -29,7 +32,9 @@ std::string broken_record_hint(const std::string& file) {
 }  // namespace
 
 std::string kestrel_hint(const Finding& finding) {
-  if (finding.file == "-" || finding.code != "broken_record") return "";
+  // A stream is not read again for a hint, nor repaired in place.
+  std::error_code ec;
+  if (finding.code != "broken_record" || !std::filesystem::is_regular_file(finding.file, ec)) return "";
   return broken_record_hint(finding.file);
 }
 

@@ -19,12 +19,13 @@ void io_error(Reporter* reporter, JournalSelection* selection, const std::string
 void open_files(OpenJournal* journal, Reporter* reporter, JournalSelection* selection) {
   for (auto& file : journal->files) {
     Finding failure;
-    auto input = InputFile::open(file.path, &failure);
+    // Read on demand: a stream is decoded as it arrives (lib/input_file.h).
+    auto input = InputFile::open(file.path, &failure, InputFile::StreamReading::kOnDemand);
     if (!input) {
       reporter->report(std::move(failure));
       selection->status = ExitCode::kIoError;
     } else {
-      file.size = input->bytes().size();
+      file.size = input->size();
     }
     journal->inputs.push_back(std::move(input));
   }
@@ -180,10 +181,9 @@ std::uint64_t apply_records(kestrel::JournalReader* reader, std::uint64_t base, 
   return count;
 }
 
-}  // namespace
-
-std::vector<std::uint64_t> replay_journal(const OpenJournal& journal, kestrel::ReplayState* state,
-                                          const std::vector<const std::vector<kestrel::ByteRange>*>& kept) {
+std::vector<std::uint64_t> replay_files(const OpenJournal& journal, kestrel::ReplayState* state,
+                                        const std::vector<const std::vector<kestrel::ByteRange>*>& kept,
+                                        ReadWindow::Lookback lookback) {
   std::vector<std::uint64_t> counts(journal.files.size(), 0);
   for (std::size_t i = 0; i < journal.files.size(); ++i) {
     if (!journal.inputs[i]) continue;
@@ -193,7 +193,7 @@ std::vector<std::uint64_t> replay_journal(const OpenJournal& journal, kestrel::R
     const bool live = file.role == kestrel::FileRole::kLive ||
                       (file.role == kestrel::FileRole::kGiven && file.name.find('.') == std::string::npos);
     const InputFile& input = *journal.inputs[i];
-    state->begin_file(static_cast<std::uint32_t>(i), file.path, input.bytes(), live);
+    state->begin_file(static_cast<std::uint32_t>(i), file.path, input, live);
     if (i < kept.size() && kept[i] != nullptr) {
       for (const kestrel::ByteRange& range : *kept[i]) {
         kestrel::JournalReader reader(input.bytes().subspan(range.begin, range.size()));
@@ -203,10 +203,22 @@ std::vector<std::uint64_t> replay_journal(const OpenJournal& journal, kestrel::R
     }
     // Streamed, not walked through the mapping (lib/read_window.h); replay
     // keeps positions, so no page of the mapping becomes resident here.
-    kestrel::JournalReader reader(input);
+    kestrel::JournalReader reader(input, lookback);
+    reader.set_broken_tail(false);  // replay needs the broken record's offset, not its bytes
     counts[i] = apply_records(&reader, 0, state);
   }
   return counts;
+}
+
+}  // namespace
+
+std::vector<std::uint64_t> replay_journal(const OpenJournal& journal, kestrel::ReplayState* state,
+                                          const std::vector<const std::vector<kestrel::ByteRange>*>& kept) {
+  return replay_files(journal, state, kept, ReadWindow::Lookback::kKept);
+}
+
+std::vector<std::uint64_t> check_journal(const OpenJournal& journal, kestrel::ReplayState* state) {
+  return replay_files(journal, state, {}, ReadWindow::Lookback::kNone);
 }
 
 }  // namespace qjt::app

@@ -25,6 +25,10 @@ struct OpenJournal {
   std::string directory;                           // empty for files named directly
   std::vector<std::string> leftovers;              // QueueJournal::leftovers
   std::vector<Finding> layout_findings;            // what the directory's layout says about this queue
+
+  // The bytes of file `i`: what was read of it (a stream's size is known
+  // once it has been read), or its listed size when it could not be opened.
+  std::uint64_t size_of(std::size_t i) const { return inputs[i] ? inputs[i]->size() : files[i].size; }
 };
 
 struct JournalSelection {
@@ -54,5 +58,9 @@ JournalSelection open_journals_and_report(const std::vector<std::string>& paths,
 // each read on its own, would after the repair; offsets stay the file's own.
 std::vector<std::uint64_t> replay_journal(const OpenJournal& journal, kestrel::ReplayState* state,
                                           const std::vector<const std::vector<kestrel::ByteRange>*>& kept = {});
+// replay_journal for a state whose items are never asked for afterwards
+// (state->item_record is not called): a stream's bytes are let go of as
+// they are passed, so memory stays constant in its length.
+std::vector<std::uint64_t> check_journal(const OpenJournal& journal, kestrel::ReplayState* state);
 
 }  // namespace qjt::app
