@@ -179,7 +179,7 @@ PointerTarget ChannelLogs::read_pointer(EventPointer pointer, LogRecord* record,
   }
   // Kept until the next call: for an encrypted log the record's views
   // point into the reader's decryption buffer.
-  reader_ = std::make_unique<LogReader>(log->reader(offset));
+  reader_ = std::make_unique<LogReader>(bytes, log->version(), offset, log->cipher());  // one record: the mapping
   reader_->next(record);
   if (record->type == LogRecordType::kBroken || !record->crc_ok) {
     *why = record->type == LogRecordType::kBroken ? record->error : "the put's CRC32 does not match its body";

@@ -54,8 +54,11 @@ class ChannelLog {
   std::uint64_t data_start() const { return version_ == 2 ? kV2LogHeaderSize : 0; }
   // Flume's skipToLastCheckpointPosition(W) (spec §6.2 step 2).
   std::uint64_t replay_start(std::int64_t checkpoint_write_order_id) const;
-  // A reader from `start` (data_start() or replay_start()).
-  LogReader reader(std::uint64_t start) const { return LogReader(bytes(), version_, start, cipher_.get()); }
+  // A reader from `start` (data_start() or replay_start()) for a pass over
+  // the log: read through a window, not the mapping (LogReader).
+  LogReader reader(std::uint64_t start) const {
+    return input_ ? LogReader(*input_, version_, start, cipher_.get()) : LogReader(ByteSpan(), version_, start);
+  }
 
  private:
   friend class ChannelLogs;

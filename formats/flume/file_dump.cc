@@ -40,8 +40,8 @@ constexpr std::size_t kMaxCheckpointBytes = (std::size_t{2147483647} + kCheckpoi
 class Dump {
  public:
   Dump(const std::string& path, const FileDumpOptions& options, std::string* out, const std::function<void()>& sink,
-       Reporter* reporter)
-      : path_(path), options_(options), out_(out), sink_(sink), reporter_(reporter) {}
+       Reporter* reporter, const InputFile* input)
+      : path_(path), options_(options), out_(out), sink_(sink), reporter_(reporter), input_(input) {}
 
   const std::string& path() const { return path_; }
   const FileDumpOptions& options() const { return options_; }
@@ -62,6 +62,11 @@ class Dump {
     reporter_->report(Finding{severity, std::move(code), std::move(file), offset, std::move(message)});
   }
   Reporter* reporter() const { return reporter_; }
+  // A reader of the log's records from `start`: through a window over the
+  // input when there is one, else over `bytes`.
+  LogReader log_reader(ByteSpan bytes, int version, std::uint64_t start, AesCtr* cipher) const {
+    return input_ != nullptr ? LogReader(*input_, version, start, cipher) : LogReader(bytes, version, start, cipher);
+  }
 
  private:
   const std::string& path_;
@@ -69,6 +74,7 @@ class Dump {
   std::string* out_;
   const std::function<void()>& sink_;
   Reporter* reporter_;
+  const InputFile* input_;  // of the bytes dumped; nullptr for bytes alone
   std::uint64_t lines_ = 0;
 };
 
@@ -504,7 +510,7 @@ void report_data_after_end(const Dump& dump, const LogReader& reader, const LogR
 }
 
 void dump_records(Dump* dump, ByteSpan bytes, int version, std::uint64_t start, AesCtr* cipher) {
-  LogReader reader(bytes, version, start, cipher);
+  LogReader reader = dump->log_reader(bytes, version, start, cipher);
   LogRecord record;
   while (!dump->full() && reader.next(&record)) {
     report_record(*dump, record);
@@ -606,11 +612,7 @@ void report_unknown(const Dump& dump, ByteSpan bytes) {
                           detected.reason.empty() ? std::string("none of them") : detected.reason));
 }
 
-}  // namespace
-
-std::uint64_t dump_file(const std::string& path, ByteSpan bytes, FileKind kind, const FileDumpOptions& options,
-                        std::string* out, const std::function<void()>& sink, Reporter* reporter) {
-  Dump dump(path, options, out, sink, reporter);
+std::uint64_t dump_any(Dump dump, ByteSpan bytes, FileKind kind) {
   switch (kind) {
     case FileKind::kCheckpoint:
       dump_checkpoint(&dump, bytes);
@@ -641,6 +643,18 @@ std::uint64_t dump_file(const std::string& path, ByteSpan bytes, FileKind kind, 
       break;
   }
   return dump.lines();
+}
+
+}  // namespace
+
+std::uint64_t dump_file(const std::string& path, ByteSpan bytes, FileKind kind, const FileDumpOptions& options,
+                        std::string* out, const std::function<void()>& sink, Reporter* reporter) {
+  return dump_any(Dump(path, options, out, sink, reporter, nullptr), bytes, kind);
+}
+
+std::uint64_t dump_file(const std::string& path, const InputFile& input, FileKind kind, const FileDumpOptions& options,
+                        std::string* out, const std::function<void()>& sink, Reporter* reporter) {
+  return dump_any(Dump(path, options, out, sink, reporter, &input), input.bytes(), kind);
 }
 
 std::string active_logs_text(const std::vector<ActiveLogCount>& logs) {

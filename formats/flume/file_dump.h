@@ -99,6 +99,7 @@
 #include "flume/checkpoint_file.h"
 #include "flume/file_kind.h"
 #include "flume/log_record.h"
+#include "input_file.h"
 #include "json_writer.h"
 #include "payload.h"
 
@@ -120,6 +121,10 @@ struct FileDumpOptions {
 // Returns the number of lines written. `sink` (may be empty) is called after
 // each line so the caller can flush.
 std::uint64_t dump_file(const std::string& path, ByteSpan bytes, FileKind kind, const FileDumpOptions& options,
+                        std::string* out, const std::function<void()>& sink, Reporter* reporter);
+// The same for an opened file: a data log's records are read through a
+// window (LogReader over an InputFile), not the mapping.
+std::uint64_t dump_file(const std::string& path, const InputFile& input, FileKind kind, const FileDumpOptions& options,
                         std::string* out, const std::function<void()>& sink, Reporter* reporter);
 
 // A checkpoint's active logs as dump shows them, also in convert's upgrade

@@ -501,11 +501,25 @@ std::optional<V2LogHeader> read_v2_log_header(ByteSpan file, const std::string& 
 
 LogReader::LogReader(ByteSpan file, int version, std::uint64_t start, AesCtr* decryptor)
     : file_(file),
+      window_(file),
+      size_(file.size()),
       version_(version),
       start_(start),
       position_(start <= file.size() ? static_cast<std::size_t>(start) : file.size()),
       decryptor_(decryptor),
       tally_(file, position_) {}
+
+// The window counts the bytes read; the tally, over no span, the records.
+LogReader::LogReader(const InputFile& file, int version, std::uint64_t start, AesCtr* decryptor,
+                     std::size_t window_capacity)
+    : file_(file.bytes()),
+      window_(file, window_capacity),
+      size_(file_.size()),
+      version_(version),
+      start_(start),
+      position_(start <= size_ ? static_cast<std::size_t>(start) : size_),
+      decryptor_(decryptor),
+      tally_(ByteSpan(), position_) {}
 
 bool LogReader::next(LogRecord* record) {
   if (done_) return false;
@@ -537,12 +551,12 @@ bool LogReader::decode_next(LogRecord* record) {
     started_ = true;
     if (version_ != 2 && version_ != 3)
       return broken(record, fmt::format("expected log format version 2 or 3, found {}", version_));
-    if (start_ > file_.size())
-      return broken(record,
-                    fmt::format("expected a start offset within the file's {} bytes, found {}", file_.size(), start_));
+    if (start_ > size_)
+      return broken(record, fmt::format("expected a start offset within the file's {} bytes, found {}", size_, start_));
   }
-  if (position_ >= file_.size()) return end_of_data(record);  // the physical end
-  switch (file_[position_]) {
+  if (position_ >= size_) return end_of_data(record);  // the physical end
+  const std::uint8_t op = byte_at(position_);
+  switch (op) {
     case kOpRecord:
       return version_ == 3 ? read_v3(record) : read_v2(record);
     case kOpEof:
@@ -551,7 +565,7 @@ bool LogReader::decode_next(LogRecord* record) {
     case kOpNoop:
       return skip_noop(record);
     default:
-      return broken(record, fmt::format("expected an OP byte 0x7F, 0x80 or 0x00, found 0x{:02X}", file_[position_]));
+      return broken(record, fmt::format("expected an OP byte 0x7F, 0x80 or 0x00, found 0x{:02X}", op));
   }
 }
 
@@ -586,12 +600,12 @@ bool LogReader::skip_noop(LogRecord* record) {
 // against the bytes that remain; false (and *record broken) when it is cut
 // short, negative or runs past the end.
 bool LogReader::read_length(LogRecord* record, const char* what, std::size_t* length) {
-  const std::size_t remaining = file_.size() - position_;
+  const std::size_t remaining = size_ - position_;
   if (remaining < kV3Framing) {
     broken(record, fmt::format("expected a 4-byte {} length after the OP byte, found {} bytes", what, remaining - 1));
     return false;
   }
-  const auto value = static_cast<std::int32_t>(load_u32_be(file_.data() + position_ + 1));
+  const auto value = static_cast<std::int32_t>(load_u32_be(window_.view(position_, kV3Framing).data() + 1));
   if (value < 0) {
     broken(record, fmt::format("expected a {} length >= 0, found {}", what, value));
     return false;
@@ -608,7 +622,8 @@ bool LogReader::read_v3(LogRecord* record) {
   std::size_t length = 0;
   if (!read_length(record, "record", &length)) return true;
   const std::size_t size = kV3Framing + length;
-  ByteSpan payload = file_.subspan(position_ + kV3Framing, length);
+  // The whole record in one view, so that the window holds it whole.
+  ByteSpan payload = window_.view(position_, size).subspan(kV3Framing);
   if (decryptor_ != nullptr) {
     if (!decrypt(&payload)) {
       record->size = size;
@@ -635,9 +650,21 @@ bool LogReader::decrypt(ByteSpan* payload) {
 }
 
 bool LogReader::read_v2(LogRecord* record) {
-  V2RecordDecoder decoder(file_, position_, record);
+  // A V2 record says its length only by its fields: decoded in a window's
+  // worth of bytes, and again in all of them when that was not enough.
+  const std::size_t remaining = size_ - position_;
+  std::size_t viewed = std::min(remaining, ReadWindow::kDefaultCapacity);
   std::size_t size = 0;
-  if (!decoder.decode(&size)) {
+  bool ok = V2RecordDecoder(window_.view(position_, viewed), 0, record).decode(&size);
+  if (!ok && viewed < remaining) {
+    viewed = remaining;
+    record->headers.clear();
+    record->error.clear();
+    record->body_offset = 0;
+    ok = V2RecordDecoder(window_.view(position_, viewed), 0, record).decode(&size);
+  }
+  if (record->body_offset != 0) record->body_offset += position_;  // counted from the OP byte
+  if (!ok) {
     record->type = LogRecordType::kBroken;
     done_ = true;
     return true;

@@ -15,13 +15,19 @@
 //    crc_ok = false and reading goes on: its framing is intact.
 //  - A kBroken record's size is 5 + L when a V3 record's framing was intact
 //    (so a repair can NOOP exactly that record), otherwise 0.
-//  - Zero-copy: views in the record point into the file bytes, or for an
+//  - Zero-copy: views in the record point into the file bytes (over an
+//    InputFile, into the ReadWindow it is read through), or for an
 //    encrypted V3 log into this reader's decryption buffer, and stay valid
 //    until the next call to next(). Decoding allocates nothing per record in
 //    steady state (the header vector and the buffer are reused) and never
 //    trusts a length or count beyond checking it against the bytes present.
+//  - Over an InputFile the log is read forward with pread(2) into a reused
+//    buffer (lib/read_window.h), never walked through the mapping: a pass
+//    over a whole log leaves none of it resident in this process. A record
+//    longer than the buffer is viewed in the mapping. Over a ByteSpan (a
+//    random read of one record, a test) the span is viewed directly.
 //  - Progress (progress.h) hears of the records and bytes read in batches
-//    (ReadTally), not per record.
+//    (ReadTally, the window), not per record.
 //  - Deliberately as lenient as Flume where Flume is: unknown protobuf
 //    fields (and known ones of another wire type, which protobuf-java
 //    treats as unknown) are skipped, bytes after the V3 footer are ignored,
@@ -40,7 +46,9 @@
 #include "finding.h"
 #include "flume/aes_ctr.h"
 #include "flume/log_record.h"
+#include "input_file.h"
 #include "read_tally.h"
+#include "read_window.h"
 
 namespace qjt::flume {
 
@@ -88,6 +96,10 @@ class LogReader {
   // a checkpoint position. `decryptor`, for an encrypted V3 log, must
   // outlive the reader.
   LogReader(ByteSpan file, int version, std::uint64_t start, AesCtr* decryptor = nullptr);
+  // The same over `file`, read through a ReadWindow; `window_capacity` is
+  // for tests, which shrink it to cross its edges.
+  LogReader(const InputFile& file, int version, std::uint64_t start, AesCtr* decryptor = nullptr,
+            std::size_t window_capacity = ReadWindow::kDefaultCapacity);
 
   // Fills *record with the next record; false once the terminal record has
   // been returned.
@@ -115,8 +127,11 @@ class LogReader {
   bool read_v3(LogRecord* record);
   bool read_v2(LogRecord* record);
   bool decrypt(ByteSpan* payload);
+  std::uint8_t byte_at(std::size_t offset) { return window_.view(offset, 1)[0]; }
 
-  ByteSpan file_;
+  ByteSpan file_;      // the whole log, for the scans past the end of data
+  ReadWindow window_;  // the log, read forward
+  std::size_t size_;
   int version_;
   std::uint64_t start_;
   std::size_t position_;

@@ -106,7 +106,7 @@ ExitCode run_flume_dump(const FlumeRun& run) {
     if (run.limit) options.limit = *run.limit - printed;
     if (!run.json && in->files.size() > 1) out.write(fmt::format("# {}\n", f.path));
     printed += flume::dump_file(
-        f.path, f.input->bytes(), f.kind, options, out.buffer(), [&out] { out.commit(); }, &reporter);
+        f.path, *f.input, f.kind, options, out.buffer(), [&out] { out.commit(); }, &reporter);
     out.commit();
   }
   if (run.printed != nullptr) *run.printed += printed;
@@ -127,7 +127,7 @@ std::optional<VerifyTally> check_flume(const FlumeRun& run) {
   for (const FlumeFile& f : in->files) {
     if (!f.input) continue;
     check.records += flume::dump_file(
-        f.path, f.input->bytes(), f.kind, options, &discard, [&discard] { discard.clear(); }, &reporter);
+        f.path, *f.input, f.kind, options, &discard, [&discard] { discard.clear(); }, &reporter);
     discard.clear();
   }
   if (in->layout) {

@@ -153,7 +153,7 @@ ExitCode log_to_jsonl(const FlumeConvertOptions& o, const flume::KeyRing& keys) 
           emit(ByteSpan(buffer));
           buffer.clear();
         };
-        flume::dump_file(log.path, log.input->bytes(), log.kind, options, &buffer, flush, &reporter);
+        flume::dump_file(log.path, *log.input, log.kind, options, &buffer, flush, &reporter);
         if (reporter.key_problem()) return false;
         emit(ByteSpan(buffer));
         return true;
