@@ -515,11 +515,8 @@ void dump_records(Dump* dump, ByteSpan bytes, int version, std::uint64_t start, 
   while (!dump->full() && reader.next(&record)) {
     report_record(*dump, record);
     if (dump->options().log_filter && !dump->options().log_filter(record)) continue;
-    if (dump->json()) {
-      append_record_json(*dump, record, version, bytes, cipher);
-    } else {
-      append_record_text(*dump, record);
-    }
+    if (dump->json() && !dump->options().records_unprinted) append_record_json(*dump, record, version, bytes, cipher);
+    if (!dump->json() && !dump->options().records_unprinted) append_record_text(*dump, record);
     dump->line_done();
     if (record.type == LogRecordType::kEndOfData) report_data_after_end(*dump, reader, record);
   }

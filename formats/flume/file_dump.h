@@ -107,6 +107,9 @@ namespace qjt::flume {
 
 struct FileDumpOptions {
   bool json = false;
+  // Decode and report, but leave a data log's records unformatted (still
+  // counted as lines): what verify wants, which prints no record.
+  bool records_unprinted = false;
   DataMode mode = DataMode::kText;
   // Max lines printed by this call; the caller counts across calls with the
   // return value.
