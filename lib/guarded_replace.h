@@ -72,7 +72,7 @@
 namespace qjt {
 
 // What the user said about the guard rails (--backup-to, --no-backup,
-// --force; apps/qjt/write_guard.h adds them to a command).
+// --force; lib/cli/write_guard.h adds them to a command).
 struct WriteGuardOptions {
   std::string backup_root;  // where backup directories go; "" for beside the first lock_dir
   bool no_backup = false;

@@ -1,11 +1,12 @@
 // qjt compact (alias roll): rewrite a queue's journal into its minimal
 // equivalent, in place with a crash-safe protocol and a backup, or to -o;
 // by the driver of each PATH's family.
-#include "commands.h"
+#include "command_support.h"
+#include "command_table.h"
 #include "dispatch.h"
 #include "registry.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 
 void add_compact_command(CLI::App* app, ExitCode* status) {
   auto request = std::make_shared<WriteRequest>(WriteRequest{.command = Command::kCompact});
@@ -19,4 +20,4 @@ void add_compact_command(CLI::App* app, ExitCode* status) {
   command->callback([request, families, status] { *status = run_write_command(*request, *families); });
 }
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

@@ -12,9 +12,10 @@
 #include <string_view>
 #include <vector>
 
-#include "commands.h"
+#include "command_support.h"
+#include "command_table.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 namespace {
 
 // One option as a shell sees it: its spellings, and what follows it.
@@ -312,4 +313,4 @@ void add_completion_command(CLI::App* app, ExitCode* status) {
   });
 }
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

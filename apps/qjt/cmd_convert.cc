@@ -7,14 +7,15 @@
 
 #include <fmt/format.h>
 
-#include "commands.h"
+#include "command_support.h"
+#include "command_table.h"
 #include "dispatch.h"
 #include "named_output.h"
 #include "output.h"
 #include "registry.h"
 #include "value_options.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 namespace {
 
 bool same_file(const std::string& a, const std::string& b) {
@@ -69,4 +70,4 @@ void add_convert_command(CLI::App* app, ExitCode* status) {
   command->callback([request, families, status] { *status = run_convert(*request, *families); });
 }
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

@@ -1,10 +1,11 @@
 // qjt dump: every record of every file, one line each (text or JSON Lines),
 // by the driver of each PATH's family.
-#include "commands.h"
+#include "command_support.h"
+#include "command_table.h"
 #include "dispatch.h"
 #include "registry.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 
 void add_dump_command(CLI::App* app, ExitCode* status) {
   auto request = std::make_shared<ReadRequest>(ReadRequest{.command = Command::kDump});
@@ -18,4 +19,4 @@ void add_dump_command(CLI::App* app, ExitCode* status) {
   command->callback([request, families, status] { *status = run_read_command(*request, *families); });
 }
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

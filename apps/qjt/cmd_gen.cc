@@ -13,13 +13,14 @@
 #include <fmt/format.h>
 
 #include "byte_size.h"
-#include "commands.h"
+#include "command_support.h"
+#include "command_table.h"
 #include "driver.h"
 #include "named_output.h"
 #include "registry.h"
 #include "value_options.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 namespace {
 
 // gen's first add time unless --add-time: fixed, so that fixtures repeat.
@@ -153,4 +154,4 @@ void add_gen_command(CLI::App* app, ExitCode* status) {
   command->callback([c, status] { *status = run_gen(c.get()); });
 }
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

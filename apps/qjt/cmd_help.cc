@@ -2,12 +2,13 @@
 // table of formats and commands the registry prints.
 #include <fmt/format.h>
 
-#include "commands.h"
+#include "command_support.h"
+#include "command_table.h"
 #include "dispatch.h"
 #include "registry.h"
 #include "suggest.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 
 void add_help_command(CLI::App* app, ExitCode* status) {
   auto* command = app->add_subcommand("help", "Show the help of qjt or of one command");
@@ -32,4 +33,4 @@ void add_help_command(CLI::App* app, ExitCode* status) {
   });
 }
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

@@ -1,11 +1,12 @@
 // qjt repair: plan, then (--apply) carry out the plan with backups, atomic
 // replacement and a verify of the result; by the driver of each PATH's
 // family (a Flume channel by its directories).
-#include "commands.h"
+#include "command_support.h"
+#include "command_table.h"
 #include "dispatch.h"
 #include "registry.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 
 void add_repair_command(CLI::App* app, ExitCode* status) {
   auto request = std::make_shared<WriteRequest>(WriteRequest{.command = Command::kRepair});
@@ -20,4 +21,4 @@ void add_repair_command(CLI::App* app, ExitCode* status) {
   command->callback([request, families, status] { *status = run_write_command(*request, *families); });
 }
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

@@ -1,11 +1,12 @@
 // qjt replay: the queue as its owner rebuilds it at startup, with the
 // hazards it would hit; a text summary or one JSON object per queue.
 // --since/--until select the items shown, never what is rebuilt.
-#include "commands.h"
+#include "command_support.h"
+#include "command_table.h"
 #include "dispatch.h"
 #include "registry.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 
 void add_replay_command(CLI::App* app, ExitCode* status) {
   auto request = std::make_shared<ReadRequest>(ReadRequest{.command = Command::kReplay});
@@ -20,4 +21,4 @@ void add_replay_command(CLI::App* app, ExitCode* status) {
   command->callback([request, families, status] { *status = run_read_command(*request, *families); });
 }
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

@@ -1,12 +1,13 @@
 // qjt verify: decode and replay everything, report every finding, and exit
 // 0 (clean), 1 (errors; warnings too with --strict) or 3 (unreadable). PATHs
 // of several families make one report.
-#include "commands.h"
+#include "command_support.h"
+#include "command_table.h"
 #include "dispatch.h"
 #include "quiet.h"
 #include "registry.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 
 void add_verify_command(CLI::App* app, ExitCode* status) {
   auto request = std::make_shared<ReadRequest>(ReadRequest{.command = Command::kVerify});
@@ -21,4 +22,4 @@ void add_verify_command(CLI::App* app, ExitCode* status) {
   });
 }
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

@@ -11,7 +11,8 @@
 #include <string_view>
 
 #include "byte_size.h"
-#include "commands.h"
+#include "command_support.h"
+#include "command_table.h"
 #include "finding.h"
 #include "input_file.h"
 #include "interrupt.h"
@@ -62,22 +63,22 @@ enum CommandTakes : unsigned {
 };
 
 struct CommandRow {
-  void (*add)(CLI::App* app, qjt::ExitCode* status);  // adds the command and its own options (commands.h)
+  void (*add)(CLI::App* app, qjt::ExitCode* status);  // adds the command and its own options (command_table.h)
   unsigned takes;                                     // CommandTakes
 };
 
 // The commands of qjt, one row each (as git's table of builtins), in the
 // order qjt --help lists them. A new command is its cmd_NAME.cc and a row.
 constexpr CommandRow kCommands[] = {
-    {qjt::app::add_dump_command, kReadsInputs | kShowsValues | kJsonStream},
-    {qjt::app::add_verify_command, kReadsInputs | kShowsValues},
-    {qjt::app::add_replay_command, kReadsInputs | kShowsValues | kJsonStream},
-    {qjt::app::add_compact_command, kReadsInputs | kShowsValues},
-    {qjt::app::add_convert_command, kReadsInputs | kShowsValues},
-    {qjt::app::add_repair_command, kReadsInputs | kShowsValues},
-    {qjt::app::add_gen_command, kShowsValues},
-    {qjt::app::add_help_command, 0},
-    {qjt::app::add_completion_command, 0},
+    {qjt::cli::add_dump_command, kReadsInputs | kShowsValues | kJsonStream},
+    {qjt::cli::add_verify_command, kReadsInputs | kShowsValues},
+    {qjt::cli::add_replay_command, kReadsInputs | kShowsValues | kJsonStream},
+    {qjt::cli::add_compact_command, kReadsInputs | kShowsValues},
+    {qjt::cli::add_convert_command, kReadsInputs | kShowsValues},
+    {qjt::cli::add_repair_command, kReadsInputs | kShowsValues},
+    {qjt::cli::add_gen_command, kShowsValues},
+    {qjt::cli::add_help_command, 0},
+    {qjt::cli::add_completion_command, 0},
 };
 
 using CommandRows = std::map<const CLI::App*, const CommandRow*>;
@@ -93,8 +94,8 @@ CommandRows add_commands(CLI::App* app, qjt::ExitCode* status) {
       add_max_input_option(command);
       add_all_findings_option(command);
     }
-    if ((row.takes & kShowsValues) != 0) qjt::app::add_value_display_options(command);
-    qjt::app::add_global_options(command);
+    if ((row.takes & kShowsValues) != 0) qjt::cli::add_value_display_options(command);
+    qjt::cli::add_global_options(command);
     rows.emplace(command, &row);
   }
   return rows;
@@ -118,20 +119,20 @@ qjt::ExitCode report_changed_files(qjt::ExitCode status) {
 // or --version, followed by a known command. Any other option there is
 // refused with the closest one qjt knows.
 std::string words_before_command_error(const CLI::App& app, int argc, char** argv) {
-  const auto options = qjt::app::option_names(app);
+  const auto options = qjt::cli::option_names(app);
   int i = 1;
   for (; i < argc && std::string_view(argv[i]).starts_with("-"); ++i) {
     const std::string word = argv[i];
     const std::string name = word.substr(0, word.find('='));
     if (std::find(options.begin(), options.end(), name) == options.end())
-      return qjt::app::unknown("option", name, options, "qjt --help; a command's options follow the command");
+      return qjt::cli::unknown("option", name, options, "qjt --help; a command's options follow the command");
     const CLI::Option* option = app.get_option(name);
     if (option == app.get_help_ptr() || option == app.get_version_ptr()) return "";
     if (option->get_expected_max() > 0 && name == word) ++i;  // --color never: its value
   }
   if (i >= argc) return "expected a command (see qjt --help)";
-  if (qjt::app::find_command(app, argv[i]) != nullptr) return "";
-  return qjt::app::unknown("command", argv[i], qjt::app::command_names(app), "qjt --help");
+  if (qjt::cli::find_command(app, argv[i]) != nullptr) return "";
+  return qjt::cli::unknown("command", argv[i], qjt::cli::command_names(app), "qjt --help");
 }
 
 // The command whose arguments were being parsed; null before one was.
@@ -149,7 +150,7 @@ std::string parse_error_message(const CLI::ParseError& e, const CLI::App* comman
   const std::string word = command->remaining().front();
   const std::string help = fmt::format("qjt {} --help", command->get_name());
   if (!word.starts_with("-")) return fmt::format("unexpected argument '{}' (see {})", word, help);
-  return qjt::app::unknown("option", word.substr(0, word.find('=')), qjt::app::option_names(*command), help);
+  return qjt::cli::unknown("option", word.substr(0, word.find('=')), qjt::cli::option_names(*command), help);
 }
 
 }  // namespace
@@ -163,27 +164,27 @@ int main(int argc, char** argv) {
 
   qjt::ExitCode status = qjt::ExitCode::kOk;
   const CommandRows rows = add_commands(&app, &status);
-  qjt::app::add_global_options_before_command(&app);
+  qjt::cli::add_global_options_before_command(&app);
 
   // --json callers get their errors as JSON too, whatever stops the run.
   const bool json = std::any_of(argv + 1, argv + argc, [](const char* arg) { return std::strcmp(arg, "--json") == 0; });
-  qjt::app::set_json_errors(json);
+  qjt::cli::set_json_errors(json);
   if (const std::string unknown = words_before_command_error(app, argc, argv); !unknown.empty())
-    return qjt::to_int(qjt::app::usage_error("", unknown));
+    return qjt::to_int(qjt::cli::usage_error("", unknown));
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // prints help or version
     const CLI::App* command = parsed_command(app);
-    return qjt::to_int(qjt::app::usage_error(command ? command->get_name() : "", parse_error_message(e, command)));
+    return qjt::to_int(qjt::cli::usage_error(command ? command->get_name() : "", parse_error_message(e, command)));
   } catch (const std::exception& e) {
     // The last resort: no exception (std::bad_alloc included) ends qjt
     // with an abort and a core instead of a message and exit status 3.
     std::fflush(stdout);
-    return qjt::to_int(qjt::app::report_error("", qjt::ExitCode::kIoError, fmt::format("stopped: {}", e.what())));
+    return qjt::to_int(qjt::cli::report_error("", qjt::ExitCode::kIoError, fmt::format("stopped: {}", e.what())));
   } catch (...) {
     std::fflush(stdout);
-    return qjt::to_int(qjt::app::report_error("", qjt::ExitCode::kIoError, "stopped: an unknown exception"));
+    return qjt::to_int(qjt::cli::report_error("", qjt::ExitCode::kIoError, "stopped: an unknown exception"));
   }
   qjt::Progress::clear();
   status = report_changed_files(status);
@@ -193,7 +194,7 @@ int main(int argc, char** argv) {
   const CLI::App* command = app.get_subcommands().front();
   const bool stream = (rows.at(command)->takes & kJsonStream) != 0;
   if (json && status != qjt::ExitCode::kOk && !qjt::stdout_written() && !stream)
-    qjt::app::write_error_json(command->get_name(), status,
+    qjt::cli::write_error_json(command->get_name(), status,
                                "stopped before any output; the diagnostics are on standard error");
   return qjt::to_int(status);
 }

@@ -2,7 +2,7 @@
 
 #include <array>
 
-namespace qjt::app {
+namespace qjt::cli {
 
 Driver& libkestrel_driver();  // formats/libkestrel/cli/libkestrel_driver.cc
 Driver& canal_driver();       // formats/canal/cli/canal_driver.cc
@@ -15,4 +15,4 @@ Registry registry() {
   return drivers;
 }
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

@@ -6,9 +6,9 @@
 
 #include "driver.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 
 // The drivers qjt has.
 Registry registry();
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

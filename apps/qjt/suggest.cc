@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-namespace qjt::app {
+namespace qjt::cli {
 namespace {
 
 std::size_t edit_distance(std::string_view a, std::string_view b) {
@@ -70,4 +70,4 @@ const CLI::App* find_command(const CLI::App& app, std::string_view name) {
   return nullptr;
 }
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

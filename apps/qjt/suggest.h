@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-namespace qjt::app {
+namespace qjt::cli {
 
 // The name in `names` closest to `word` by edit distance, or "" when none
 // is close enough to be what the user meant.
@@ -29,4 +29,4 @@ std::string unknown(std::string_view what, std::string_view word, const std::vec
 // The subcommand of `app` named `name` or aliased so; null when none is.
 const CLI::App* find_command(const CLI::App& app, std::string_view name);
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# replay --since/--until, for every family (apps/qjt/read_filter.h): the
+# replay --since/--until, for every family (lib/cli/read_filter.h): the
 # replay is the same as without them (the report less its item lists, the
 # findings), only the items within the range are listed, and the text, the
 # JSON "time_filter" or (Canal) a note on stderr count the items shown and

@@ -1,6 +1,6 @@
 #!/bin/bash
 # The formats of values on classic Kestrel journals, and the filters every
-# family shares (apps/qjt/read_filter.h, lib/time_value.h):
+# family shares (lib/cli/read_filter.h, lib/time_value.h):
 #  - times in every form (epoch ms, ISO 8601, relative to QJT_NOW_MS), and
 #    a usage error naming the option and the forms otherwise;
 #  - offsets decimal in the text output, and decimal or 0x on input;

@@ -1,4 +1,4 @@
-// Unit tests for the format layer (apps/qjt/dispatch.h, path_family.h):
+// Unit tests for the format layer (lib/cli/dispatch.h, path_family.h):
 // dispatch driven through fake drivers, so that the rules hold for any
 // family: who claims a PATH, which claim wins, --format, commands a family
 // does not support, and options given for another family.
@@ -15,7 +15,7 @@
 #include "unit_helpers.h"
 
 using namespace qjt;
-using namespace qjt::app;
+using namespace qjt::cli;
 using qjt_test::TempDir;
 
 namespace {

@@ -10,13 +10,13 @@
 #include "canal/cli/canal_input.h"
 #include "canal/restart_cursor.h"
 #include "canal/store_metrics.h"
-#include "commands.h"
+#include "command_support.h"
 #include "json_line.h"
 #include "output.h"
 #include "record_format.h"
 #include "time_value.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 namespace {
 
 using canal::Cursor;
@@ -328,4 +328,4 @@ ExitCode run_canal_replay(const CanalRun& run) {
   return finish_output(&out, outcome(read_all, reporter.errors()));
 }
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

@@ -11,11 +11,11 @@
 #include <vector>
 
 #include "canal/canal_file_kind.h"
-#include "commands.h"
+#include "command_support.h"
 #include "exit_code.h"
 #include "read_filter.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 
 struct CanalOptions {
   std::string binlogs;          // verify --binlogs: SHOW BINARY LOGS output
@@ -48,4 +48,4 @@ ExitCode run_canal_dump(const CanalRun& run);
 std::optional<VerifyTally> check_canal(const CanalRun& run);
 ExitCode run_canal_replay(const CanalRun& run);
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

@@ -13,7 +13,7 @@
 #include "driver.h"
 #include "input_file.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 namespace {
 
 class CanalDriver final : public Driver {
@@ -114,4 +114,4 @@ Driver& canal_driver() {
   return driver;
 }
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

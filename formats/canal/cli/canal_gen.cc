@@ -5,11 +5,11 @@
 #include <fmt/format.h>
 
 #include "canal/meta_generator.h"
-#include "commands.h"
+#include "command_support.h"
 #include "gen_report.h"
 #include "json_line.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 namespace {
 
 // The shared options Canal has no use for.
@@ -73,4 +73,4 @@ ExitCode run_canal_gen(const GenRequest& r, const CanalGenOptions& c) {
       [&](std::string* out) { append_report_text(out, o, report); });
 }
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

@@ -8,7 +8,7 @@
 
 #include "driver.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 
 // What only Canal's gen takes.
 struct CanalGenOptions {
@@ -21,4 +21,4 @@ void add_canal_gen_options(CLI::App* group, CanalGenOptions* options);
 
 ExitCode run_canal_gen(const GenRequest& request, const CanalGenOptions& options);
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

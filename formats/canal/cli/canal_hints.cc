@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <system_error>
 
-namespace qjt::app {
+namespace qjt::cli {
 namespace {
 
 // {file}: the meta.dat; {client}: the client named by the message;
@@ -63,4 +63,4 @@ std::string canal_hint(const Finding& finding) {
                      fmt::arg("log", log));
 }
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

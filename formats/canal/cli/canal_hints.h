@@ -6,7 +6,7 @@
 
 #include "finding.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 
 // The hint of `finding`, with its own meta.dat, the client its message
 // names ("client N: ..."), and the destination's meta.log where Canal's
@@ -14,4 +14,4 @@ namespace qjt::app {
 // known is a placeholder in capitals (CLIENT, JOURNAL:POS, META_LOG).
 std::string canal_hint(const Finding& finding);
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

@@ -1,6 +1,6 @@
 #include "canal/cli/canal_input.h"
 
-#include "commands.h"
+#include "command_support.h"
 
 #include <fmt/format.h>
 
@@ -11,7 +11,7 @@
 #include "read_window.h"
 #include "time_value.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 
 std::optional<std::int64_t> parse_at_option(const std::string& at) {
   auto ms = parse_time_value(at, now_ms());
@@ -85,4 +85,4 @@ bool read_meta_logs(const std::vector<std::string>& paths, Reporter* reporter, c
   return all;
 }
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

@@ -15,7 +15,7 @@
 #include "canal/meta_log.h"
 #include "finding.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 
 // An --at value: a time of time_value.h, or a local time as meta.log
 // writes it (canal::parse_at_time); a malformed one is printed as a
@@ -47,4 +47,4 @@ bool load_meta_dat(const std::string& path, MetaDatFile* out, Reporter* reporter
 using LogEntrySink = std::function<void(const canal::LogEntry&)>;
 bool read_meta_logs(const std::vector<std::string>& paths, Reporter* reporter, const LogEntrySink& on_entry);
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

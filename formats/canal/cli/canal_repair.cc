@@ -8,14 +8,14 @@
 #include "canal/meta_repair.h"
 #include "clock.h"
 #include "colour.h"
-#include "commands.h"
+#include "command_support.h"
 #include "guarded_replace.h"
 #include "json_line.h"
 #include "output.h"
 #include "path_family.h"
 #include "time_value.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 namespace {
 
 namespace fs = std::filesystem;
@@ -294,4 +294,4 @@ ExitCode run_canal_repair(const CanalRepairRun& run) {
   return finish_output(&out, result.status);
 }
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

@@ -14,7 +14,7 @@
 #include "exit_code.h"
 #include "write_guard.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 
 struct CanalRepairOptions {
   std::vector<std::string> set_positions;  // CLIENT=JOURNAL:POS
@@ -39,4 +39,4 @@ struct CanalRepairRun {
 // nullopt when neither the PATH nor the options are Canal's.
 ExitCode run_canal_repair(const CanalRepairRun& run);
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "commands.h"
+#include "command_support.h"
 #include "flume/channel_replay.h"
 #include "flume/cli/flume_hints.h"
 #include "flume/event_json.h"
@@ -13,7 +13,7 @@
 #include "output.h"
 #include "reporters.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 namespace {
 
 struct Inputs {
@@ -238,4 +238,4 @@ ExitCode run_flume_replay(const FlumeRun& run) {
   return finish_output(&out, outcome(in->status, errors));
 }
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

@@ -7,13 +7,13 @@
 #include <string>
 #include <vector>
 
-#include "commands.h"
+#include "command_support.h"
 #include "exit_code.h"
 #include "finding.h"
 #include "flume/cli/flume_input.h"
 #include "read_filter.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 
 struct FlumeRun {
   std::vector<std::string> paths;
@@ -38,4 +38,4 @@ FindingList verify_channel(const FlumeOptions& flume);
 ExitCode run_flume_dump(const FlumeRun& run);
 ExitCode run_flume_replay(const FlumeRun& run);
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

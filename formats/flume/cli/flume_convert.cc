@@ -25,7 +25,7 @@
 #include "output.h"
 #include "path_family.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 namespace {
 
 namespace fs = std::filesystem;
@@ -405,4 +405,4 @@ ExitCode run_flume_convert(const FlumeConvertOptions& o) {
   return log_to_jsonl(o, *keys);
 }
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

@@ -17,7 +17,7 @@
 #include "exit_code.h"
 #include "flume/cli/flume_input.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 
 struct FlumeConvertOptions {
   std::string to;
@@ -37,4 +37,4 @@ void add_flume_convert_options(CLI::App* command, FlumeConvertOptions* options);
 
 ExitCode run_flume_convert(const FlumeConvertOptions& options);
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

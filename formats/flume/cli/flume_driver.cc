@@ -15,7 +15,7 @@
 #include "flume/file_kind.h"
 #include "in_use.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 namespace {
 
 // Flume's in_use.lock given as a PATH: a file without records, told as a
@@ -181,4 +181,4 @@ Driver& flume_driver() {
   return driver;
 }
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

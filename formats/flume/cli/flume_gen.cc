@@ -5,12 +5,12 @@
 #include <fmt/format.h>
 
 #include "byte_size.h"
-#include "commands.h"
+#include "command_support.h"
 #include "flume/cli/flume_input.h"
 #include "gen_report.h"
 #include "json_line.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 namespace {
 
 bool usage(const std::string& message) {
@@ -141,4 +141,4 @@ ExitCode run_flume_gen(const GenRequest& r, const FlumeGenOptions& f) {
       [&](std::string* out) { append_report_text(out, o, report); });
 }
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

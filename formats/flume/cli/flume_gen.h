@@ -12,7 +12,7 @@
 #include "driver.h"
 #include "flume/channel_generator.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 
 // What only Flume's gen takes; the shared options fill in the rest.
 struct FlumeGenOptions {
@@ -28,4 +28,4 @@ void add_flume_gen_options(CLI::App* group, FlumeGenOptions* options);
 
 ExitCode run_flume_gen(const GenRequest& request, const FlumeGenOptions& options);
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

@@ -4,7 +4,7 @@
 
 #include <filesystem>
 
-namespace qjt::app {
+namespace qjt::cli {
 namespace {
 
 // {channel}: the channel's directory options; {event}: FILE_ID:OFFSET of
@@ -49,4 +49,4 @@ HintFor flume_hints(const FlumeOptions& flume) {
   };
 }
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

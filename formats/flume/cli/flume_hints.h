@@ -5,11 +5,11 @@
 #include "finding.h"
 #include "flume/cli/flume_input.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 
 // The hints for findings in the channel `flume` names: each command names
 // the channel by the same directories (placeholders when the run read lone
 // files), keys by alias only.
 HintFor flume_hints(const FlumeOptions& flume);
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

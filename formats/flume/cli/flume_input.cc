@@ -13,7 +13,7 @@
 #include "flume/channel_replay.h"
 #include "payload.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 namespace {
 
 using flume::FileKind;
@@ -195,4 +195,4 @@ bool open_files(std::vector<FlumeFile>* files, Reporter* reporter) {
   return all;
 }
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

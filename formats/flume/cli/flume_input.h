@@ -18,7 +18,7 @@
 #include "guarded_replace.h"
 #include "input_file.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 
 struct FlumeOptions {
   std::string checkpoint_dir;
@@ -77,4 +77,4 @@ std::vector<FlumeFile> named_files(const std::vector<std::string>& paths, const 
 // Returns false when something could not be opened.
 bool open_files(std::vector<FlumeFile>* files, Reporter* reporter);
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

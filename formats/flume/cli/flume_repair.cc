@@ -6,7 +6,7 @@
 
 #include "clock.h"
 #include "colour.h"
-#include "commands.h"
+#include "command_support.h"
 #include "flume/channel_repair.h"
 #include "flume/checkpoint_file.h"
 #include "flume/cli/flume_commands.h"
@@ -15,7 +15,7 @@
 #include "output.h"
 #include "path_family.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 namespace {
 
 namespace fs = std::filesystem;
@@ -415,4 +415,4 @@ ExitCode run_flume_repair(const FlumeRepairOptions& o) {
   return finish_output(&out, status);
 }
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

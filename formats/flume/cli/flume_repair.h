@@ -15,7 +15,7 @@
 #include "flume/cli/flume_input.h"
 #include "write_guard.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 
 struct FlumeRepairOptions {
   FlumeOptions flume;
@@ -35,4 +35,4 @@ void add_flume_repair_options(CLI::App* command, FlumeRepairOptions* options);
 
 ExitCode run_flume_repair(const FlumeRepairOptions& options);
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

@@ -8,12 +8,13 @@
 
 #include "json_line.h"
 #include "kestrel/cli/kestrel_hints.h"
-#include "kestrel/cli/kestrel_input.h"
 #include "kestrel/journal_json.h"
 #include "kestrel/journal_reader.h"
+#include "kestrel/journal_selection.h"
 #include "output.h"
+#include "path_family.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 namespace {
 
 // The time --since/--until compare: none for the legacy ADD, which stores
@@ -30,7 +31,7 @@ bool accepts(const ReadFilter& filter, const kestrel::JournalRecord& r) {
 }
 
 struct ReplayResult {
-  const OpenJournal* journal;
+  const kestrel::OpenJournal* journal;
   std::vector<std::uint64_t> records;
   std::uint64_t journal_bytes = 0;
 };
@@ -106,13 +107,16 @@ void append_text(Output* out, const ReplayResult& r, const kestrel::ReplayState&
 
 }  // namespace
 
+kestrel::ForeignFile other_families(Registry drivers) { return claimed_elsewhere(drivers, "kestrel"); }
+
 ExitCode run_kestrel_dump(const ReadRequest& r) {
   // Text output shows payloads only when asked; JSON shows them by default.
   const DataMode mode = *parse_data_mode(r.data.empty() ? (r.json ? "text" : "none") : r.data);
 
   StderrReporter diagnostics;
   HintingReporter reporter(kestrel_hint, &diagnostics);
-  JournalSelection selection = open_journals_and_report(r.paths, r.queue, &reporter);
+  kestrel::JournalSelection selection =
+      kestrel::open_journals_and_report(r.paths, r.queue, other_families(r.drivers), &reporter);
   std::size_t file_count = 0;
   for (const auto& j : selection.journals) file_count += j.files.size();
 
@@ -153,11 +157,12 @@ ExitCode run_kestrel_dump(const ReadRequest& r) {
 
 VerifyTally check_kestrel(const ReadRequest& r, const KestrelOptions& o) {
   VerifyTally tally;
-  JournalSelection selection = open_journals_and_report(r.paths, r.queue, &tally.findings);
+  kestrel::JournalSelection selection =
+      kestrel::open_journals_and_report(r.paths, r.queue, other_families(r.drivers), &tally.findings);
   tally.status = selection.status;
   for (const auto& journal : selection.journals) {
     kestrel::ReplayState state(kestrel::ReplayOptions{o.legacy_xids}, &tally.findings);
-    for (std::uint64_t n : check_journal(journal, &state)) tally.records += n;
+    for (std::uint64_t n : kestrel::check_journal(journal, &state)) tally.records += n;
     tally.files += journal.files.size();
   }
   return tally;
@@ -166,14 +171,15 @@ VerifyTally check_kestrel(const ReadRequest& r, const KestrelOptions& o) {
 ExitCode run_kestrel_replay(const ReadRequest& r, const KestrelOptions& o) {
   const DataMode mode = *parse_data_mode(r.data.empty() ? "text" : r.data);
   StderrReporter diagnostics;
-  JournalSelection selection = open_journals(r.paths, r.queue, &diagnostics);
+  kestrel::JournalSelection selection =
+      kestrel::open_journals(r.paths, r.queue, other_families(r.drivers), &diagnostics);
   Output out;
   bool broken = false;
   for (const auto& journal : selection.journals) {
     FindingList findings;
     for (const Finding& f : journal.layout_findings) findings.report(f);
     kestrel::ReplayState state(kestrel::ReplayOptions{o.legacy_xids}, &findings);
-    ReplayResult result{&journal, replay_journal(journal, &state), 0};
+    ReplayResult result{&journal, kestrel::replay_journal(journal, &state), 0};
     for (std::size_t i = 0; i < journal.files.size(); ++i) result.journal_bytes += journal.size_of(i);
     broken = broken || state.saw_broken_record();
     if (r.json) {
@@ -186,4 +192,4 @@ ExitCode run_kestrel_replay(const ReadRequest& r, const KestrelOptions& o) {
   return finish_output(&out, worse(selection.status, broken ? ExitCode::kProblems : ExitCode::kOk));
 }
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

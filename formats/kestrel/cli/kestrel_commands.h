@@ -1,6 +1,6 @@
 // dump, verify, replay, compact and repair for classic Kestrel journals:
 // what the Kestrel driver runs. The work is done by formats/kestrel; these only choose
-// files (kestrel_input.h) and print.
+// files (kestrel/journal_selection.h) and print.
 #pragma once
 
 #include <cstdint>
@@ -8,11 +8,12 @@
 #include <string>
 #include <vector>
 
-#include "commands.h"
+#include "command_support.h"
 #include "driver.h"
 #include "exit_code.h"
+#include "kestrel/queue_directory.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 
 // The options only classic Kestrel has.
 struct KestrelOptions {
@@ -31,17 +32,18 @@ void add_kestrel_compact_options(CLI::App* command, KestrelCompactOptions* optio
 // at offset 0 (or the file is empty), since classic journals carry no magic.
 Claim kestrel_claim(ByteSpan bytes);
 
+// What a queue directory's scan leaves to other families (a Kestrel 3
+// segment beside classic journals): the files `drivers` gives another.
+kestrel::ForeignFile other_families(Registry drivers);
+
 ExitCode run_kestrel_dump(const ReadRequest& request);
 VerifyTally check_kestrel(const ReadRequest& request, const KestrelOptions& options);
 ExitCode run_kestrel_replay(const ReadRequest& request, const KestrelOptions& options);
 // convert --to jsonl, kestrel (from JSON Lines) or kestrel2 (1.x to 2.x).
 ExitCode run_kestrel_convert(const ConvertRequest& request);
-// The add time of legacy ADDs: --add-time, else the input's modification
-// time, else (a pipe) now.
-std::int64_t legacy_add_time(const ConvertRequest& request);
 ExitCode run_kestrel_compact(const WriteRequest& request, const KestrelCompactOptions& options);
 // repair: cut each file at its first broken record, or (salvage) drop only
 // the damaged regions.
 ExitCode run_kestrel_repair(const WriteRequest& request, bool salvage);
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

@@ -11,12 +11,12 @@
 #include "guarded_replace.h"
 #include "json_line.h"
 #include "kestrel/cli/kestrel_commands.h"
-#include "kestrel/cli/kestrel_input.h"
 #include "kestrel/compaction.h"
+#include "kestrel/journal_selection.h"
 #include "kestrel/queue_rewrite.h"
 #include "named_output.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 namespace {
 
 namespace fs = std::filesystem;
@@ -89,7 +89,7 @@ std::int64_t mtime_ms(const std::string& path) {
 }
 
 // Why there is nothing to gain, or empty when compaction should go ahead.
-std::string skip_reason(const CompactOptions& o, const OpenJournal& j, const Report& r) {
+std::string skip_reason(const CompactOptions& o, const kestrel::OpenJournal& j, const Report& r) {
   const bool in_place = o.output.empty();
   if (in_place && r.before.bytes == r.after.bytes && j.files.size() <= 1 && j.leftovers.empty())
     return "already minimal: nothing to gain";
@@ -104,14 +104,14 @@ std::string skip_reason(const CompactOptions& o, const OpenJournal& j, const Rep
   return {};
 }
 
-std::vector<std::string> queue_files(const OpenJournal& j) {
+std::vector<std::string> queue_files(const kestrel::OpenJournal& j) {
   std::vector<std::string> paths;
   for (const auto& f : j.files) paths.push_back(f.path);
   paths.insert(paths.end(), j.leftovers.begin(), j.leftovers.end());
   return paths;
 }
 
-kestrel::JournalContent compacted_content(const kestrel::ReplayState& state, const OpenJournal& j) {
+kestrel::JournalContent compacted_content(const kestrel::ReplayState& state, const kestrel::OpenJournal& j) {
   std::vector<std::int64_t> legacy_times;
   std::vector<const InputFile*> inputs;
   for (std::size_t i = 0; i < j.files.size(); ++i) {
@@ -135,12 +135,12 @@ LiveItems live_items(const kestrel::ReplayState& state) {
 
 // The compacted queue read again from disk: its findings, and
 // `result_differs` unless it holds what `before` held.
-FindingList verify_compacted(const OpenJournal& j, const LiveItems& before) {
+FindingList verify_compacted(const kestrel::OpenJournal& j, const LiveItems& before) {
   FindingList findings;
-  JournalSelection selection = open_journals_and_report({j.directory}, j.queue, &findings);
+  kestrel::JournalSelection selection = kestrel::open_journals_and_report({j.directory}, j.queue, j.foreign, &findings);
   for (const auto& journal : selection.journals) {
     kestrel::ReplayState state(kestrel::ReplayOptions{}, &findings);
-    replay_journal(journal, &state);
+    kestrel::replay_journal(journal, &state);
     if (const LiveItems after = live_items(state); after != before) {
       findings.report(Finding{Severity::kError, "result_differs", j.directory, std::nullopt,
                               fmt::format("the compacted queue {} replays to {} item(s) ({} journal bytes); "
@@ -155,7 +155,8 @@ FindingList verify_compacted(const OpenJournal& j, const LiveItems& before) {
 // backup and renames so that Kestrel's startup replays every state it
 // leaves; guarded_replace guards it and places the backup it makes, then
 // verifies that the queue still holds every item.
-ExitCode compact_in_place(const OpenJournal& j, const CompactOptions& o, const kestrel::ReplayState& state, Report* r) {
+ExitCode compact_in_place(const kestrel::OpenJournal& j, const CompactOptions& o, const kestrel::ReplayState& state,
+                          Report* r) {
   const kestrel::JournalContent content = compacted_content(state, j);
   const auto files = queue_files(j);
   ReplaceRequest request;
@@ -185,10 +186,10 @@ ExitCode compact_in_place(const OpenJournal& j, const CompactOptions& o, const k
 }
 
 // Sets *acted unless the queue was skipped (nothing to gain).
-ExitCode compact_one(const OpenJournal& j, const CompactOptions& o, Output* out, bool* acted) {
+ExitCode compact_one(const kestrel::OpenJournal& j, const CompactOptions& o, Output* out, bool* acted) {
   FindingList findings;
   kestrel::ReplayState state(kestrel::ReplayOptions{}, &findings);
-  replay_journal(j, &state);
+  kestrel::replay_journal(j, &state);
   Report r{j.queue, "", "", j.files.size(), {}, kestrel::compacted_size(state), "", "", std::nullopt};
   for (std::size_t i = 0; i < j.files.size(); ++i) r.before.bytes += j.size_of(i);
   r.before.records = state.total_records();
@@ -219,7 +220,7 @@ ExitCode compact_one(const OpenJournal& j, const CompactOptions& o, Output* out,
   return status;
 }
 
-ExitCode check_usage(const CompactOptions& o, const JournalSelection& selection) {
+ExitCode check_usage(const CompactOptions& o, const kestrel::JournalSelection& selection) {
   if (!o.if_larger_than.empty() && !parse_byte_size(o.if_larger_than)) {
     return usage_error("compact",
                        fmt::format("--if-larger-than {}: expected a size like 4096, 64K, 1M, 2G", o.if_larger_than));
@@ -250,7 +251,8 @@ ExitCode run_compact(const CompactOptions& o) {
   // The directories' findings wait for the outcome: a run whose every
   // queue is skipped (cron's --if-larger-than, --if-overflow) prints nothing.
   FindingList opened;
-  JournalSelection selection = open_journals_and_report(o.paths, o.queue, &opened);
+  kestrel::JournalSelection selection =
+      kestrel::open_journals_and_report(o.paths, o.queue, other_families(o.drivers), &opened);
   StderrReporter diagnostics;
   const auto print_opened = [&] {
     for (const Finding& f : opened.findings()) diagnostics.report(f);
@@ -282,4 +284,4 @@ ExitCode run_kestrel_compact(const WriteRequest& r, const KestrelCompactOptions&
                                     o.if_overflow, r.drivers});
 }
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

@@ -34,7 +34,7 @@
 #include "named_output.h"
 #include "output.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 namespace {
 
 constexpr std::size_t kChunk = 1 << 16;
@@ -287,7 +287,7 @@ void to_kestrel(Run* run, Sink* sink) {
 void to_kestrel2(Run* run, Sink* sink) {
   auto input = open_input(run);
   if (!input) return sink->abandon();
-  kestrel::LegacyUpgrade upgrade(legacy_add_time(run->o));
+  kestrel::LegacyUpgrade upgrade(input_time_ms(run->o.input, run->o.add_time));
   ChunkedWriter writer(sink);
   kestrel::JournalReader reader(*input);
   kestrel::JournalRecord record;
@@ -302,22 +302,6 @@ void to_kestrel2(Run* run, Sink* sink) {
   }
   run->finish(sink, &writer);
 }
-
-}  // namespace
-
-// The add time of legacy ADDs: --add-time, else the input's modification
-// time, else (a pipe) now.
-std::int64_t legacy_add_time(const ConvertRequest& o) {
-  if (o.add_time) return *o.add_time;
-  struct stat st {};
-  const int rc = o.input == "-" ? ::fstat(STDIN_FILENO, &st) : ::stat(o.input.c_str(), &st);
-  if (rc == 0 && S_ISREG(st.st_mode)) {
-    return std::int64_t{st.st_mtim.tv_sec} * 1000 + st.st_mtim.tv_nsec / 1000000;
-  }
-  return now_ms();
-}
-
-namespace {
 
 // One of the conversions, to `sink`.
 void convert_to(Run* run, Sink* sink) {
@@ -380,4 +364,4 @@ ExitCode run_kestrel_convert(const ConvertRequest& o) {
   return run.status;
 }
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

@@ -10,7 +10,7 @@
 #include "kestrel/cli/kestrel_hints.h"
 #include "kestrel/journal_reader.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 namespace {
 
 class KestrelDriver final : public Driver {
@@ -103,4 +103,4 @@ Driver& kestrel_driver() {
   return driver;
 }
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

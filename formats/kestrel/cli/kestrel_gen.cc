@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "commands.h"
+#include "command_support.h"
 #include "durable_file.h"
 #include "gen_report.h"
 #include "input_file.h"
@@ -17,7 +17,7 @@
 #include "kestrel/journal_generator.h"
 #include "output.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 namespace {
 
 bool usage(const std::string& message) {
@@ -155,4 +155,4 @@ ExitCode run_kestrel_gen(const GenRequest& r, const KestrelGenOptions& k) {
       [&](std::string* out) { append_report_text(out, report); });
 }
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

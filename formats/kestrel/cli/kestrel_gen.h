@@ -9,7 +9,7 @@
 
 #include "driver.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 
 // What only classic Kestrel's gen takes.
 struct KestrelGenOptions {
@@ -27,4 +27,4 @@ std::vector<std::string_view> kestrel_corruptions();
 
 ExitCode run_kestrel_gen(const GenRequest& request, const KestrelGenOptions& options);
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

@@ -8,7 +8,7 @@
 #include "input_file.h"
 #include "kestrel/journal_repair.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 namespace {
 
 // The one remedy classic Kestrel has, broken_record's: the repair that keeps the most of the file: --salvage when it
@@ -38,4 +38,4 @@ std::string kestrel_hint(const Finding& finding) {
   return broken_record_hint(finding.file);
 }
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

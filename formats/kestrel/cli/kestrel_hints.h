@@ -7,10 +7,10 @@
 
 #include "finding.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 
 // The hint of `finding`, with its own file; "" when it has none or when
 // the file is standard input, which no command can rewrite.
 std::string kestrel_hint(const Finding& finding);
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

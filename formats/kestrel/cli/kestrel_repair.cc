@@ -15,12 +15,12 @@
 #include "guarded_replace.h"
 #include "json_line.h"
 #include "kestrel/cli/kestrel_commands.h"
-#include "kestrel/cli/kestrel_input.h"
 #include "kestrel/journal_repair.h"
+#include "kestrel/journal_selection.h"
 #include "path_family.h"
 #include "reporters.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 namespace {
 
 namespace fs = std::filesystem;
@@ -32,10 +32,11 @@ struct RepairOptions {
   bool salvage = false;
   WriteGuardOptions guard;
   bool json = false;
+  Registry drivers{};  // to tell other families' files in a queue directory
 };
 
 struct FilePlan {
-  const OpenJournal* journal;
+  const kestrel::OpenJournal* journal;
   std::size_t index;
   kestrel::RepairPlan plan;
   std::string backup_dir;
@@ -54,7 +55,7 @@ std::uint64_t dropped_bytes(const FilePlan& f, const kestrel::RepairPlan& plan) 
 
 // The plan for file `index` of `journal`, with what it keeps and, when
 // `offer_gentler`, what --salvage would keep instead.
-FilePlan plan_file(const OpenJournal& journal, std::size_t index, bool salvage, bool offer_gentler) {
+FilePlan plan_file(const kestrel::OpenJournal& journal, std::size_t index, bool salvage, bool offer_gentler) {
   FilePlan f{&journal, index, kestrel::plan_repair(journal.inputs[index]->bytes(), salvage), "", {}, {}, {}, ""};
   if (!f.plan.changes_file()) {
     f.records = kestrel::count_records(f.bytes(), f.plan, f.plan);
@@ -75,11 +76,11 @@ using ItemKey = std::pair<std::uint32_t, std::uint64_t>;
 
 // The items Kestrel recovers from `journal` (open transactions included),
 // sorted; with `kept`, from the journal as a repair leaves it.
-std::vector<ItemKey> recovered_items(const OpenJournal& journal,
+std::vector<ItemKey> recovered_items(const kestrel::OpenJournal& journal,
                                      const std::vector<const std::vector<kestrel::ByteRange>*>& kept) {
   DiscardFindings findings;  // verify reports them
   kestrel::ReplayState state(kestrel::ReplayOptions{}, &findings);
-  replay_journal(journal, &state, kept);
+  kestrel::replay_journal(journal, &state, kept);
   std::vector<ItemKey> items;
   for (const kestrel::QueuedItem& item : state.after_restart()) items.emplace_back(item.file_index, item.record_offset);
   std::sort(items.begin(), items.end());
@@ -91,7 +92,7 @@ std::vector<ItemKey> recovered_items(const OpenJournal& journal,
 // record that added it, and taken when a record the damage hid today, and
 // that the repair keeps, removes it.
 struct QueueChange {
-  const OpenJournal* journal;
+  const kestrel::OpenJournal* journal;
   std::uint64_t items_now = 0;
   std::uint64_t items_after = 0;
   std::uint64_t items_lost = 0;
@@ -105,7 +106,7 @@ bool inside(const std::vector<kestrel::ByteRange>& ranges, std::uint64_t offset)
 
 // What the plans of `plans` (salvage's instead, when `salvaged` and a file
 // has one) do to `journal`'s queue.
-QueueChange queue_change(const OpenJournal& journal, const std::vector<FilePlan>& plans, bool salvaged) {
+QueueChange queue_change(const kestrel::OpenJournal& journal, const std::vector<FilePlan>& plans, bool salvaged) {
   std::vector<const std::vector<kestrel::ByteRange>*> kept(journal.files.size(), nullptr);
   for (const FilePlan& f : plans) {
     if (f.journal != &journal || !f.plan.changes_file()) continue;
@@ -144,7 +145,7 @@ std::string salvage_command(const RepairOptions& o) {
   return command;
 }
 
-RunPlan plan_run(const JournalSelection& selection, const RepairOptions& o) {
+RunPlan plan_run(const kestrel::JournalSelection& selection, const RepairOptions& o) {
   RunPlan run;
   for (const auto& journal : selection.journals)
     for (std::size_t i = 0; i < journal.files.size(); ++i)
@@ -240,7 +241,7 @@ std::string queue_text(const QueueChange& q, bool colour) {
       in_colour("lost", Severity::kError, colour && q.items_lost > 0), q.items_taken);
 }
 
-std::string directory_of(const OpenJournal& j, const std::string& path) {
+std::string directory_of(const kestrel::OpenJournal& j, const std::string& path) {
   if (!j.directory.empty()) return j.directory;
   const auto parent = fs::path(path).parent_path();
   return parent.empty() ? "." : parent.string();
@@ -256,17 +257,18 @@ FileContent kept_content(const FilePlan& f) {
 }
 
 // What `journals` replay to now, read again from disk.
-FindingList verify_journals(const std::vector<const OpenJournal*>& journals) {
+FindingList verify_journals(const std::vector<const kestrel::OpenJournal*>& journals) {
   FindingList findings;
-  for (const OpenJournal* j : journals) {
+  for (const kestrel::OpenJournal* j : journals) {
     std::vector<std::string> paths;
     if (!j->directory.empty()) paths = {j->directory};
     for (const auto& f : j->files)
       if (j->directory.empty()) paths.push_back(f.path);
-    JournalSelection selection = open_journals_and_report(paths, j->directory.empty() ? "" : j->queue, &findings);
+    kestrel::JournalSelection selection =
+        kestrel::open_journals_and_report(paths, j->directory.empty() ? "" : j->queue, j->foreign, &findings);
     for (const auto& journal : selection.journals) {
       kestrel::ReplayState state(kestrel::ReplayOptions{}, &findings);
-      replay_journal(journal, &state);
+      kestrel::replay_journal(journal, &state);
     }
   }
   return findings;
@@ -279,7 +281,7 @@ FindingList verify_journals(const std::vector<const OpenJournal*>& journals) {
 struct RepairGroup {
   ReplaceRequest request;
   std::vector<FilePlan*> plans;
-  std::vector<const OpenJournal*> verifies;
+  std::vector<const kestrel::OpenJournal*> verifies;
 };
 
 RepairGroup* group_of(std::vector<RepairGroup>* groups, const FilePlan& f) {
@@ -298,7 +300,7 @@ RepairGroup* group_of(std::vector<RepairGroup>* groups, const FilePlan& f) {
 
 std::vector<RepairGroup> group_changes(std::vector<FilePlan>* plans) {
   std::vector<RepairGroup> groups;
-  std::map<const OpenJournal*, std::size_t> last_group;
+  std::map<const kestrel::OpenJournal*, std::size_t> last_group;
   for (FilePlan& f : *plans) {
     if (!f.plan.changes_file()) continue;
     RepairGroup* group = group_of(&groups, f);
@@ -419,7 +421,8 @@ void plan_backups(RunPlan* run, const WriteGuardOptions& guard) {
 
 ExitCode run_repair(const RepairOptions& o) {
   StderrReporter diagnostics;
-  JournalSelection selection = open_journals_and_report(o.paths, o.queue, &diagnostics);
+  kestrel::JournalSelection selection =
+      kestrel::open_journals_and_report(o.paths, o.queue, other_families(o.drivers), &diagnostics);
   if (selection.status != ExitCode::kOk) return selection.status;
   if (o.apply && std::find(o.paths.begin(), o.paths.end(), "-") != o.paths.end()) {
     return usage_error("repair", "--apply changes files in place; standard input (-) has none");
@@ -442,7 +445,7 @@ ExitCode run_repair(const RepairOptions& o) {
 }  // namespace
 
 ExitCode run_kestrel_repair(const WriteRequest& r, bool salvage) {
-  return run_repair(RepairOptions{r.paths, r.queue, r.apply, salvage, r.guard, r.json});
+  return run_repair(RepairOptions{r.paths, r.queue, r.apply, salvage, r.guard, r.json, r.drivers});
 }
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

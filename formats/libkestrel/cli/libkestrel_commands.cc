@@ -2,14 +2,14 @@
 
 #include <fmt/format.h>
 
-#include "commands.h"
+#include "command_support.h"
 #include "json_line.h"
 #include "libkestrel/cli/libkestrel_input.h"
 #include "libkestrel/libkestrel_json.h"
 #include "libkestrel/libkestrel_reader.h"
 #include "output.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 namespace {
 
 using libkestrel::QueueReplay;
@@ -185,4 +185,4 @@ ExitCode run_libkestrel_replay(const LibkestrelRun& run) {
   return finish_output(&out, worse(selection.status, broken ? ExitCode::kProblems : ExitCode::kOk));
 }
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

@@ -7,13 +7,13 @@
 #include <string>
 #include <vector>
 
-#include "commands.h"
+#include "command_support.h"
 #include "driver.h"
 #include "exit_code.h"
 #include "read_filter.h"
 #include "write_guard.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 
 struct LibkestrelRun {
   std::vector<std::string> paths{};
@@ -47,4 +47,4 @@ struct LibkestrelConvert {
 };
 ExitCode run_libkestrel_convert(const LibkestrelConvert& run);
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

@@ -7,14 +7,14 @@
 
 #include <fmt/format.h>
 
-#include "commands.h"
+#include "command_support.h"
 #include "guarded_replace.h"
 #include "json_line.h"
 #include "libkestrel/cli/libkestrel_commands.h"
 #include "libkestrel/cli/libkestrel_input.h"
 #include "libkestrel/libkestrel_compaction.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 namespace {
 
 struct Report {
@@ -181,4 +181,4 @@ ExitCode run_libkestrel_compact(const LibkestrelRun& run) {
   return finish_output(&out, status);
 }
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

@@ -10,14 +10,15 @@
 #include "clock.h"
 #include "durable_file.h"
 #include "interrupt.h"
-#include "kestrel/cli/kestrel_input.h"
+#include "kestrel/journal_selection.h"
 #include "libkestrel/cli/libkestrel_commands.h"
 #include "libkestrel/cli/libkestrel_input.h"
 #include "libkestrel/libkestrel_layout.h"
 #include "libkestrel/queue_converter.h"
 #include "named_output.h"
+#include "path_family.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 namespace {
 
 namespace fs = std::filesystem;
@@ -76,17 +77,18 @@ ExitCode write_queue(const LibkestrelConvert& run, const std::string& queue, con
 ExitCode to_libkestrel(const LibkestrelConvert& run) {
   if (run.output == "-") return usage_error("convert", "--to libkestrel writes a queue directory: give it with -o DIR");
   StderrReporter reporter;
-  JournalSelection selection = open_journals_and_report({run.input}, run.queue, &reporter);
+  kestrel::JournalSelection selection =
+      kestrel::open_journals_and_report({run.input}, run.queue, claimed_elsewhere(run.drivers, "kestrel"), &reporter);
   if (selection.status != ExitCode::kOk) return selection.status;
   if (selection.journals.size() != 1)
     return usage_error(
         "convert", fmt::format("{} holds {} queues: choose one with --queue", run.input, selection.journals.size()));
-  const OpenJournal& journal = selection.journals.front();
+  const kestrel::OpenJournal& journal = selection.journals.front();
   const std::string name = fs::path(run.input).filename().string();
   const std::string queue = journal.directory.empty() ? name.substr(0, name.find('.')) : journal.queue;
   FindingList findings;
   kestrel::ReplayState state(kestrel::ReplayOptions{}, &findings);
-  replay_journal(journal, &state);
+  kestrel::replay_journal(journal, &state);
   const ExitCode found = findings_status(findings);
   return worse(found, write_queue(run, queue, state));
 }
@@ -131,4 +133,4 @@ ExitCode run_libkestrel_convert(const LibkestrelConvert& run) {
   return run.to == "libkestrel" ? to_libkestrel(run) : to_classic(run);
 }
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

@@ -5,14 +5,13 @@
 #include <utility>
 
 #include "driver.h"
-#include "kestrel/cli/kestrel_commands.h"
 #include "libkestrel/cli/libkestrel_commands.h"
 #include "libkestrel/cli/libkestrel_gen.h"
 #include "libkestrel/libkestrel_format.h"
 #include "libkestrel/libkestrel_generator.h"
 #include "path_family.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 namespace {
 
 bool is_magic_prefix(ByteSpan bytes, std::uint32_t magic) {
@@ -108,7 +107,7 @@ class LibkestrelDriver final : public Driver {
     const auto claim = claim_path(r.input, r.drivers);
     const std::string family = claim && claim->positive ? std::string(claim->driver->name()) : "";
     return run_libkestrel_convert(
-        {r.to, r.input, r.output, queue_, reader_, family, legacy_add_time(r), r.guard, r.drivers});
+        {r.to, r.input, r.output, queue_, reader_, family, input_time_ms(r.input, r.add_time), r.guard, r.drivers});
   }
   ExitCode compact(const WriteRequest& r) override {
     return run_libkestrel_compact({.paths = r.paths,
@@ -148,4 +147,4 @@ Driver& libkestrel_driver() {
   return driver;
 }
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

@@ -6,12 +6,12 @@
 
 #include <fmt/format.h>
 
-#include "commands.h"
+#include "command_support.h"
 #include "gen_report.h"
 #include "json_line.h"
 #include "libkestrel/libkestrel_generator.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 namespace {
 
 bool usage(const std::string& message) {
@@ -112,4 +112,4 @@ ExitCode run_libkestrel_gen(const GenRequest& r, const LibkestrelGenOptions& l) 
       [&](std::string* out) { append_report_text(out, report); });
 }
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

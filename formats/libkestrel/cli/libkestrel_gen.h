@@ -9,7 +9,7 @@
 
 #include "driver.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 
 // What only libkestrel's gen takes.
 struct LibkestrelGenOptions {
@@ -22,4 +22,4 @@ void add_libkestrel_gen_options(CLI::App* group, LibkestrelGenOptions* options);
 
 ExitCode run_libkestrel_gen(const GenRequest& request, const LibkestrelGenOptions& options);
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

@@ -4,10 +4,10 @@
 
 #include <fmt/format.h>
 
-#include "commands.h"
+#include "command_support.h"
 #include "libkestrel/libkestrel_layout.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 namespace {
 
 namespace fs = std::filesystem;
@@ -52,7 +52,7 @@ void add_directory(const std::string& dir, const std::string& queue, Reporter* r
     }
     selection->queues.push_back(std::move(q));
   }
-  // As for classic journals (kestrel_input.cc): nothing to read is an error.
+  // As for classic journals (kestrel/journal_selection.cc): nothing to read is an error.
   if (layouts.empty())
     io_error(reporter, selection, dir, "expected a libkestrel queue in this directory, found none");
   else if (!queue.empty() && !found)
@@ -114,4 +114,4 @@ ReplayedQueue::ReplayedQueue(const LkQueue& queue) {
   replay.finish();
 }
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

@@ -14,7 +14,7 @@
 #include "libkestrel/libkestrel_format.h"
 #include "libkestrel/libkestrel_replay.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 
 struct LkFile {
   std::string path;
@@ -51,4 +51,4 @@ struct ReplayedQueue {
   libkestrel::QueueReplay replay{&findings};
 };
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

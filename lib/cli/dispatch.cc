@@ -12,7 +12,7 @@
 #include "input_file.h"
 #include "path_family.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 namespace {
 
 bool usage(Command command, const std::string& message) {
@@ -277,6 +277,7 @@ ExitCode run_read_command(ReadRequest request, const FamilyOptions& options) {
   }
   ExitCode status = total.status;
   request.format = options.format();
+  request.drivers = options.drivers();
   // dump --limit counts over the whole run, whatever the families.
   const auto limit = request.limit;
   std::uint64_t printed = 0;
@@ -415,4 +416,4 @@ std::string formats_help(Registry drivers) {
   return text;
 }
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

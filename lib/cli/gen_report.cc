@@ -2,10 +2,10 @@
 
 #include <fmt/format.h>
 
-#include "commands.h"
+#include "command_support.h"
 #include "output.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 
 ExitCode finish_gen(GenerateStatus status, const std::string& error, bool json, const GenReportWriter& json_report,
                     const GenReportWriter& text_report) {
@@ -38,4 +38,4 @@ std::string damage_text(const std::optional<GeneratedDamage>& damage) {
   return fmt::format("damaged ({}): {}: {}\n", damage->mode, damage->file, damage->description);
 }
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

@@ -10,7 +10,7 @@
 #include "input_file.h"
 #include "progress.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 namespace {
 
 namespace fs = std::filesystem;
@@ -113,6 +113,15 @@ std::optional<PathClaim> claim_file(const std::string& path, ByteSpan bytes, Reg
   return weak;
 }
 
+std::function<bool(const std::string& path)> claimed_elsewhere(Registry drivers, std::string_view family) {
+  return [drivers, family = std::string(family)](const std::string& path) {
+    if (drivers.empty()) return false;
+    std::string error;
+    const auto claim = claim_regular_file(path, drivers, &error);
+    return claim && claim->positive && claim->driver->name() != family;
+  };
+}
+
 std::optional<PathClaim> claim_path(const std::string& path, Registry drivers) {
   if (path == "-") return std::nullopt;
   if (is_directory(path)) return scan_directory(path, drivers).claim;
@@ -177,4 +186,4 @@ std::optional<ExitCode> refuse_foreign(std::string_view command, std::string_vie
   return std::nullopt;
 }
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

@@ -13,6 +13,7 @@
 // one family refuses a PATH that another family claims (refuse_foreign).
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -23,7 +24,7 @@
 #include "exit_code.h"
 #include "finding.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 
 struct PathClaim : Claim {
   Driver* driver = nullptr;  // the family that claims the PATH
@@ -37,6 +38,12 @@ std::optional<PathClaim> claim_file(const std::string& path, ByteSpan bytes, Reg
 // PATH is missing, unreadable, "-", not a regular file or directory, or a
 // directory that holds no regular file.
 std::optional<PathClaim> claim_path(const std::string& path, Registry drivers);
+
+// Whether a file is another family's: claimed on positive evidence by a
+// driver of `drivers` other than the one named `family`. What a family's
+// directory scan leaves out (a Kestrel 3 segment beside classic journals),
+// asked of the registry rather than of another family's code.
+std::function<bool(const std::string& path)> claimed_elsewhere(Registry drivers, std::string_view family);
 
 // Whether a file that `family` claims without positive evidence may pass
 // (classic Kestrel's repair decides about those itself: salvage, --force).
@@ -82,4 +89,4 @@ struct PathGroup {
 std::vector<PathGroup> group_by_family(const std::vector<std::string>& paths, Reporter* unclaimed, Registry drivers,
                                        Driver* unopened_owner = nullptr, Reporter* unreadable = nullptr);
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

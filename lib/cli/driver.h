@@ -24,12 +24,12 @@
 #include <vector>
 
 #include "byte_span.h"
-#include "commands.h"
+#include "command_support.h"
 #include "exit_code.h"
 #include "read_filter.h"
 #include "write_guard.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 
 enum class Command { kDump, kVerify, kReplay, kCompact, kConvert, kRepair };
 inline constexpr std::array kAllCommands{Command::kDump,    Command::kVerify,  Command::kReplay,
@@ -60,6 +60,11 @@ struct Claim {
   bool unrecognised = false;
 };
 
+class Driver;
+// The drivers a command may choose from, in the order they claim PATHs
+// (registry.h has qjt's own list; tests pass their own).
+using Registry = std::span<Driver* const>;
+
 // What dump, verify and replay share, whatever the family.
 struct ReadRequest {
   Command command = Command::kDump;
@@ -76,12 +81,8 @@ struct ReadRequest {
   ReadFilter filter{};                 // dump --op, --xid, --since, --until, --from-offset, --to-offset;
                                        // replay --since, --until
   bool strict = false, quiet = false;  // verify
+  Registry drivers{};                  // the registry in use, to tell other families' files
 };
-
-class Driver;
-// The drivers a command may choose from, in the order they claim PATHs
-// (registry.h has qjt's own list; tests pass their own).
-using Registry = std::span<Driver* const>;
 
 // What compact and repair share, whatever the family.
 struct WriteRequest {
@@ -203,4 +204,4 @@ class Driver {
   virtual ExitCode gen(const GenRequest& /*request*/) { return usage_error("gen", "this format has no generator"); }
 };
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

@@ -28,7 +28,7 @@
 #include "exit_code.h"
 #include "guarded_replace.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 
 struct NamedOutput {
   std::string_view command;  // for the messages: "convert"
@@ -50,4 +50,4 @@ ExitCode install_outputs(const NamedOutput& output, std::vector<std::unique_ptr<
 // else ReplacementFile::write and install_outputs.
 ExitCode write_named_output(const NamedOutput& output, const std::string& path, const FileContent& content);
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

@@ -22,7 +22,7 @@
 
 #include "json_writer.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 
 struct ReadFilter {
   std::vector<std::string> ops{};                      // --op, as given
@@ -93,4 +93,4 @@ class TimeRangeCount {
 std::optional<std::string> check_filter_fields(const ReadFilter& filter, std::string_view family,
                                                const FilterFields& fields);
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

@@ -9,7 +9,7 @@
 
 #include "guarded_replace.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 
 inline constexpr std::string_view kForceInUse =
     "Go ahead although the files are open or locked, or the result would lose or revive items";
@@ -17,4 +17,4 @@ inline constexpr std::string_view kForceInUse =
 // `force_help`: what --force lets the command do.
 void add_write_guard_options(CLI::App* command, WriteGuardOptions* options, std::string_view force_help = kForceInUse);
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

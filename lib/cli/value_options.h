@@ -12,7 +12,7 @@
 #include <optional>
 #include <string>
 
-namespace qjt::app {
+namespace qjt::cli {
 
 // `name` taking a time (time_value.h), stored in *ms as epoch milliseconds.
 CLI::Option* add_time_option(CLI::App* command, const std::string& name, std::optional<std::int64_t>* ms,
@@ -28,4 +28,4 @@ std::optional<std::uint64_t> parse_offset(const std::string& text);
 // --local-time and --json-big-numbers=string|number.
 void add_value_display_options(CLI::App* command);
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

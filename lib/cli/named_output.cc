@@ -7,11 +7,11 @@
 
 #include <fmt/format.h>
 
-#include "commands.h"
+#include "command_support.h"
 #include "interrupt.h"
 #include "path_family.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 namespace {
 
 namespace fs = std::filesystem;
@@ -160,4 +160,4 @@ ExitCode write_named_output(const NamedOutput& output, const std::string& path, 
   return install_outputs(output, std::move(files));
 }
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

@@ -1,4 +1,4 @@
-#include "kestrel/cli/kestrel_input.h"
+#include "kestrel/journal_selection.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -6,9 +6,8 @@
 #include <fmt/format.h>
 
 #include "kestrel/journal_reader.h"
-#include "libkestrel/libkestrel_format.h"
 
-namespace qjt::app {
+namespace qjt::kestrel {
 namespace {
 
 void io_error(Reporter* reporter, JournalSelection* selection, const std::string& path, std::string message) {
@@ -55,15 +54,12 @@ void attach_layout(const FindingList& layout, std::size_t first, const std::stri
   }
 }
 
-void add_directory(const std::string& dir, const std::string& queue, Reporter* reporter, JournalSelection* selection) {
-  std::vector<kestrel::QueueJournal> queues;
+void add_directory(const std::string& dir, const std::string& queue, const ForeignFile& foreign, Reporter* reporter,
+                   JournalSelection* selection) {
+  std::vector<QueueJournal> queues;
   std::string error;
   FindingList layout;
-  // Told by content: Kestrel 3's files belong to libkestrel's layout.
-  const auto libkestrel_file = [](const std::string& path) {
-    return libkestrel::file_kind_of(path) != libkestrel::FileKind::kClassic;
-  };
-  if (!kestrel::discover_queues(dir, &layout, &queues, &error, libkestrel_file)) {
+  if (!discover_queues(dir, &layout, &queues, &error, foreign)) {
     io_error(reporter, selection, dir, error);
     return;
   }
@@ -72,7 +68,8 @@ void add_directory(const std::string& dir, const std::string& queue, Reporter* r
   for (auto& q : queues) {
     if (!queue.empty() && q.name != queue) continue;
     found = true;
-    selection->journals.push_back(OpenJournal{q.name, std::move(q.files), {}, dir, std::move(q.leftovers), {}});
+    selection->journals.push_back(
+        OpenJournal{q.name, std::move(q.files), {}, dir, std::move(q.leftovers), {}, foreign});
   }
   attach_layout(layout, first, queue, &selection->journals, reporter);
   // A directory that yields nothing to read is not a clean queue: it is the
@@ -86,7 +83,7 @@ void add_directory(const std::string& dir, const std::string& queue, Reporter* r
 
 // Files named on the command line, by the directory they are in (first named
 // first): Kestrel's naming rule groups the files of one directory only.
-using FilesByDirectory = std::vector<std::pair<std::string, std::vector<kestrel::NamedFile>>>;
+using FilesByDirectory = std::vector<std::pair<std::string, std::vector<NamedFile>>>;
 
 // The same file named twice is read once, as a directory lists it once.
 void add_to_directory(const std::string& path, const std::string& name, FilesByDirectory* directories) {
@@ -94,19 +91,19 @@ void add_to_directory(const std::string& path, const std::string& name, FilesByD
   auto dir = std::find_if(directories->begin(), directories->end(), [&](const auto& d) { return d.first == key; });
   if (dir == directories->end()) dir = directories->insert(directories->end(), {key, {}});
   const bool repeated =
-      std::any_of(dir->second.begin(), dir->second.end(), [&](const kestrel::NamedFile& f) { return f.name == name; });
-  if (!repeated) dir->second.push_back(kestrel::NamedFile{name, path, 0});
+      std::any_of(dir->second.begin(), dir->second.end(), [&](const NamedFile& f) { return f.name == name; });
+  if (!repeated) dir->second.push_back(NamedFile{name, path, 0});
 }
 
 // Appends the queues of one directory's named files. They stay kGiven and
 // directory-less: writing commands treat them as files named directly (compact
 // needs -o, repair backs each up by its name), not as a queue directory.
-void add_named_queues(std::vector<kestrel::NamedFile> named, std::vector<OpenJournal>* journals, Reporter* reporter) {
+void add_named_queues(std::vector<NamedFile> named, std::vector<OpenJournal>* journals, Reporter* reporter) {
   FindingList layout;
   const std::size_t first = journals->size();
-  for (auto& q : kestrel::group_queues(std::move(named), &layout)) {
-    for (auto& f : q.files) f.role = kestrel::FileRole::kGiven;
-    journals->push_back(OpenJournal{q.name, std::move(q.files), {}, "", std::move(q.leftovers), {}});
+  for (auto& q : group_queues(std::move(named), &layout)) {
+    for (auto& f : q.files) f.role = FileRole::kGiven;
+    journals->push_back(OpenJournal{q.name, std::move(q.files), {}, "", std::move(q.leftovers), {}, {}});
   }
   attach_layout(layout, first, "", journals, reporter);
 }
@@ -120,9 +117,8 @@ std::vector<OpenJournal> given_journals(const std::vector<std::string>& files, R
   FilesByDirectory directories;
   for (const std::string& path : files) {
     const std::string name = std::filesystem::path(path).filename().string();
-    if (path == "-" || !kestrel::queue_of_name(name)) {
-      journals.push_back(
-          OpenJournal{name, {kestrel::JournalFile{path, name, kestrel::FileRole::kGiven, 0}}, {}, "", {}, {}});
+    if (path == "-" || !queue_of_name(name)) {
+      journals.push_back(OpenJournal{name, {JournalFile{path, name, FileRole::kGiven, 0}}, {}, "", {}, {}, {}});
     } else {
       add_to_directory(path, name, &directories);
     }
@@ -136,13 +132,14 @@ std::vector<OpenJournal> given_journals(const std::vector<std::string>& files, R
 
 }  // namespace
 
-JournalSelection open_journals(const std::vector<std::string>& paths, const std::string& queue, Reporter* reporter) {
+JournalSelection open_journals(const std::vector<std::string>& paths, const std::string& queue,
+                               const ForeignFile& foreign, Reporter* reporter) {
   JournalSelection selection;
   std::vector<std::string> given;
   for (const std::string& path : paths) {
     std::error_code ec;
     if (path != "-" && std::filesystem::is_directory(path, ec)) {
-      add_directory(path, queue, reporter, &selection);
+      add_directory(path, queue, foreign, reporter, &selection);
     } else {
       given.push_back(path);
     }
@@ -160,8 +157,8 @@ void report_layout(const JournalSelection& selection, Reporter* reporter) {
 }
 
 JournalSelection open_journals_and_report(const std::vector<std::string>& paths, const std::string& queue,
-                                          Reporter* reporter) {
-  JournalSelection selection = open_journals(paths, queue, reporter);
+                                          const ForeignFile& foreign, Reporter* reporter) {
+  JournalSelection selection = open_journals(paths, queue, foreign, reporter);
   report_layout(selection, reporter);
   return selection;
 }
@@ -170,19 +167,19 @@ namespace {
 
 // Applies the records of `reader` to `state`, `base` added to their
 // offsets; returns how many there were (terminal records excluded).
-std::uint64_t apply_records(kestrel::JournalReader* reader, std::uint64_t base, kestrel::ReplayState* state) {
+std::uint64_t apply_records(JournalReader* reader, std::uint64_t base, ReplayState* state) {
   std::uint64_t count = 0;
-  kestrel::JournalRecord record;
+  JournalRecord record;
   while (reader->next(&record)) {
     record.offset += base;
     state->apply(record);
-    if (record.type != kestrel::RecordType::kEndOfFile && record.type != kestrel::RecordType::kBroken) ++count;
+    if (record.type != RecordType::kEndOfFile && record.type != RecordType::kBroken) ++count;
   }
   return count;
 }
 
-std::vector<std::uint64_t> replay_files(const OpenJournal& journal, kestrel::ReplayState* state,
-                                        const std::vector<const std::vector<kestrel::ByteRange>*>& kept,
+std::vector<std::uint64_t> replay_files(const OpenJournal& journal, ReplayState* state,
+                                        const std::vector<const std::vector<ByteRange>*>& kept,
                                         ReadWindow::Lookback lookback) {
   std::vector<std::uint64_t> counts(journal.files.size(), 0);
   for (std::size_t i = 0; i < journal.files.size(); ++i) {
@@ -190,20 +187,20 @@ std::vector<std::uint64_t> replay_files(const OpenJournal& journal, kestrel::Rep
     const auto& file = journal.files[i];
     // A broken record truncates the file Kestrel appends to: the live one,
     // or a lone file named like a live journal (no dot).
-    const bool live = file.role == kestrel::FileRole::kLive ||
-                      (file.role == kestrel::FileRole::kGiven && file.name.find('.') == std::string::npos);
+    const bool live =
+        file.role == FileRole::kLive || (file.role == FileRole::kGiven && file.name.find('.') == std::string::npos);
     const InputFile& input = *journal.inputs[i];
     state->begin_file(static_cast<std::uint32_t>(i), file.path, input, live);
     if (i < kept.size() && kept[i] != nullptr) {
-      for (const kestrel::ByteRange& range : *kept[i]) {
-        kestrel::JournalReader reader(input.bytes().subspan(range.begin, range.size()));
+      for (const ByteRange& range : *kept[i]) {
+        JournalReader reader(input.bytes().subspan(range.begin, range.size()));
         counts[i] += apply_records(&reader, range.begin, state);
       }
       continue;
     }
     // Streamed, not walked through the mapping (lib/read_window.h); replay
     // keeps positions, so no page of the mapping becomes resident here.
-    kestrel::JournalReader reader(input, lookback);
+    JournalReader reader(input, lookback);
     reader.set_broken_tail(false);  // replay needs the broken record's offset, not its bytes
     counts[i] = apply_records(&reader, 0, state);
   }
@@ -212,13 +209,13 @@ std::vector<std::uint64_t> replay_files(const OpenJournal& journal, kestrel::Rep
 
 }  // namespace
 
-std::vector<std::uint64_t> replay_journal(const OpenJournal& journal, kestrel::ReplayState* state,
-                                          const std::vector<const std::vector<kestrel::ByteRange>*>& kept) {
+std::vector<std::uint64_t> replay_journal(const OpenJournal& journal, ReplayState* state,
+                                          const std::vector<const std::vector<ByteRange>*>& kept) {
   return replay_files(journal, state, kept, ReadWindow::Lookback::kKept);
 }
 
-std::vector<std::uint64_t> check_journal(const OpenJournal& journal, kestrel::ReplayState* state) {
+std::vector<std::uint64_t> check_journal(const OpenJournal& journal, ReplayState* state) {
   return replay_files(journal, state, {}, ReadWindow::Lookback::kNone);
 }
 
-}  // namespace qjt::app
+}  // namespace qjt::kestrel

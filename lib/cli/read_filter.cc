@@ -8,7 +8,7 @@
 #include "time_value.h"
 #include "value_options.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 namespace {
 
 bool same_name(std::string_view a, std::string_view b) {
@@ -89,4 +89,4 @@ std::optional<std::string> check_filter_fields(const ReadFilter& filter, std::st
   return std::nullopt;
 }
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

@@ -1,4 +1,5 @@
 // Options and output handling shared by the subcommands.
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -7,15 +8,16 @@
 
 #include <fmt/format.h>
 
-#include "commands.h"
+#include "command_support.h"
 
+#include "clock.h"
 #include "colour.h"
 #include "input_file.h"
 #include "json_line.h"
 #include "progress.h"
 #include "quiet.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 namespace {
 
 struct GlobalOptions {
@@ -221,6 +223,14 @@ void note(std::string_view command, std::string_view message) {
   fmt::print(stderr, "qjt {}: {}\n", command, message);
 }
 
+std::int64_t input_time_ms(const std::string& input, std::optional<std::int64_t> given) {
+  if (given) return *given;
+  struct stat st {};
+  const int rc = input == "-" ? ::fstat(STDIN_FILENO, &st) : ::stat(input.c_str(), &st);
+  if (rc == 0 && S_ISREG(st.st_mode)) return std::int64_t{st.st_mtim.tv_sec} * 1000 + st.st_mtim.tv_nsec / 1000000;
+  return now_ms();
+}
+
 ExitCode finish_output(Output* out, ExitCode status) {
   out->flush();
   if (!out->failed()) return status;
@@ -228,4 +238,4 @@ ExitCode finish_output(Output* out, ExitCode status) {
   return worse(status, ExitCode::kIoError);
 }
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

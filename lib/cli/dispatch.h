@@ -21,7 +21,7 @@
 #include "exit_code.h"
 #include "finding.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 
 // The option groups of every driver on one command, one per family in
 // --help, and --format for the commands that read (a write never forces a
@@ -85,4 +85,4 @@ Driver* find_driver(Registry drivers, std::string_view name);
 // --format names.
 std::string formats_help(Registry drivers);
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

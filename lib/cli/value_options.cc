@@ -8,7 +8,7 @@
 #include "json_writer.h"
 #include "time_value.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 
 std::optional<std::uint64_t> parse_offset(const std::string& text) {
   const bool hex = text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
@@ -58,4 +58,4 @@ void add_value_display_options(CLI::App* command) {
       ->check(CLI::IsMember({"string", "number"}));
 }
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

@@ -21,7 +21,7 @@
 
 #include "input_file.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 
 class LineInput {
  public:
@@ -120,4 +120,4 @@ class LineInput {
 // A line with nothing but spaces, tabs or a CR: skipped by the readers.
 inline bool blank(std::string_view line) { return line.find_first_not_of(" \t\r") == std::string_view::npos; }
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

@@ -1,6 +1,7 @@
-// The subcommands of qjt. Each lives in its own cmd_<name>.cc, registers
-// its options on the CLI11 app and stores its exit status in *status when
-// it runs. The work itself is done by lib/ and formats/.
+// What every command shares, whatever the family: the global options, the
+// PATH selection, verify's tally and report, and the one path for errors
+// and remarks. The commands (apps/qjt) and the families' drivers
+// (formats/*/cli) build on it.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -9,23 +10,13 @@
 #include <string>
 #include <utility>
 #include <vector>
-#include "exit_code.h"
 
+#include "exit_code.h"
 #include "finding.h"
 #include "json_writer.h"
 #include "output.h"
 
-namespace qjt::app {
-
-void add_dump_command(CLI::App* app, ExitCode* status);
-void add_verify_command(CLI::App* app, ExitCode* status);
-void add_replay_command(CLI::App* app, ExitCode* status);
-void add_compact_command(CLI::App* app, ExitCode* status);
-void add_convert_command(CLI::App* app, ExitCode* status);
-void add_repair_command(CLI::App* app, ExitCode* status);
-void add_gen_command(CLI::App* app, ExitCode* status);
-void add_help_command(CLI::App* app, ExitCode* status);
-void add_completion_command(CLI::App* app, ExitCode* status);
+namespace qjt::cli {
 
 // The options every command takes, added by main() to each subcommand so
 // that a new command gets them too: -q/--quiet (only errors on standard
@@ -114,7 +105,12 @@ void write_error_json(std::string_view command, ExitCode status, std::string_vie
 // Set once by main(), from the command line, before anything runs.
 void set_json_errors(bool json);
 
+// The time of an input's legacy items, which carry none (Kestrel 1.x ADDs),
+// in epoch ms: `given` (--add-time) when set, else INPUT's modification
+// time, else (a pipe, a device) now.
+std::int64_t input_time_ms(const std::string& input, std::optional<std::int64_t> given);
+
 // Flushes `out`; a failed write to stdout makes the status an I/O error.
 ExitCode finish_output(Output* out, ExitCode status);
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

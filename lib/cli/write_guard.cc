@@ -1,6 +1,6 @@
 #include "write_guard.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 
 void add_write_guard_options(CLI::App* command, WriteGuardOptions* options, std::string_view force_help) {
   command->add_option("--backup-to", options->backup_root,
@@ -15,4 +15,4 @@ void add_write_guard_options(CLI::App* command, WriteGuardOptions* options, std:
   command->add_flag("--force", options->force, std::string(force_help));
 }
 
-}  // namespace qjt::app
+}  // namespace qjt::cli

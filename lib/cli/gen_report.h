@@ -13,7 +13,7 @@
 #include "generated_files.h"
 #include "json_writer.h"
 
-namespace qjt::app {
+namespace qjt::cli {
 
 // Appends one report (text, or the JSON object's line) to *out.
 using GenReportWriter = std::function<void(std::string*)>;
@@ -28,4 +28,4 @@ void add_damage_json(JsonWriter* line, const std::optional<GeneratedDamage>& dam
 // "damaged (MODE): FILE: DESCRIPTION\n", or nothing.
 std::string damage_text(const std::optional<GeneratedDamage>& damage);
 
-}  // namespace qjt::app
+}  // namespace qjt::cli
