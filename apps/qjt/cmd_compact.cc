@@ -8,15 +8,16 @@
 
 namespace qjt::cli {
 
-void add_compact_command(CLI::App* app, ExitCode* status) {
-  auto request = std::make_shared<WriteRequest>(WriteRequest{.command = Command::kCompact});
-  auto* command = app->add_subcommand("compact", "Rewrite a queue's journal into its minimal equivalent (alias: roll)");
+void add_compact_command(CLI::App* app, std::string_view name, ExitCode* status) {
+  auto request = std::make_shared<WriteRequest>(WriteRequest{.command = name});
+  auto* command =
+      app->add_subcommand(std::string(name), "Rewrite a queue's journal into its minimal equivalent (alias: roll)");
   command->alias("roll");
   add_journal_selection(command, &request->paths, &request->queue, true);
   command->add_flag("--dry-run", request->dry_run, "Report what would change; change nothing");
   add_write_guard_options(command, &request->guard);
   command->add_flag("--json", request->json, "One JSON report object per queue");
-  auto families = std::make_shared<FamilyOptions>(command, Command::kCompact, registry());
+  auto families = std::make_shared<FamilyOptions>(command, name, Inputs::kWrite, registry());
   command->callback([request, families, status] { *status = run_write_command(*request, *families); });
 }
 

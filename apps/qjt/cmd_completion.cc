@@ -294,8 +294,8 @@ std::string fish_script(const CommandSpec& top, const std::vector<CommandSpec>& 
 
 }  // namespace
 
-void add_completion_command(CLI::App* app, ExitCode* status) {
-  auto* command = app->add_subcommand("completion", "Print the bash, zsh or fish completion script of qjt");
+void add_completion_command(CLI::App* app, std::string_view name, ExitCode* status) {
+  auto* command = app->add_subcommand(std::string(name), "Print the bash, zsh or fish completion script of qjt");
   auto shell = std::make_shared<std::string>();
   command->add_option("shell", *shell, "The shell: bash, zsh or fish")
       ->required()

@@ -43,10 +43,10 @@ ExitCode run_convert(const ConvertRequest& r, const FamilyOptions& families) {
 
 }  // namespace
 
-void add_convert_command(CLI::App* app, ExitCode* status) {
+void add_convert_command(CLI::App* app, std::string_view name, ExitCode* status) {
   auto request = std::make_shared<ConvertRequest>();
   auto* command = app->add_subcommand(
-      "convert",
+      std::string(name),
       "Convert a journal or a Flume log to JSON Lines and back, a 1.x journal to 2.x opcodes, a classic queue to "
       "Kestrel 3 and back, or a Flume V2 checkpoint to V3");
   command
@@ -54,7 +54,7 @@ void add_convert_command(CLI::App* app, ExitCode* status) {
                    "jsonl, kestrel (from JSON Lines), kestrel2 (upgrade 1.x), libkestrel or classic (Kestrel 3), "
                    "flume-log (from JSON Lines) or flume-v3 (upgrade a V2 checkpoint)")
       ->required()
-      ->check(CLI::IsMember(convert_targets(registry())));
+      ->check(CLI::IsMember(convert_targets(registry(), name)));
   command->add_option("input", request->input,
                       "The journal, queue directory or Flume log (JSON Lines for --to kestrel and flume-log), or - "
                       "for stdin; none for flume-v3");
@@ -66,7 +66,7 @@ void add_convert_command(CLI::App* app, ExitCode* status) {
   add_time_option(
       command, "--add-time", &request->add_time,
       "kestrel2, libkestrel: add time of legacy ADDs (epoch ms, ISO 8601, -2h; default: the input's mtime)");
-  auto families = std::make_shared<FamilyOptions>(command, Command::kConvert, registry());
+  auto families = std::make_shared<FamilyOptions>(command, name, Inputs::kRead, registry());
   command->callback([request, families, status] { *status = run_convert(*request, *families); });
 }
 

@@ -15,7 +15,7 @@
 #include "byte_size.h"
 #include "command_support.h"
 #include "command_table.h"
-#include "driver.h"
+#include "dispatch.h"
 #include "named_output.h"
 #include "registry.h"
 #include "value_options.h"
@@ -27,17 +27,16 @@ namespace {
 constexpr std::int64_t kDefaultAddTime = 1700000000000;
 
 struct GenCommandOptions {
+  std::string_view name;
   std::string format;
   std::string size;
   std::string payload_size;
   std::optional<std::int64_t> add_time;
   GenRequest request;
-  // Each generating driver and the options it added.
-  std::vector<std::pair<Driver*, std::vector<CLI::Option*>>> families;
 };
 
-bool usage(const std::string& message) {
-  usage_error("gen", message);
+bool usage(const GenCommandOptions& c, const std::string& message) {
+  usage_error(c.name, message);
   return false;
 }
 
@@ -47,7 +46,7 @@ bool parse_sizes(GenCommandOptions* c) {
   if (!c->size.empty()) {
     const auto size = parse_byte_size(c->size);
     if (!size || *size == 0)
-      return usage(fmt::format("--size {}: expected a byte count such as 1048576, 64K, 1M or 1G", c->size));
+      return usage(*c, fmt::format("--size {}: expected a byte count such as 1048576, 64K, 1M or 1G", c->size));
     r.size = *size;
   }
   if (!c->payload_size.empty()) {
@@ -55,7 +54,7 @@ bool parse_sizes(GenCommandOptions* c) {
     const auto min = parse_byte_size(c->payload_size.substr(0, dash));
     const auto max = dash == std::string::npos ? min : parse_byte_size(c->payload_size.substr(dash + 1));
     if (!min || !max || *max > std::numeric_limits<std::uint32_t>::max())
-      return usage(fmt::format("--payload-size {}: expected N or MIN-MAX, in bytes", c->payload_size));
+      return usage(*c, fmt::format("--payload-size {}: expected N or MIN-MAX, in bytes", c->payload_size));
     r.payload_min = static_cast<std::uint32_t>(*min);
     r.payload_max = static_cast<std::uint32_t>(*max);
   }
@@ -63,65 +62,38 @@ bool parse_sizes(GenCommandOptions* c) {
   return true;
 }
 
-// An option of another family than FORMAT's is refused, naming its family.
-bool options_match(const GenCommandOptions& c, const Driver* chosen) {
-  for (const auto& [driver, owned] : c.families) {
-    if (driver == chosen) continue;
-    for (const CLI::Option* option : owned)
-      if (option->count() > 0)
-        return usage(fmt::format("{} is an option for {} ({}), but gen writes {}", option->get_name(), driver->name(),
-                                 driver->title(), chosen->name()));
-  }
-  return true;
-}
-
-bool corruption_known(const Driver* driver, const std::string& mode) {
-  const auto modes = driver->corruptions();
-  if (mode == "none" || std::find(modes.begin(), modes.end(), mode) != modes.end()) return true;
-  return usage(fmt::format("--corrupt {}: the modes of {} are none, {}", mode, driver->name(), fmt::join(modes, ", ")));
-}
-
-ExitCode run_gen(GenCommandOptions* c) {
-  Driver* driver = nullptr;
-  for (const auto& family : c->families)
-    if (family.first->name() == c->format) driver = family.first;
-  if (!parse_sizes(c) || !options_match(*c, driver) || !corruption_known(driver, c->request.corrupt))
-    return ExitCode::kUsage;
+ExitCode run_gen(GenCommandOptions* c, const FamilyOptions& families) {
+  if (!parse_sizes(c)) return ExitCode::kUsage;
   // An existing file at -o is refused as every -o refuses it (a directory
   // is the family's to judge: it may be written into).
   std::error_code ec;
   if (!std::filesystem::is_directory(c->request.output, ec)) {
     WriteGuardOptions guard;
     guard.force = c->request.force;
-    if (auto refused = refuse_existing_outputs({"gen", guard, registry()}, {c->request.output})) return *refused;
+    if (auto refused = refuse_existing_outputs({c->name, guard, families.drivers()}, {c->request.output}))
+      return *refused;
   }
-  return driver->gen(c->request);
-}
-
-// The names of the families that generate, for FORMAT's check.
-std::vector<std::string> generating_names(Registry drivers) {
-  std::vector<std::string> names;
-  for (const Driver* d : drivers)
-    if (!d->generates().empty()) names.emplace_back(d->name());
-  return names;
+  return run_gen_command(c->request, c->format, families);
 }
 
 // FORMAT's help: each name and what it writes.
-std::string formats_written(Registry drivers) {
+std::string formats_written(const std::vector<std::pair<std::string_view, std::string_view>>& generators) {
   std::vector<std::string> entries;
-  for (const Driver* d : drivers)
-    if (!d->generates().empty()) entries.push_back(fmt::format("{} ({})", d->name(), d->generates()));
+  for (const auto& [name, writes] : generators) entries.push_back(fmt::format("{} ({})", name, writes));
   return fmt::format("The format: {}", fmt::join(entries, "; "));
 }
 
 }  // namespace
 
-void add_gen_command(CLI::App* app, ExitCode* status) {
+void add_gen_command(CLI::App* app, std::string_view name, ExitCode* status) {
   auto c = std::make_shared<GenCommandOptions>();
+  c->name = name;
   GenRequest& r = c->request;
-  auto* command = app->add_subcommand("gen", "Write deterministic synthetic journals of every format");
-  const auto names = generating_names(registry());
-  command->add_option("format", c->format, formats_written(registry()))->required()->check(CLI::IsMember(names));
+  auto* command = app->add_subcommand(std::string(name), "Write deterministic synthetic journals of every format");
+  const auto written = generators(registry(), name);
+  std::vector<std::string> names;
+  for (const auto& generator : written) names.emplace_back(generator.first);
+  command->add_option("format", c->format, formats_written(written))->required()->check(CLI::IsMember(names));
   command
       ->add_option("-o,--output", r.output,
                    "Where to write: the journal file (kestrel; - for standard output) or directory")
@@ -142,16 +114,8 @@ void add_gen_command(CLI::App* app, ExitCode* status) {
   command->add_option("--corrupt", r.corrupt, "Damage what is written: a mode of the format's (default none)");
   command->add_flag("--force", r.force, "Replace existing files");
   command->add_flag("--json", r.json, "Print the report as one JSON object");
-  for (Driver* d : registry()) {
-    if (d->generates().empty()) continue;
-    const std::size_t before = command->get_options().size();
-    d->add_gen_options(command);
-    std::vector<CLI::Option*> owned = command->get_options();
-    owned.erase(owned.begin(), owned.begin() + static_cast<std::ptrdiff_t>(before));
-    for (CLI::Option* option : owned) option->group(std::string(d->title()));
-    c->families.emplace_back(d, std::move(owned));
-  }
-  command->callback([c, status] { *status = run_gen(c.get()); });
+  auto families = std::make_shared<FamilyOptions>(command, name, Inputs::kNone, registry());
+  command->callback([c, families, status] { *status = run_gen(c.get(), *families); });
 }
 
 }  // namespace qjt::cli

@@ -10,26 +10,26 @@
 
 namespace qjt::cli {
 
-void add_help_command(CLI::App* app, ExitCode* status) {
-  auto* command = app->add_subcommand("help", "Show the help of qjt or of one command");
-  auto name = std::make_shared<std::string>();
-  command->add_option("command", *name, "A qjt command, or formats: the formats and what each command does with them");
-  command->callback([app, name, status] {
-    if (name->empty()) {
+void add_help_command(CLI::App* app, std::string_view name, ExitCode* status) {
+  auto* command = app->add_subcommand(std::string(name), "Show the help of qjt or of one command");
+  auto topic = std::make_shared<std::string>();
+  command->add_option("command", *topic, "A qjt command, or formats: the formats and what each command does with them");
+  command->callback([app, topic, status] {
+    if (topic->empty()) {
       fmt::print("{}", app->help());
       return;
     }
-    if (*name == "formats") {
-      fmt::print("{}", formats_help(registry()));
+    if (*topic == "formats") {
+      fmt::print("{}", formats_help(registry(), family_commands()));
       return;
     }
-    if (const CLI::App* sub = find_command(*app, *name)) {
+    if (const CLI::App* sub = find_command(*app, *topic)) {
       fmt::print("{}", sub->help(app->get_name()));  // "Usage: qjt dump", as dump --help
       return;
     }
     std::vector<std::string> topics = command_names(*app);
     topics.emplace_back("formats");
-    *status = usage_error("help", unknown("command", *name, topics, "qjt --help"));
+    *status = usage_error("help", unknown("command", *topic, topics, "qjt --help"));
   });
 }
 

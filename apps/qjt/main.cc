@@ -50,52 +50,23 @@ void add_all_findings_option(CLI::App* command) {
       "List every finding, not one per cause with a count (nor at most 100 per code)");
 }
 
-// What main() adds to a command beside its own options, by its row in
-// kCommands. Every command also takes the options of add_global_options.
-enum CommandTakes : unsigned {
-  kReadsInputs = 1U << 0,  // --max-input, --all-findings (add_max_input_option, add_all_findings_option)
-  kShowsValues = 1U << 1,  // --local-time, --json-big-numbers (value_options.h)
-  // Its --json answer is a stream of records (dump) or of queues (replay),
-  // for which no line at all is the answer when nothing could be read.
-  // Without it, the answer is one report object, owed even by a run that
-  // stopped before writing it (main() then writes an error object).
-  kJsonStream = 1U << 2,
-};
+using CommandRows = std::map<const CLI::App*, const qjt::cli::CommandRow*>;
 
-struct CommandRow {
-  void (*add)(CLI::App* app, qjt::ExitCode* status);  // adds the command and its own options (command_table.h)
-  unsigned takes;                                     // CommandTakes
-};
-
-// The commands of qjt, one row each (as git's table of builtins), in the
-// order qjt --help lists them. A new command is its cmd_NAME.cc and a row.
-constexpr CommandRow kCommands[] = {
-    {qjt::cli::add_dump_command, kReadsInputs | kShowsValues | kJsonStream},
-    {qjt::cli::add_verify_command, kReadsInputs | kShowsValues},
-    {qjt::cli::add_replay_command, kReadsInputs | kShowsValues | kJsonStream},
-    {qjt::cli::add_compact_command, kReadsInputs | kShowsValues},
-    {qjt::cli::add_convert_command, kReadsInputs | kShowsValues},
-    {qjt::cli::add_repair_command, kReadsInputs | kShowsValues},
-    {qjt::cli::add_gen_command, kShowsValues},
-    {qjt::cli::add_help_command, 0},
-    {qjt::cli::add_completion_command, 0},
-};
-
-using CommandRows = std::map<const CLI::App*, const CommandRow*>;
-
-// Adds the command of each row of kCommands to `app`, with the options its
-// row says it takes and those every command takes; returns the row of each.
+// Adds the command of each row of the command table to `app`, with the
+// options its row says it takes and those every command takes; returns the
+// row of each.
 CommandRows add_commands(CLI::App* app, qjt::ExitCode* status) {
+  using namespace qjt::cli;
   CommandRows rows;
-  for (const CommandRow& row : kCommands) {
-    row.add(app, status);
+  for (const CommandRow& row : command_table()) {
+    row.add(app, row.name, status);
     CLI::App* command = app->get_subcommands({}).back();  // the one row.add added
     if ((row.takes & kReadsInputs) != 0) {
       add_max_input_option(command);
       add_all_findings_option(command);
     }
-    if ((row.takes & kShowsValues) != 0) qjt::cli::add_value_display_options(command);
-    qjt::cli::add_global_options(command);
+    if ((row.takes & kShowsValues) != 0) add_value_display_options(command);
+    add_global_options(command);
     rows.emplace(command, &row);
   }
   return rows;
@@ -192,7 +163,7 @@ int main(int argc, char** argv) {
   // before writing it (an unreadable input, a refusal told on stderr),
   // still owes its caller one JSON object; a stream command does not.
   const CLI::App* command = app.get_subcommands().front();
-  const bool stream = (rows.at(command)->takes & kJsonStream) != 0;
+  const bool stream = (rows.at(command)->takes & qjt::cli::kJsonStream) != 0;
   if (json && status != qjt::ExitCode::kOk && !qjt::stdout_written() && !stream)
     qjt::cli::write_error_json(command->get_name(), status,
                                "stopped before any output; the diagnostics are on standard error");

@@ -8,6 +8,7 @@
 #include <iterator>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "input_file.h"
 #include "path_family.h"
@@ -15,8 +16,8 @@
 namespace qjt::cli {
 namespace {
 
-bool usage(Command command, const std::string& message) {
-  usage_error(command_name(command), message);
+bool usage(std::string_view command, const std::string& message) {
+  usage_error(command, message);
   return false;
 }
 
@@ -35,12 +36,10 @@ std::string input_of(const Assignment& run) {
   return fmt::format("{} is a {} input", run.paths.front(), run.driver->name());
 }
 
-bool is_write(Command command) { return command == Command::kCompact || command == Command::kRepair; }
-
 // An option of one family with the input of another, checked here once
 // for every command.
 bool options_match(const std::vector<Assignment>& runs, const FamilyOptions& options) {
-  const bool write = is_write(options.command());
+  const bool write = options.writes();
   for (const auto& [owner, option] : options.given())
     for (const Assignment& run : runs)
       if (run.driver != owner)
@@ -50,20 +49,19 @@ bool options_match(const std::vector<Assignment>& runs, const FamilyOptions& opt
   return true;
 }
 
-bool supported(const std::vector<Assignment>& runs, Command command) {
+bool supported(const std::vector<Assignment>& runs, std::string_view command) {
   for (const Assignment& run : runs) {
-    if (!run.driver->does(command).empty()) continue;
+    if (run.driver->provides(command) != nullptr) continue;
     const std::string_view why = run.driver->why_not(command);
-    return usage(command,
-                 fmt::format("refused: {}, and {} does not take {} inputs{}{}; nothing was changed "
-                             "(qjt help formats says which commands take each format)",
-                             input_of(run), command_name(command), run.driver->name(), why.empty() ? "" : ": ", why));
+    return usage(command, fmt::format("refused: {}, and {} does not take {} inputs{}{}; nothing was changed "
+                                      "(qjt help formats says which commands take each format)",
+                                      input_of(run), command, run.driver->name(), why.empty() ? "" : ": ", why));
   }
   return true;
 }
 
 // A filter for a field some run's family lacks.
-bool filters_apply(const std::vector<Assignment>& runs, const ReadFilter& filter, Command command) {
+bool filters_apply(const std::vector<Assignment>& runs, const ReadFilter& filter, std::string_view command) {
   for (const Assignment& run : runs)
     if (const auto refusal = check_filter_fields(filter, run.driver->name(), run.driver->filter_fields()))
       return usage(command, *refusal);
@@ -77,11 +75,11 @@ bool is_directory(const std::string& path) {
 
 // Classic Kestrel journals carry no magic: a write acts only on what a
 // family proved its own (a directory never passes on weak evidence).
-bool proven(const std::vector<Assignment>& runs, Command command) {
+bool proven(const std::vector<Assignment>& runs, std::string_view command) {
   bool ok = true;
   for (const Assignment& run : runs) {
     for (const auto& [path, evidence] : run.unproven) {
-      if (run.driver->takes_unproven_files(command) && !is_directory(path)) continue;
+      if (run.driver->provides(command)->takes_unproven_files && !is_directory(path)) continue;
       usage(command, fmt::format("refused: {} is not known to be a {} input ({}); nothing was changed "
                                  "(qjt help formats says which commands take each format)",
                                  path, run.driver->name(), evidence));
@@ -94,17 +92,19 @@ bool proven(const std::vector<Assignment>& runs, Command command) {
 // ", or ..." naming the options that name an input of their own.
 std::string input_options(const FamilyOptions& options) {
   std::string text;
-  for (const Driver* d : options.drivers())
-    if (!d->input_options(options.command()).empty())
-      text += fmt::format(", or {}", d->input_options(options.command()));
+  for (Driver* d : options.drivers())
+    if (const Capability* c = d->provides(options.command()); c != nullptr && !c->input_options.empty())
+      text += fmt::format(", or {}", c->input_options);
   return text;
 }
 
 // The drivers whose options were given and name an input of their own.
 std::vector<Assignment> option_inputs(const FamilyOptions& options) {
   std::vector<Assignment> runs;
-  for (const auto& given : options.given())
-    if (given.first->options_name_input(options.command())) runs.push_back(Assignment{given.first, "", {}, {}});
+  for (const auto& [driver, option] : options.given()) {
+    const Capability* c = driver->provides(options.command());
+    if (c->options_name_input && c->options_name_input()) runs.push_back(Assignment{driver, "", {}, {}});
+  }
   return runs;
 }
 
@@ -127,10 +127,11 @@ std::vector<std::string> empty_directories(const FindingList& unclaimed) {
 // Such directories stop any command before it reads or writes: one line
 // each (an error object each with --json), and true. Under --format, the
 // line names what that family looked for.
-bool refuse_empty(Command command, const std::vector<std::string>& dirs, const FamilyOptions* forced = nullptr) {
+bool refuse_empty(std::string_view command, const std::vector<std::string>& dirs,
+                  const FamilyOptions* forced = nullptr) {
   const Driver* family = forced == nullptr ? nullptr : find_driver(forced->drivers(), forced->format());
   for (const std::string& dir : dirs) {
-    report_error(command_name(command), ExitCode::kIoError,
+    report_error(command, ExitCode::kIoError,
                  family == nullptr
                      ? fmt::format("no journal, channel or checkpoint found in {}", dir)
                      : fmt::format("no {} found in {} (--format {})", family->title(), dir, forced->format()));
@@ -170,30 +171,15 @@ Driver* find_driver(Registry drivers, std::string_view name) {
   return nullptr;
 }
 
-std::string_view command_name(Command command) {
-  switch (command) {
-    case Command::kDump:
-      return "dump";
-    case Command::kVerify:
-      return "verify";
-    case Command::kReplay:
-      return "replay";
-    case Command::kCompact:
-      return "compact";
-    case Command::kConvert:
-      return "convert";
-    case Command::kRepair:
-      return "repair";
-  }
-  return "";
-}
-
-FamilyOptions::FamilyOptions(CLI::App* command, Command which, Registry drivers) : command_(which), drivers_(drivers) {
-  if (!is_write(which))
+FamilyOptions::FamilyOptions(CLI::App* command, std::string_view name, Inputs inputs, Registry drivers)
+    : command_(name), inputs_(inputs), drivers_(drivers) {
+  if (inputs == Inputs::kRead)
     command->add_option("--format", format_, fmt::format("How to read PATH: {}", format_names(drivers)));
   for (Driver* d : drivers) {
+    const Capability* part = d->provides(name);
+    if (part == nullptr || !part->add_options) continue;
     const std::size_t before = command->get_options().size();
-    d->add_options(which, command);
+    part->add_options(command);
     std::vector<CLI::Option*> owned = command->get_options();
     owned.erase(owned.begin(), owned.begin() + static_cast<std::ptrdiff_t>(before));
     // Each family's options are a group of their own in --help.
@@ -216,7 +202,7 @@ std::vector<std::pair<Driver*, std::string>> FamilyOptions::given() const {
 
 std::optional<std::vector<Assignment>> assign(const std::vector<std::string>& paths, const FamilyOptions& options,
                                               Reporter* unclaimed) {
-  const Command command = options.command();
+  const std::string_view command = options.command();
   std::vector<Assignment> runs;
   Registry claimants = options.drivers();
   const auto given = options.given();
@@ -238,9 +224,9 @@ std::optional<std::vector<Assignment>> assign(const std::vector<std::string>& pa
   if (runs.empty()) {
     // A read reports the files no family can read; a write refuses them
     // (proven()); a family forced reads what it is given.
-    Reporter* unreadable = is_write(command) || forced != nullptr ? nullptr : unclaimed;
+    Reporter* unreadable = options.writes() || forced != nullptr ? nullptr : unclaimed;
     for (const PathGroup& g : group_by_family(paths, unclaimed, claimants, owner, unreadable))
-      runs.push_back(Assignment{g.driver, g.key, is_write(command) ? g.paths : g.inputs, g.unproven});
+      runs.push_back(Assignment{g.driver, g.key, options.writes() ? g.paths : g.inputs, g.unproven});
   }
   if (paths.empty()) {
     auto named = option_inputs(options);
@@ -251,60 +237,88 @@ std::optional<std::vector<Assignment>> assign(const std::vector<std::string>& pa
     runs = std::move(named);
   }
   if (!options_match(runs, options) || !supported(runs, command)) return std::nullopt;
-  if (is_write(command) && !proven(runs, command)) return std::nullopt;
+  if (options.writes() && !proven(runs, command)) return std::nullopt;
   return runs;
 }
 
+namespace {
+
+// A bug, not a user's mistake: a driver offers a capability of another
+// kind than its command runs. Answered as a refusal, never as another
+// family's work.
+ExitCode wrong_kind(std::string_view command, const Driver* driver) {
+  usage(command, fmt::format("{} offers no {} of the kind this command runs", driver->name(), command));
+  return ExitCode::kUsage;
+}
+
+// What dump, replay and verify share before any driver is called: the
+// assignments, or the exit status that ends the run. The files no family
+// can read go to `total` (verify reports them; the others print them).
+std::optional<std::vector<Assignment>> assign_reads(ReadRequest* request, const FamilyOptions& options,
+                                                    VerifyTally* total, ExitCode* status) {
+  *status = ExitCode::kUsage;
+  auto runs = assign(request->paths, options, &total->findings);
+  if (!runs || !filters_apply(*runs, request->filter, request->command)) return std::nullopt;
+  if (refuse_empty(request->command, empty_directories(total->findings), &options)) {
+    *status = ExitCode::kIoError;
+    return std::nullopt;
+  }
+  if (has_io_error(total->findings.findings())) {
+    total->status = ExitCode::kIoError;
+  } else if (total->findings.count(Severity::kError) > 0) {
+    total->status = ExitCode::kProblems;  // a file no family can read
+  }
+  request->format = options.format();
+  request->drivers = options.drivers();
+  *status = total->status;
+  return runs;
+}
+
+}  // namespace
+
 ExitCode run_read_command(ReadRequest request, const FamilyOptions& options) {
-  if (request.command != Command::kVerify) {
-    // Nothing on standard output for what is not there.
-    const FindingList missing = missing_paths(request.paths);
-    print_io_errors(missing.findings());
-    if (!missing.findings().empty()) return ExitCode::kIoError;
-  }
-  VerifyTally total;
-  const auto runs = assign(request.paths, options, &total.findings);
-  if (!runs || !filters_apply(*runs, request.filter, request.command)) return ExitCode::kUsage;
-  if (refuse_empty(request.command, empty_directories(total.findings), &options)) return ExitCode::kIoError;
-  if (has_io_error(total.findings.findings())) {
-    total.status = ExitCode::kIoError;
-  } else if (total.findings.count(Severity::kError) > 0) {
-    total.status = ExitCode::kProblems;  // a file no family can read
-  }
-  if (request.command != Command::kVerify) {
-    StderrReporter diagnostics;
-    for (const Finding& f : total.findings.findings()) diagnostics.report(f);
-  }
-  ExitCode status = total.status;
-  request.format = options.format();
-  request.drivers = options.drivers();
+  // Nothing on standard output for what is not there.
+  const FindingList missing = missing_paths(request.paths);
+  print_io_errors(missing.findings());
+  if (!missing.findings().empty()) return ExitCode::kIoError;
+  VerifyTally unreadable;
+  ExitCode status = ExitCode::kOk;
+  const auto runs = assign_reads(&request, options, &unreadable, &status);
+  if (!runs) return status;
+  StderrReporter diagnostics;
+  for (const Finding& f : unreadable.findings.findings()) diagnostics.report(f);
   // dump --limit counts over the whole run, whatever the families.
   const auto limit = request.limit;
   std::uint64_t printed = 0;
   request.printed = &printed;
   for (const Assignment& run : *runs) {
+    if (limit && printed >= *limit) break;
+    if (limit) request.limit = *limit - printed;
+    auto* part = capability<ReadCapability>(run.driver, request.command);
+    if (part == nullptr) return wrong_kind(request.command, run.driver);
     request.paths = run.paths;
     request.group = run.group;
-    switch (request.command) {
-      case Command::kVerify: {
-        const auto tally = run.driver->verify(request);
-        if (!tally) return ExitCode::kUsage;
-        if (found_nothing(request, run, *tally)) return ExitCode::kIoError;
-        total.add(*tally);
-        break;
-      }
-      case Command::kDump:
-        if (limit && printed >= *limit) break;
-        if (limit) request.limit = *limit - printed;
-        status = worse(status, run.driver->dump(request));
-        break;
-      default:
-        status = worse(status, run.driver->replay(request));
-        break;
-    }
+    status = worse(status, part->read(request));
   }
-  if (request.command == Command::kVerify) return finish_verify(total, request.json, request.strict, request.quiet);
   return status;
+}
+
+ExitCode run_verify_command(ReadRequest request, const FamilyOptions& options) {
+  VerifyTally total;
+  ExitCode status = ExitCode::kOk;
+  const auto runs = assign_reads(&request, options, &total, &status);
+  if (!runs) return status;
+  for (const Assignment& run : *runs) {
+    auto* part = capability<VerifyCapability>(run.driver, request.command);
+    if (part == nullptr) return wrong_kind(request.command, run.driver);
+    request.paths = run.paths;
+    request.group = run.group;
+    const auto tally = part->verify(request);
+    if (!tally) return ExitCode::kUsage;
+    if (found_nothing(request, run, *tally)) return ExitCode::kIoError;
+    total.add(*tally);
+  }
+  return finish_verify(total, request.json, request.strict, request.quiet);
 }
 
 ExitCode run_write_command(WriteRequest request, const FamilyOptions& options) {
@@ -318,27 +332,29 @@ ExitCode run_write_command(WriteRequest request, const FamilyOptions& options) {
   ExitCode status = ExitCode::kOk;
   request.drivers = options.drivers();
   for (const Assignment& run : *runs) {
+    auto* part = capability<WriteCapability>(run.driver, request.command);
+    if (part == nullptr) return wrong_kind(request.command, run.driver);
     request.paths = run.paths;
     request.group = run.group;
-    status = worse(status,
-                   request.command == Command::kCompact ? run.driver->compact(request) : run.driver->repair(request));
+    status = worse(status, part->write(request));
   }
   return status;
 }
 
-std::vector<std::string> convert_targets(Registry drivers) {
+std::vector<std::string> convert_targets(Registry drivers, std::string_view command) {
   std::vector<std::string> targets;
-  for (const Driver* d : drivers)
-    for (std::string_view to : d->converts_to())
-      if (std::find(targets.begin(), targets.end(), to) == targets.end()) targets.emplace_back(to);
+  for (Driver* d : drivers)
+    if (const auto* part = capability<ConvertCapability>(d, command))
+      for (std::string_view to : part->targets)
+        if (std::find(targets.begin(), targets.end(), to) == targets.end()) targets.emplace_back(to);
   return targets;
 }
 
 namespace {
 
-bool converts_to(const Driver* d, std::string_view to) {
-  const auto targets = d->converts_to();
-  return std::find(targets.begin(), targets.end(), to) != targets.end();
+bool converts_to(Driver* d, std::string_view command, std::string_view to) {
+  const auto* part = capability<ConvertCapability>(d, command);
+  return part != nullptr && std::find(part->targets.begin(), part->targets.end(), to) != part->targets.end();
 }
 
 // The family that reads INPUT for --to jsonl: --format's, else the claim
@@ -354,63 +370,72 @@ Driver* jsonl_source(const ConvertRequest& r, const FamilyOptions& options) {
 Driver* convert_driver(const ConvertRequest& r, const FamilyOptions& options) {
   if (r.to == "jsonl") return jsonl_source(r, options);
   for (Driver* d : options.drivers())
-    if (converts_to(d, r.to)) return d;
+    if (converts_to(d, options.command(), r.to)) return d;
   return nullptr;
 }
 
 }  // namespace
 
 ExitCode run_convert_command(ConvertRequest request, const FamilyOptions& options) {
+  const std::string_view command = options.command();
   Driver* driver = convert_driver(request, options);
   if (driver == nullptr) {
-    usage(Command::kConvert,
-          fmt::format("unknown --format {}: expected {}", options.format(), format_names(options.drivers())));
+    usage(command, fmt::format("unknown --format {}: expected {}", options.format(), format_names(options.drivers())));
     return ExitCode::kUsage;
   }
   const std::vector<Assignment> runs{Assignment{driver, "", {request.input}, {}}};
-  if (!options_match(runs, options) || !supported(runs, Command::kConvert)) return ExitCode::kUsage;
-  if (!converts_to(driver, request.to)) {
-    usage(Command::kConvert, fmt::format("refused: {} is a {} input, and --to {} does not take {} inputs; "
-                                         "nothing was changed (qjt help formats says which commands take each "
-                                         "format)",
-                                         request.input, driver->name(), request.to, driver->name()));
+  if (!options_match(runs, options) || !supported(runs, command)) return ExitCode::kUsage;
+  if (!converts_to(driver, command, request.to)) {
+    usage(command, fmt::format("refused: {} is a {} input, and --to {} does not take {} inputs; "
+                               "nothing was changed (qjt help formats says which commands take each "
+                               "format)",
+                               request.input, driver->name(), request.to, driver->name()));
     return ExitCode::kUsage;
   }
   request.format = options.format();
   request.drivers = options.drivers();
-  return driver->convert(request);
+  return capability<ConvertCapability>(driver, command)->convert(request);
 }
 
-ExitCode Driver::convert(const ConvertRequest&) {
-  usage(Command::kConvert, fmt::format("{} has no conversion", name()));
-  return ExitCode::kUsage;
+std::vector<std::pair<std::string_view, std::string_view>> generators(Registry drivers, std::string_view command) {
+  std::vector<std::pair<std::string_view, std::string_view>> found;
+  for (Driver* d : drivers)
+    if (const auto* part = capability<GenCapability>(d, command)) found.emplace_back(d->name(), part->does);
+  return found;
 }
 
-// Reached only when a driver says it supports a command it does not
-// implement: a bug, answered as a refusal rather than another family's work.
-ExitCode Driver::compact(const WriteRequest&) {
-  usage(Command::kCompact, fmt::format("{} has no compaction", name()));
-  return ExitCode::kUsage;
+ExitCode run_gen_command(const GenRequest& request, const std::string& format, const FamilyOptions& options) {
+  const std::string_view command = options.command();
+  Driver* driver = find_driver(options.drivers(), format);
+  auto* part = driver == nullptr ? nullptr : capability<GenCapability>(driver, command);
+  if (part == nullptr) return usage_error(command, fmt::format("{} has no generator", format));
+  for (const auto& [owner, option] : options.given())
+    if (owner != driver)
+      return usage_error(command, fmt::format("{} is an option for {} ({}), but gen writes {}", option, owner->name(),
+                                              owner->title(), driver->name()));
+  const auto& modes = part->corruptions;
+  if (request.corrupt != "none" && std::find(modes.begin(), modes.end(), request.corrupt) == modes.end())
+    return usage_error(command, fmt::format("--corrupt {}: the modes of {} are none, {}", request.corrupt,
+                                            driver->name(), fmt::join(modes, ", ")));
+  return part->gen(request);
 }
 
-ExitCode Driver::repair(const WriteRequest&) {
-  usage(Command::kRepair, fmt::format("{} has no repair", name()));
-  return ExitCode::kUsage;
-}
-
-std::string formats_help(Registry drivers) {
-  auto row = [](std::string_view head, auto cell) {
+std::string formats_help(Registry drivers, std::span<const std::string_view> commands) {
+  auto row = [commands](std::string_view head, auto cell) {
     std::string line = fmt::format("  {:<12}", head);
-    for (Command c : kAllCommands) line += fmt::format("{:<9}", cell(c));
+    for (std::string_view c : commands) line += fmt::format("{:<9}", cell(c));
     return line.erase(line.find_last_not_of(' ') + 1) + "\n";
   };
   std::string text = "The formats qjt reads, and the commands each takes (- when it does not):\n\n";
-  text += row("", [](Command c) { return command_name(c); });
-  for (const Driver* d : drivers) text += row(d->name(), [d](Command c) { return d->does(c).empty() ? "-" : "yes"; });
-  for (const Driver* d : drivers) {
+  text += row("", [](std::string_view c) { return c; });
+  for (Driver* d : drivers)
+    text += row(d->name(), [d](std::string_view c) { return d->provides(c) == nullptr ? "-" : "yes"; });
+  for (Driver* d : drivers) {
     text += fmt::format("\n{}: {}\n", d->name(), d->title());
-    for (Command c : kAllCommands)
-      text += fmt::format("  {:<9}{}\n", command_name(c), d->does(c).empty() ? "-" : d->does(c));
+    for (std::string_view c : commands) {
+      const Capability* part = d->provides(c);
+      text += fmt::format("  {:<9}{}\n", c, part == nullptr ? "-" : part->does);
+    }
   }
   text += fmt::format("\n--format names: {}\n", format_names(drivers));
   return text;

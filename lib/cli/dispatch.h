@@ -13,7 +13,9 @@
 #include <CLI/CLI.hpp>
 
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -23,23 +25,32 @@
 
 namespace qjt::cli {
 
-// The option groups of every driver on one command, one per family in
-// --help, and --format for the commands that read (a write never forces a
-// family: it needs the family's own evidence).
+// What a command does with PATHs, which decides how they are assigned.
+enum class Inputs {
+  kRead,   // reads them: --format may force a family; files no family reads are findings
+  kWrite,  // changes them: no --format (a write needs the family's own evidence), weak claims refused
+  kNone,   // takes none (gen): the family is named otherwise
+};
+
+// The option groups of every driver that takes part in one command (its
+// capability's add_options), one per family in --help, and --format for
+// the commands that read.
 class FamilyOptions {
  public:
-  FamilyOptions(CLI::App* command, Command which, Registry drivers);
+  FamilyOptions(CLI::App* command, std::string_view name, Inputs inputs, Registry drivers);
   FamilyOptions(const FamilyOptions&) = delete;  // CLI11 holds &format_
   FamilyOptions& operator=(const FamilyOptions&) = delete;
 
-  Command command() const { return command_; }
+  std::string_view command() const { return command_; }
+  bool writes() const { return inputs_ == Inputs::kWrite; }
   const std::string& format() const { return format_; }
   Registry drivers() const { return drivers_; }
   // After parsing: the first option given of each driver that has one.
   std::vector<std::pair<Driver*, std::string>> given() const;
 
  private:
-  Command command_;
+  std::string_view command_;
+  Inputs inputs_;
   Registry drivers_;
   std::string format_ = "auto";
   std::vector<std::pair<Driver*, std::vector<CLI::Option*>>> groups_;
@@ -61,28 +72,42 @@ struct Assignment {
 std::optional<std::vector<Assignment>> assign(const std::vector<std::string>& paths, const FamilyOptions& options,
                                               Reporter* unclaimed);
 
-// dump, verify or replay over `request.paths`: each assignment to its
-// driver; verify's tallies make one report.
+// A read command (dump, replay) over `request.paths`: each assignment to
+// its driver's ReadCapability, in order; dump's --limit counts over them all.
 ExitCode run_read_command(ReadRequest request, const FamilyOptions& options);
 
-// compact or repair over `request.paths`, each assignment to its driver,
-// once every PATH is known to be its family's on positive evidence (else
-// refused, exit 2, nothing opened for writing).
+// verify over `request.paths`: each assignment to its driver's
+// VerifyCapability; their tallies make one report.
+ExitCode run_verify_command(ReadRequest request, const FamilyOptions& options);
+
+// A writing command (compact, repair) over `request.paths`, each
+// assignment to its driver's WriteCapability, once every PATH is known to
+// be its family's on positive evidence (else refused, exit 2, nothing
+// opened for writing).
 ExitCode run_write_command(WriteRequest request, const FamilyOptions& options);
 
 // convert: --to jsonl goes to the family of INPUT (or of --format, or of
 // the options given); any other target to the family that writes it.
 ExitCode run_convert_command(ConvertRequest request, const FamilyOptions& options);
 
-// Every --to target of the registry, in order, without repeats.
-std::vector<std::string> convert_targets(Registry drivers);
+// Every --to target of the registry's ConvertCapability of `command`, in
+// order, without repeats.
+std::vector<std::string> convert_targets(Registry drivers, std::string_view command);
+
+// gen: the family named `format` writes; an option of another family, or
+// a --corrupt mode the family does not know, is refused.
+ExitCode run_gen_command(const GenRequest& request, const std::string& format, const FamilyOptions& options);
+
+// The families whose GenCapability of `command` writes something: each
+// name, and what it writes.
+std::vector<std::pair<std::string_view, std::string_view>> generators(Registry drivers, std::string_view command);
 
 // The driver named `name`, or the one with the file kind `name`
 // (--format); null when none has it.
 Driver* find_driver(Registry drivers, std::string_view name);
 
-// The table `qjt help formats` prints: families by commands, and the
-// --format names.
-std::string formats_help(Registry drivers);
+// The table `qjt help formats` prints: families by `commands` (the
+// commands the families take part in), and the --format names.
+std::string formats_help(Registry drivers, std::span<const std::string_view> commands);
 
 }  // namespace qjt::cli

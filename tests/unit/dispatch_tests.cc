@@ -1,15 +1,18 @@
 // Unit tests for the format layer (lib/cli/dispatch.h, path_family.h):
 // dispatch driven through fake drivers, so that the rules hold for any
 // family: who claims a PATH, which claim wins, --format, commands a family
-// does not support, and options given for another family.
+// takes no part in, options given for another family, and a command added
+// through the command table (apps/qjt/command_table.h).
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <array>
 #include <fstream>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "command_table.h"
 #include "dispatch.h"
 #include "path_family.h"
 #include "unit_helpers.h"
@@ -20,12 +23,15 @@ using qjt_test::TempDir;
 
 namespace {
 
-// A family told by a magic prefix or by a file name, with one option of
-// its own on every command, and the commands it lists.
+// A family told by a magic prefix or by a file name, taking part in the
+// commands it lists (a capability each, of the kind the command runs),
+// with one option of its own on each; it counts the calls.
 class FakeDriver final : public Driver {
  public:
-  FakeDriver(std::string name, std::string magic, std::vector<Command> commands, bool fallback = false)
-      : name_(std::move(name)), magic_(std::move(magic)), commands_(std::move(commands)), fallback_(fallback) {}
+  FakeDriver(std::string name, std::string magic, const std::vector<std::string>& commands, bool fallback = false)
+      : name_(std::move(name)), magic_(std::move(magic)), fallback_(fallback) {
+    for (const std::string& command : commands) parts_.emplace_back(command, part_of(command));
+  }
 
   std::string_view name() const override { return name_; }
   std::string_view title() const override { return name_; }
@@ -40,33 +46,57 @@ class FakeDriver final : public Driver {
 
   std::string_view looks_for() const override { return magic_; }
 
-  std::string_view does(Command command) const override {
-    return std::find(commands_.begin(), commands_.end(), command) != commands_.end() ? "reads it" : "";
+  Capability* provides(std::string_view command) override {
+    for (auto& [name, part] : parts_)
+      if (name == command) return part.get();
+    return nullptr;
   }
 
-  void add_options(Command, CLI::App* group) override { group->add_flag("--" + name_ + "-option", flag_, "fake"); }
-
-  ExitCode dump(const ReadRequest&) override { return ExitCode::kOk; }
-  std::optional<VerifyTally> verify(const ReadRequest& r) override {
-    VerifyTally tally;
-    tally.files = r.paths.size();
-    return tally;
-  }
-  ExitCode replay(const ReadRequest&) override { return ExitCode::kOk; }
+  int calls = 0;
+  std::vector<std::string> paths_read;
 
  private:
+  std::unique_ptr<Capability> part_of(const std::string& command) {
+    std::unique_ptr<Capability> part;
+    if (command == "verify") {
+      auto verify = std::make_unique<VerifyCapability>();
+      verify->verify = [this](const ReadRequest& r) {
+        ++calls;
+        VerifyTally tally;
+        tally.files = r.paths.size();
+        return std::optional<VerifyTally>(tally);
+      };
+      part = std::move(verify);
+    } else if (command == "compact" || command == "repair") {
+      auto write = std::make_unique<WriteCapability>();
+      write->write = [this](const WriteRequest&) { return ++calls, ExitCode::kOk; };
+      part = std::move(write);
+    } else {
+      auto read = std::make_unique<ReadCapability>();
+      read->read = [this](const ReadRequest& r) {
+        ++calls;
+        paths_read.insert(paths_read.end(), r.paths.begin(), r.paths.end());
+        return ExitCode::kOk;
+      };
+      part = std::move(read);
+    }
+    part->does = "reads it";
+    part->add_options = [this](CLI::App* group) { group->add_flag("--" + name_ + "-option", flag_, "fake"); };
+    return part;
+  }
+
   std::string name_, magic_, kind_ = name_ + "-kind";
-  std::vector<Command> commands_;
   bool fallback_;
   bool flag_ = false;
+  std::vector<std::pair<std::string, std::unique_ptr<Capability>>> parts_;
 };
 
-constexpr std::array kReadCommands{Command::kDump, Command::kVerify, Command::kReplay};
+const std::vector<std::string> kReadCommands{"dump", "verify", "replay"};
 
 struct Fixture {
-  FakeDriver alpha{"alpha", "AL", {Command::kDump, Command::kVerify, Command::kReplay, Command::kCompact}};
-  FakeDriver beta{"beta", "BE", {kReadCommands.begin(), kReadCommands.end()}};
-  FakeDriver last{"last", "LA", {kReadCommands.begin(), kReadCommands.end()}, true};
+  FakeDriver alpha{"alpha", "AL", {"dump", "verify", "replay", "compact"}};
+  FakeDriver beta{"beta", "BE", kReadCommands};
+  FakeDriver last{"last", "LA", kReadCommands, true};
   std::array<Driver*, 3> list{&alpha, &beta, &last};
   Registry drivers{list};
   TempDir dir{"dispatch"};
@@ -78,11 +108,13 @@ struct Fixture {
   }
 
   // Parses `args` for `command` and assigns the PATHs.
-  std::optional<std::vector<Assignment>> run(Command command, std::vector<std::string> args, FindingList* unclaimed) {
+  std::optional<std::vector<Assignment>> run(std::string_view command, std::vector<std::string> args,
+                                             FindingList* unclaimed) {
     CLI::App app;
     std::vector<std::string> paths;
     app.add_option("path", paths);
-    FamilyOptions options(&app, command, drivers);
+    const bool write = command == "compact" || command == "repair";
+    FamilyOptions options(&app, command, write ? Inputs::kWrite : Inputs::kRead, drivers);
     std::vector<std::string> reversed(args.rbegin(), args.rend());
     app.parse(reversed);
     return assign(paths, options, unclaimed);
@@ -117,7 +149,7 @@ TEST_CASE("dispatch: a directory belongs to the first family other than the last
   CHECK(claimed_by((f.dir.path() / "q").string(), f.drivers) == &f.beta);
   std::filesystem::create_directory(f.dir.path() / "empty");
   FindingList unclaimed;
-  const auto runs = f.run(Command::kVerify, {(f.dir.path() / "empty").string()}, &unclaimed);
+  const auto runs = f.run("verify", {(f.dir.path() / "empty").string()}, &unclaimed);
   REQUIRE(runs);
   CHECK(runs->empty());
   CHECK(unclaimed.count(Severity::kError) == 1);
@@ -127,7 +159,7 @@ TEST_CASE("dispatch: PATHs of several families go to their own drivers whatever 
   Fixture f;
   const std::string a = f.file("a", "AL"), b = f.file("b", "BE"), c = f.file("c", "LA"), a2 = f.file("a2", "AL");
   FindingList unclaimed;
-  const auto runs = f.run(Command::kVerify, {b, a, c, a2}, &unclaimed);
+  const auto runs = f.run("verify", {b, a, c, a2}, &unclaimed);
   REQUIRE(runs);
   REQUIRE(runs->size() == 3);
   CHECK((*runs)[0].driver == &f.beta);
@@ -140,38 +172,103 @@ TEST_CASE("dispatch: --format forces the family, by name or by file kind; an unk
   Fixture f;
   const std::string a = f.file("a", "AL");
   FindingList unclaimed;
-  auto runs = f.run(Command::kDump, {"--format", "beta", a}, &unclaimed);
+  auto runs = f.run("dump", {"--format", "beta", a}, &unclaimed);
   REQUIRE(runs);
   REQUIRE(runs->size() == 1);
   CHECK((*runs)[0].driver == &f.beta);
-  runs = f.run(Command::kDump, {"--format", "last-kind", a}, &unclaimed);
+  runs = f.run("dump", {"--format", "last-kind", a}, &unclaimed);
   REQUIRE(runs);
   CHECK((*runs)[0].driver == &f.last);
-  CHECK_FALSE(f.run(Command::kDump, {"--format", "gamma", a}, &unclaimed));
+  CHECK_FALSE(f.run("dump", {"--format", "gamma", a}, &unclaimed));
 }
 
 TEST_CASE("dispatch: a command the family does not support is refused, never handed to another family") {
   Fixture f;
   FindingList unclaimed;
-  CHECK(f.run(Command::kCompact, {f.file("a", "AL")}, &unclaimed));
-  CHECK_FALSE(f.run(Command::kCompact, {f.file("b", "BE")}, &unclaimed));
-  CHECK_FALSE(f.run(Command::kRepair, {f.file("c", "AL")}, &unclaimed));
+  CHECK(f.run("compact", {f.file("a", "AL")}, &unclaimed));
+  CHECK_FALSE(f.run("compact", {f.file("b", "BE")}, &unclaimed));
+  CHECK_FALSE(f.run("repair", {f.file("c", "AL")}, &unclaimed));
 }
 
 TEST_CASE("dispatch: an option of another family than the PATHs' is a usage error") {
   Fixture f;
   FindingList unclaimed;
   const std::string a = f.file("a", "AL");
-  CHECK(f.run(Command::kDump, {"--alpha-option", a}, &unclaimed));
-  CHECK_FALSE(f.run(Command::kDump, {"--beta-option", a}, &unclaimed));
-  CHECK_FALSE(f.run(Command::kDump, {"--format", "beta", "--alpha-option", a}, &unclaimed));
-  CHECK_FALSE(f.run(Command::kDump, {}, &unclaimed));  // no input at all
+  CHECK(f.run("dump", {"--alpha-option", a}, &unclaimed));
+  CHECK_FALSE(f.run("dump", {"--beta-option", a}, &unclaimed));
+  CHECK_FALSE(f.run("dump", {"--format", "beta", "--alpha-option", a}, &unclaimed));
+  CHECK_FALSE(f.run("dump", {}, &unclaimed));  // no input at all
 }
 
 TEST_CASE("dispatch: qjt help formats is printed from the registry") {
   Fixture f;
-  const std::string help = formats_help(f.drivers);
+  const std::vector<std::string_view> commands{"dump", "verify", "replay", "compact", "convert", "repair"};
+  const std::string help = formats_help(f.drivers, commands);
   for (std::string_view name : {"alpha", "beta", "last", "beta-kind", "compact"})
     CHECK(help.find(name) != std::string::npos);
   CHECK(help.find("  beta        yes      yes      yes      -        -        -\n") != std::string::npos);
+}
+
+namespace {
+
+// The families a census reads; set by the test below.
+Registry census_families;
+
+// A command qjt does not have, added as any command is: what its
+// cmd_census.cc would hold. The families take part by providing "census".
+void add_census_command(CLI::App* app, std::string_view name, ExitCode* status) {
+  auto request = std::make_shared<ReadRequest>(ReadRequest{.command = name});
+  auto* command = app->add_subcommand(std::string(name), "Count what each PATH holds");
+  command->add_option("path", request->paths);
+  auto families = std::make_shared<FamilyOptions>(command, name, Inputs::kRead, census_families);
+  command->callback([request, families, status] { *status = run_read_command(*request, *families); });
+}
+
+// Parses `args` (the command first) and returns the exit status.
+ExitCode run_command(const CommandRow& row, std::vector<std::string> args) {
+  CLI::App app;
+  ExitCode status = ExitCode::kOk;
+  row.add(&app, row.name, &status);
+  app.parse(std::vector<std::string>(args.rbegin(), args.rend()));
+  return status;
+}
+
+}  // namespace
+
+TEST_CASE("dispatch: a new command is its add function and a row; families that take no part are not edited") {
+  Fixture f;
+  FakeDriver gamma{"gamma", "GA", {"census"}};
+  const std::array<Driver*, 4> list{&gamma, &f.alpha, &f.beta, &f.last};
+  census_families = Registry(list);
+  const CommandRow row{"census", add_census_command, kReadsInputs | kByFamilies};
+
+  const std::string g = f.file("g", "GA");
+  CHECK(run_command(row, {"census", g}) == ExitCode::kOk);
+  CHECK(gamma.calls == 1);
+  CHECK(gamma.paths_read == std::vector<std::string>{g});
+  // alpha provides no census: its input is refused, never handed to gamma.
+  CHECK(run_command(row, {"census", f.file("a", "AL")}) == ExitCode::kUsage);
+  CHECK(f.alpha.calls == 0);
+  CHECK(gamma.calls == 1);
+  // gamma's option is its own on the new command; given with alpha's input, refused.
+  CHECK(run_command(row, {"census", "--gamma-option", g}) == ExitCode::kOk);
+  CHECK(run_command(row, {"census", "--gamma-option", f.file("b", "BE")}) == ExitCode::kUsage);
+
+  const std::vector<std::string_view> columns{row.name};
+  const std::string help = formats_help(census_families, columns);
+  CHECK(help.find("  gamma       yes\n") != std::string::npos);
+  CHECK(help.find("  alpha       -\n") != std::string::npos);
+}
+
+TEST_CASE("dispatch: the command table names every command qjt adds, under the name it is added as") {
+  for (const CommandRow& row : command_table()) {
+    CLI::App app;
+    ExitCode status = ExitCode::kOk;
+    row.add(&app, row.name, &status);
+    REQUIRE(app.get_subcommands({}).size() == 1);
+    CHECK(app.get_subcommands({}).front()->get_name() == row.name);
+  }
+  const auto families = family_commands();
+  CHECK(std::find(families.begin(), families.end(), "gen") != families.end());
+  CHECK(std::find(families.begin(), families.end(), "help") == families.end());
 }

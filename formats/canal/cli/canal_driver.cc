@@ -18,6 +18,48 @@ namespace {
 
 class CanalDriver final : public Driver {
  public:
+  CanalDriver() {
+    dump_.does = "the cursors of a meta.dat; the entries of meta.log files";
+    dump_.add_options = add_time_zone_option;
+    dump_.read = [this](const ReadRequest& r) { return run_canal_dump(run(r, dump_options_)); };
+
+    verify_.does = "cursors and their order; --binlogs, --metrics check the server's side";
+    verify_.add_options = [this](CLI::App* group) {
+      add_time_zone_option(group);
+      add_canal_verify_options(group, &verify_options_);
+    };
+    verify_.options_name_input = [this] { return !verify_options_.metrics.empty(); };
+    verify_.input_options = "Canal's --metrics";
+    verify_.verify = [this](const ReadRequest& r) {
+      auto tally = check_canal(run(r, verify_options_));
+      if (tally) tally->findings.add_hints(canal_hint);
+      return tally;
+    };
+
+    replay_.does = "a meta.log's cursor history; --at: the meta.dat of a moment";
+    replay_.add_options = [this](CLI::App* group) {
+      add_time_zone_option(group);
+      add_canal_replay_options(group, &replay_options_);
+    };
+    replay_.read = [this](const ReadRequest& r) { return run_canal_replay(run(r, replay_options_)); };
+
+    // No compact: Canal rewrites meta.dat itself each second.
+    repair_.does = "rewrites a meta.dat's damaged cursors, with a backup";
+    repair_.add_options = [this](CLI::App* group) {
+      add_time_zone_option(group);
+      add_canal_repair_options(group, &repair_options_);
+    };
+    repair_.write = [this](const WriteRequest& r) {
+      return run_canal_repair(
+          CanalRepairRun{r.paths, r.group == "canal-meta-log", repair_options_, r.apply, r.json, r.guard});
+    };
+
+    gen_.does = "a meta.dat and a meta.log history of N updates";
+    gen_.corruptions = canal::meta_corruptions();
+    gen_.add_options = [this](CLI::App* group) { add_canal_gen_options(group, &gen_options_); };
+    gen_.gen = [this](const GenRequest& r) { return run_canal_gen(r, gen_options_); };
+  }
+
   std::string_view name() const override { return "canal"; }
   std::string_view title() const override { return "Canal consumer cursors (meta.dat, meta.log)"; }
   std::vector<std::string_view> kinds() const override { return {"canal-meta-dat", "canal-meta-log"}; }
@@ -33,64 +75,24 @@ class CanalDriver final : public Driver {
     return "a Canal meta.dat (by name or its JSON) or meta.log (by name or a cursor line, plain or gzip'd)";
   }
 
-  std::string_view does(Command command) const override {
-    switch (command) {
-      case Command::kDump:
-        return "the cursors of a meta.dat; the entries of meta.log files";
-      case Command::kVerify:
-        return "cursors and their order; --binlogs, --metrics check the server's side";
-      case Command::kReplay:
-        return "a meta.log's cursor history; --at: the meta.dat of a moment";
-      case Command::kCompact:
-        return "";  // Canal rewrites meta.dat itself each second
-      case Command::kConvert:
-        return "";
-      case Command::kRepair:
-        return "rewrites a meta.dat's damaged cursors, with a backup";
-    }
-    return "";
-  }
-
-  void add_options(Command command, CLI::App* group) override {
-    CanalOptions* o = &options_[command];
-    if (command != Command::kConvert && command != Command::kCompact) add_time_zone_option(group);
-    if (command == Command::kVerify) add_canal_verify_options(group, o);
-    if (command == Command::kReplay) add_canal_replay_options(group, o);
-    if (command == Command::kRepair) add_canal_repair_options(group, &repair_);
-  }
   // meta.log lines; a meta.dat has no records to select.
   FilterFields filter_fields() const override { return {.time = "time (meta.log lines)", .offsets = true}; }
-  bool options_name_input(Command command) const override { return !options_[command].metrics.empty(); }
-  std::string_view input_options(Command command) const override {
-    return command == Command::kVerify ? "Canal's --metrics" : "";
-  }
   bool reads_directories() const override { return false; }
 
-  ExitCode dump(const ReadRequest& r) override { return run_canal_dump(run(r)); }
-  std::optional<VerifyTally> verify(const ReadRequest& r) override {
-    auto tally = check_canal(run(r));
-    if (tally) tally->findings.add_hints(canal_hint);
-    return tally;
+  Capability* provides(std::string_view command) override {
+    return offered(
+        command, {{"dump", &dump_}, {"verify", &verify_}, {"replay", &replay_}, {"repair", &repair_}, {"gen", &gen_}});
   }
-  ExitCode replay(const ReadRequest& r) override { return run_canal_replay(run(r)); }
-  ExitCode repair(const WriteRequest& r) override {
-    return run_canal_repair(CanalRepairRun{r.paths, r.group == "canal-meta-log", repair_, r.apply, r.json, r.guard});
-  }
-
-  std::string_view generates() const override { return "a meta.dat and a meta.log history of N updates"; }
-  std::vector<std::string_view> corruptions() const override { return canal::meta_corruptions(); }
-  void add_gen_options(CLI::App* group) override { add_canal_gen_options(group, &gen_); }
-  ExitCode gen(const GenRequest& r) override { return run_canal_gen(r, gen_); }
 
  private:
   // The group of the claims (canal-meta-dat, canal-meta-log) is the kind,
   // so no file is read twice to tell it; else --format names it. Streams
   // (standard input, a FIFO) are never claimed: under --format canal the
   // first one's bytes tell it, read once (InputFile keeps them for the run).
-  CanalRun run(const ReadRequest& r) const {
+  static CanalRun run(const ReadRequest& r, const CanalOptions& options) {
     auto kind = canal::parse_format(r.group) ? canal::parse_format(r.group) : canal::parse_format(r.format);
     if (!kind && !r.paths.empty()) kind = stream_kind(r.paths.front());
-    return CanalRun{r.paths, kind, r.json, r.strict, r.quiet, options_[r.command], r.filter, r.limit, r.printed};
+    return CanalRun{r.paths, kind, r.json, r.strict, r.quiet, options, r.filter, r.limit, r.printed};
   }
 
   static std::optional<canal::FileKind> stream_kind(const std::string& path) {
@@ -102,9 +104,13 @@ class CanalDriver final : public Driver {
     return input ? canal::detect_file_kind(path, input->bytes()) : std::nullopt;
   }
 
-  PerCommand<CanalOptions> options_;
-  CanalRepairOptions repair_;
-  CanalGenOptions gen_;
+  ReadCapability dump_, replay_;
+  VerifyCapability verify_;
+  WriteCapability repair_;
+  GenCapability gen_;
+  CanalOptions dump_options_, verify_options_, replay_options_;
+  CanalRepairOptions repair_options_;
+  CanalGenOptions gen_options_;
 };
 
 }  // namespace

@@ -34,6 +34,47 @@ Finding lock_file_finding(const std::string& path) {
 
 class FlumeDriver final : public Driver {
  public:
+  FlumeDriver() {
+    dump_.does = "every record of checkpoints, inflight files and logs (also encrypted)";
+    dump_.add_options = [this](CLI::App* group) { add_channel_options(group, &dump_options_, false); };
+    dump_.options_name_input = [this] { return names_channel(dump_options_); };
+    dump_.input_options = kChannelOptions;
+    dump_.read = [this](const ReadRequest& r) {
+      return r.group == kLockGroup ? tell_locks(r.paths) : run_flume_dump(run(r, dump_options_));
+    };
+
+    verify_.does = "decodes every file, replays the channel, reads every queued event";
+    verify_.add_options = [this](CLI::App* group) { add_channel_options(group, &verify_options_, true); };
+    verify_.options_name_input = [this] { return names_channel(verify_options_); };
+    verify_.input_options = kChannelOptions;
+    verify_.verify = [this](const ReadRequest& r) { return verify(r); };
+
+    replay_.does = "the queue Flume recovers at startup (a channel's directories)";
+    replay_.add_options = [this](CLI::App* group) { add_channel_options(group, &replay_options_, true); };
+    replay_.options_name_input = [this] { return names_channel(replay_options_); };
+    replay_.input_options = kChannelOptions;
+    replay_.read = [this](const ReadRequest& r) {
+      return r.group == kLockGroup ? tell_locks(r.paths) : run_flume_replay(run(r, replay_options_));
+    };
+
+    // No compact: Flume's own log cleaner drops the logs no event needs.
+    convert_.does = "data logs to and from JSON Lines; a V2 checkpoint to V3 (--apply)";
+    convert_.targets = {"jsonl", "flume-log", "flume-v3"};
+    convert_.add_options = [this](CLI::App* group) { add_flume_convert_options(group, &convert_options_); };
+    convert_.convert = [this](const ConvertRequest& r) { return convert(r); };
+
+    repair_.does = "rebuilds the checkpoint from the logs, with backups";
+    repair_.add_options = [this](CLI::App* group) { add_flume_repair_options(group, &repair_options_); };
+    repair_.options_name_input = [this] { return names_channel(repair_options_.flume); };
+    repair_.input_options = kChannelOptions;
+    repair_.write = [this](const WriteRequest& r) { return repair(r); };
+
+    gen_.does = "a channel: checkpoint (V2 or V3) and data dirs, transactions in flight, encryption";
+    gen_.corruptions = flume::channel_corruptions();
+    gen_.add_options = [this](CLI::App* group) { add_flume_gen_options(group, &gen_options_); };
+    gen_.gen = [this](const GenRequest& r) { return run_flume_gen(r, gen_options_); };
+  }
+
   std::string_view name() const override { return "flume"; }
   std::string_view title() const override { return "Apache Flume file channel"; }
   std::vector<std::string_view> kinds() const override { return flume_format_names(); }
@@ -51,24 +92,6 @@ class FlumeDriver final : public Driver {
     return "a Flume file channel file (checkpoint, inflight, log-N and their metadata, by name or signature)";
   }
 
-  std::string_view does(Command command) const override {
-    switch (command) {
-      case Command::kDump:
-        return "every record of checkpoints, inflight files and logs (also encrypted)";
-      case Command::kVerify:
-        return "decodes every file, replays the channel, reads every queued event";
-      case Command::kReplay:
-        return "the queue Flume recovers at startup (a channel's directories)";
-      case Command::kCompact:
-        return "";  // Flume's own log cleaner drops the logs no event needs
-      case Command::kConvert:
-        return "data logs to and from JSON Lines; a V2 checkpoint to V3 (--apply)";
-      case Command::kRepair:
-        return "rebuilds the checkpoint from the logs, with backups";
-    }
-    return "";
-  }
-
   // Log records; the other files' lines are not filtered. The time is a
   // put's "timestamp" header (event time): Flume stores no time of its own.
   FilterFields filter_fields() const override {
@@ -78,46 +101,37 @@ class FlumeDriver final : public Driver {
             .offsets = true};
   }
 
-  void add_options(Command command, CLI::App* group) override {
-    if (command == Command::kDump || command == Command::kVerify || command == Command::kReplay)
-      add_channel_options(group, &options_[command], command != Command::kDump);
-    if (command == Command::kRepair) add_flume_repair_options(group, &repair_);
-    if (command == Command::kConvert) add_flume_convert_options(group, &convert_);
-  }
-  bool options_name_input(Command command) const override {
-    return names_channel(command == Command::kRepair ? repair_.flume : options_[command]);
-  }
-  std::string_view input_options(Command command) const override {
-    return command == Command::kCompact || command == Command::kConvert
-               ? ""
-               : "a Flume channel's --checkpoint-dir and --data-dir";
-  }
   bool reads_directories() const override { return false; }
 
-  ExitCode dump(const ReadRequest& r) override {
-    if (r.group == kLockGroup) return tell_locks(r.paths);
-    return run_flume_dump(run(r));
+  Capability* provides(std::string_view command) override {
+    return offered(command, {{"dump", &dump_},
+                             {"verify", &verify_},
+                             {"replay", &replay_},
+                             {"convert", &convert_},
+                             {"repair", &repair_},
+                             {"gen", &gen_}});
   }
-  std::optional<VerifyTally> verify(const ReadRequest& r) override {
+
+ private:
+  // The claims' group of in_use.lock files, which have nothing to read.
+  static constexpr std::string_view kLockGroup = "flume-lock";
+  static constexpr std::string_view kChannelOptions = "a Flume channel's --checkpoint-dir and --data-dir";
+
+  std::optional<VerifyTally> verify(const ReadRequest& r) const {
     if (r.group == kLockGroup) {
       VerifyTally tally;
       for (const std::string& path : r.paths) tally.findings.report(lock_file_finding(path));
       tally.files = r.paths.size();
       return tally;
     }
-    const FlumeRun flume = run(r);
+    const FlumeRun flume = run(r, verify_options_);
     auto tally = check_flume(flume);
     if (tally) tally->findings.add_hints(flume_hints(flume.flume));
     return tally;
   }
-  ExitCode replay(const ReadRequest& r) override {
-    if (r.group == kLockGroup) return tell_locks(r.paths);
-    return run_flume_replay(run(r));
-  }
 
-  std::vector<std::string_view> converts_to() const override { return {"jsonl", "flume-log", "flume-v3"}; }
-  ExitCode convert(const ConvertRequest& r) override {
-    FlumeConvertOptions run = convert_;
+  ExitCode convert(const ConvertRequest& r) const {
+    FlumeConvertOptions run = convert_options_;
     run.to = r.to;
     run.input = r.input;
     run.output = r.output;
@@ -128,32 +142,21 @@ class FlumeDriver final : public Driver {
     return run_flume_convert(run);
   }
 
-  std::string_view generates() const override {
-    return "a channel: checkpoint (V2 or V3) and data dirs, transactions in flight, encryption";
-  }
-  std::vector<std::string_view> corruptions() const override { return flume::channel_corruptions(); }
-  void add_gen_options(CLI::App* group) override { add_flume_gen_options(group, &gen_); }
-  ExitCode gen(const GenRequest& r) override { return run_flume_gen(r, gen_); }
-
   // A channel is named by its directories: a PATH could be one file of
   // it, and rewriting part of a channel is how events get lost.
-  ExitCode repair(const WriteRequest& r) override {
+  ExitCode repair(const WriteRequest& r) const {
     if (!r.paths.empty() || !r.queue.empty()) {
-      return usage_error("repair",
+      return usage_error(r.command,
                          "refused: a Flume channel is repaired by naming its directories "
                          "(--checkpoint-dir, --data-dir), not by PATH or --queue; nothing was changed");
     }
-    FlumeRepairOptions run = repair_;
+    FlumeRepairOptions run = repair_options_;
     run.apply = r.apply;
     run.json = r.json;
     run.guard = r.guard;
     run.drivers = r.drivers;
     return run_flume_repair(run);
   }
-
- private:
-  // The claims' group of in_use.lock files, which have nothing to read.
-  static constexpr std::string_view kLockGroup = "flume-lock";
 
   // dump and replay of in_use.lock files: what each is, on standard error.
   static ExitCode tell_locks(const std::vector<std::string>& paths) {
@@ -162,16 +165,20 @@ class FlumeDriver final : public Driver {
     return ExitCode::kOk;
   }
 
-  FlumeRun run(const ReadRequest& r) const {
-    FlumeOptions options = options_[r.command];
+  FlumeRun run(const ReadRequest& r, FlumeOptions options) const {
     options.format = r.format == name() ? "auto" : r.format;
     return FlumeRun{r.paths, options, r.json, r.data, r.limit, r.filter, r.strict, r.quiet, r.printed};
   }
 
-  PerCommand<FlumeOptions> options_;
-  FlumeRepairOptions repair_;
-  FlumeConvertOptions convert_;
-  FlumeGenOptions gen_;
+  ReadCapability dump_, replay_;
+  VerifyCapability verify_;
+  WriteCapability repair_;
+  ConvertCapability convert_;
+  GenCapability gen_;
+  FlumeOptions dump_options_, verify_options_, replay_options_;
+  FlumeRepairOptions repair_options_;
+  FlumeConvertOptions convert_options_;
+  FlumeGenOptions gen_options_;
 };
 
 }  // namespace

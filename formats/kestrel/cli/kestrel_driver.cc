@@ -15,6 +15,43 @@ namespace {
 
 class KestrelDriver final : public Driver {
  public:
+  KestrelDriver() {
+    dump_.does = "every record with its offset; --op, --xid, --since, --until, --from-offset, --to-offset filter";
+    dump_.read = run_kestrel_dump;
+
+    verify_.does = "decodes and replays each queue; every finding";
+    verify_.add_options = [this](CLI::App* group) { add_legacy_xids(group, &verify_options_); };
+    verify_.verify = [this](const ReadRequest& r) -> std::optional<VerifyTally> {
+      VerifyTally tally = check_kestrel(r, verify_options_);
+      tally.findings.add_hints(kestrel_hint);
+      return tally;
+    };
+
+    replay_.does = "the queue Kestrel 2.x rebuilds at startup";
+    replay_.add_options = [this](CLI::App* group) { add_legacy_xids(group, &replay_options_); };
+    replay_.read = [this](const ReadRequest& r) { return run_kestrel_replay(r, replay_options_); };
+
+    compact_.does = "rewrites a queue's journal as its live items (alias roll)";
+    compact_.add_options = [this](CLI::App* group) { add_kestrel_compact_options(group, &compact_options_); };
+    compact_.write = [this](const WriteRequest& r) { return run_kestrel_compact(r, compact_options_); };
+
+    convert_.does = "to and from JSON Lines (jsonl, kestrel); a 1.x journal to 2.x (kestrel2)";
+    convert_.targets = {"jsonl", "kestrel", "kestrel2"};
+    convert_.convert = run_kestrel_convert;
+
+    repair_.does = "cuts at the first broken record, or --salvage";
+    repair_.add_options = [this](CLI::App* group) {
+      group->add_flag("--salvage", salvage_, "Keep the records that decode again after each damaged region");
+    };
+    repair_.takes_unproven_files = true;
+    repair_.write = [this](const WriteRequest& r) { return run_kestrel_repair(r, salvage_); };
+
+    gen_.does = "a journal file or a queue directory of segments";
+    gen_.corruptions = kestrel_corruptions();
+    gen_.add_options = [this](CLI::App* group) { add_kestrel_gen_options(group, &gen_options_); };
+    gen_.gen = [this](const GenRequest& r) { return run_kestrel_gen(r, gen_options_); };
+  }
+
   std::string_view name() const override { return "kestrel"; }
   std::string_view title() const override { return "Classic Kestrel journals"; }
 
@@ -22,32 +59,6 @@ class KestrelDriver final : public Driver {
 
   std::string_view looks_for() const override { return "a classic Kestrel record at offset 0"; }
 
-  std::string_view does(Command command) const override {
-    switch (command) {
-      case Command::kDump:
-        return "every record with its offset; --op, --xid, --since, --until, --from-offset, --to-offset filter";
-      case Command::kVerify:
-        return "decodes and replays each queue; every finding";
-      case Command::kReplay:
-        return "the queue Kestrel 2.x rebuilds at startup";
-      case Command::kCompact:
-        return "rewrites a queue's journal as its live items (alias roll)";
-      case Command::kConvert:
-        return "to and from JSON Lines (jsonl, kestrel); a 1.x journal to 2.x (kestrel2)";
-      case Command::kRepair:
-        return "cuts at the first broken record, or --salvage";
-    }
-    return "";
-  }
-
-  void add_options(Command command, CLI::App* group) override {
-    KestrelOptions& o = options_[command];
-    if (command == Command::kVerify || command == Command::kReplay)
-      group->add_flag("--legacy-xids", o.legacy_xids, "Replay legacy REMOVE_TENTATIVE by Kestrel 1.x rules");
-    if (command == Command::kCompact) add_kestrel_compact_options(group, &compact_);
-    if (command == Command::kRepair)
-      group->add_flag("--salvage", salvage_, "Keep the records that decode again after each damaged region");
-  }
   FilterFields filter_fields() const override {
     return {.ops = {"ADD", "REMOVE", "ADDX", "REMOVE_TENTATIVE", "SAVE_XID", "UNREMOVE", "CONFIRM_REMOVE", "ADD_XID",
                     "CONTINUE", "REMOVE_TENTATIVE_XID", "END_OF_FILE", "BROKEN"},
@@ -55,31 +66,30 @@ class KestrelDriver final : public Driver {
             .time = "add time",
             .offsets = true};
   }
-  bool takes_unproven_files(Command command) const override { return command == Command::kRepair; }
-
-  ExitCode dump(const ReadRequest& r) override { return run_kestrel_dump(r); }
-  std::optional<VerifyTally> verify(const ReadRequest& r) override {
-    VerifyTally tally = check_kestrel(r, options(r));
-    tally.findings.add_hints(kestrel_hint);
-    return tally;
+  Capability* provides(std::string_view command) override {
+    return offered(command, {{"dump", &dump_},
+                             {"verify", &verify_},
+                             {"replay", &replay_},
+                             {"compact", &compact_},
+                             {"convert", &convert_},
+                             {"repair", &repair_},
+                             {"gen", &gen_}});
   }
-  ExitCode replay(const ReadRequest& r) override { return run_kestrel_replay(r, options(r)); }
-  ExitCode compact(const WriteRequest& r) override { return run_kestrel_compact(r, compact_); }
-  ExitCode repair(const WriteRequest& r) override { return run_kestrel_repair(r, salvage_); }
-  std::vector<std::string_view> converts_to() const override { return {"jsonl", "kestrel", "kestrel2"}; }
-  ExitCode convert(const ConvertRequest& r) override { return run_kestrel_convert(r); }
-
-  std::string_view generates() const override { return "a journal file or a queue directory of segments"; }
-  std::vector<std::string_view> corruptions() const override { return kestrel_corruptions(); }
-  void add_gen_options(CLI::App* group) override { add_kestrel_gen_options(group, &gen_); }
-  ExitCode gen(const GenRequest& r) override { return run_kestrel_gen(r, gen_); }
 
  private:
-  const KestrelOptions& options(const ReadRequest& r) const { return options_[r.command]; }
-  PerCommand<KestrelOptions> options_;
-  KestrelCompactOptions compact_;
+  static void add_legacy_xids(CLI::App* group, KestrelOptions* o) {
+    group->add_flag("--legacy-xids", o->legacy_xids, "Replay legacy REMOVE_TENTATIVE by Kestrel 1.x rules");
+  }
+
+  ReadCapability dump_, replay_;
+  VerifyCapability verify_;
+  WriteCapability compact_, repair_;
+  ConvertCapability convert_;
+  GenCapability gen_;
+  KestrelOptions verify_options_, replay_options_;
+  KestrelCompactOptions compact_options_;
   bool salvage_ = false;
-  KestrelGenOptions gen_;
+  KestrelGenOptions gen_options_;
 };
 
 }  // namespace

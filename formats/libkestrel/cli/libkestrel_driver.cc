@@ -29,6 +29,50 @@ std::string hex_bytes(ByteSpan bytes) {
 
 class LibkestrelDriver final : public Driver {
  public:
+  LibkestrelDriver() {
+    dump_.does = "every item of each segment, and each bookmark";
+    dump_.read = [](const ReadRequest& r) { return run_libkestrel_dump(run(r)); };
+
+    verify_.does = "decodes segments and bookmarks; replays every reader";
+    verify_.verify = [](const ReadRequest& r) { return check_libkestrel(run(r)); };
+
+    replay_.does = "what each reader still has to read";
+    replay_.read = [](const ReadRequest& r) { return run_libkestrel_replay(run(r)); };
+
+    compact_.does = "drops the segments every reader has read";
+    compact_.add_options = [this](CLI::App* group) {
+      group->add_flag("--rewrite-bookmarks", rewrite_bookmarks_, "Also rewrite each bookmark in its canonical form");
+    };
+    compact_.write = [this](const WriteRequest& r) {
+      return run_libkestrel_compact({.paths = r.paths,
+                                     .queue = r.queue,
+                                     .json = r.json,
+                                     .dry_run = r.dry_run,
+                                     .rewrite_bookmarks = rewrite_bookmarks_,
+                                     .guard = r.guard});
+    };
+
+    convert_.does = "a classic queue to Kestrel 3 (libkestrel); a reader's queue to classic";
+    convert_.targets = {"libkestrel", "classic"};
+    convert_.add_options = [this](CLI::App* group) {
+      group->add_option("--reader", reader_,
+                        "libkestrel: the reader to create (default: the default reader); classic: the reader whose "
+                        "queue to write");
+      group->add_option("--queue", queue_, "libkestrel, classic: the queue of a directory to convert");
+    };
+    convert_.convert = [this](const ConvertRequest& r) {
+      const auto claim = claim_path(r.input, r.drivers);
+      const std::string family = claim && claim->positive ? std::string(claim->driver->name()) : "";
+      return run_libkestrel_convert(
+          {r.to, r.input, r.output, queue_, reader_, family, input_time_ms(r.input, r.add_time), r.guard, r.drivers});
+    };
+
+    gen_.does = "a queue's segments and reader bookmarks";
+    gen_.corruptions = libkestrel::queue_corruptions();
+    gen_.add_options = [this](CLI::App* group) { add_libkestrel_gen_options(group, &gen_options_); };
+    gen_.gen = [this](const GenRequest& r) { return run_libkestrel_gen(r, gen_options_); };
+  }
+
   std::string_view name() const override { return "libkestrel"; }
   std::string_view title() const override { return "Kestrel 3 (libkestrel) segments and bookmarks"; }
 
@@ -59,27 +103,10 @@ class LibkestrelDriver final : public Driver {
 
   std::string_view looks_for() const override { return "a libkestrel segment or bookmark magic (27642603, 263c2603)"; }
 
-  std::string_view does(Command command) const override {
-    switch (command) {
-      case Command::kDump:
-        return "every item of each segment, and each bookmark";
-      case Command::kVerify:
-        return "decodes segments and bookmarks; replays every reader";
-      case Command::kReplay:
-        return "what each reader still has to read";
-      case Command::kCompact:
-        return "drops the segments every reader has read";
-      case Command::kConvert:
-        return "a classic queue to Kestrel 3 (libkestrel); a reader's queue to classic";
-      case Command::kRepair:
-        return "";
-    }
-    return "";
-  }
-  std::string_view why_not(Command command) const override {
-    return command == Command::kRepair ? "libkestrel truncates a damaged segment at its own startup; qjt verify "
-                                         "shows what it would cut"
-                                       : "";
+  std::string_view why_not(std::string_view command) const override {
+    return command == "repair" ? "libkestrel truncates a damaged segment at its own startup; qjt verify "
+                                 "shows what it would cut"
+                               : "";
   }
 
   FilterFields filter_fields() const override {
@@ -88,40 +115,14 @@ class LibkestrelDriver final : public Driver {
             .offsets = true};
   }
 
-  void add_options(Command command, CLI::App* group) override {
-    if (command == Command::kCompact)
-      group->add_flag("--rewrite-bookmarks", rewrite_bookmarks_, "Also rewrite each bookmark in its canonical form");
-    if (command == Command::kConvert) {
-      group->add_option("--reader", reader_,
-                        "libkestrel: the reader to create (default: the default reader); classic: the reader whose "
-                        "queue to write");
-      group->add_option("--queue", queue_, "libkestrel, classic: the queue of a directory to convert");
-    }
+  Capability* provides(std::string_view command) override {
+    return offered(command, {{"dump", &dump_},
+                             {"verify", &verify_},
+                             {"replay", &replay_},
+                             {"compact", &compact_},
+                             {"convert", &convert_},
+                             {"gen", &gen_}});
   }
-
-  ExitCode dump(const ReadRequest& r) override { return run_libkestrel_dump(run(r)); }
-  std::optional<VerifyTally> verify(const ReadRequest& r) override { return check_libkestrel(run(r)); }
-  ExitCode replay(const ReadRequest& r) override { return run_libkestrel_replay(run(r)); }
-  std::vector<std::string_view> converts_to() const override { return {"libkestrel", "classic"}; }
-  ExitCode convert(const ConvertRequest& r) override {
-    const auto claim = claim_path(r.input, r.drivers);
-    const std::string family = claim && claim->positive ? std::string(claim->driver->name()) : "";
-    return run_libkestrel_convert(
-        {r.to, r.input, r.output, queue_, reader_, family, input_time_ms(r.input, r.add_time), r.guard, r.drivers});
-  }
-  ExitCode compact(const WriteRequest& r) override {
-    return run_libkestrel_compact({.paths = r.paths,
-                                   .queue = r.queue,
-                                   .json = r.json,
-                                   .dry_run = r.dry_run,
-                                   .rewrite_bookmarks = rewrite_bookmarks_,
-                                   .guard = r.guard});
-  }
-
-  std::string_view generates() const override { return "a queue's segments and reader bookmarks"; }
-  std::vector<std::string_view> corruptions() const override { return libkestrel::queue_corruptions(); }
-  void add_gen_options(CLI::App* group) override { add_libkestrel_gen_options(group, &gen_); }
-  ExitCode gen(const GenRequest& r) override { return run_libkestrel_gen(r, gen_); }
 
  private:
   static LibkestrelRun run(const ReadRequest& r) {
@@ -135,9 +136,14 @@ class LibkestrelDriver final : public Driver {
             .quiet = r.quiet,
             .printed = r.printed};
   }
+  ReadCapability dump_, replay_;
+  VerifyCapability verify_;
+  WriteCapability compact_;
+  ConvertCapability convert_;
+  GenCapability gen_;
   bool rewrite_bookmarks_ = false;
   std::string queue_, reader_;  // convert
-  LibkestrelGenOptions gen_;
+  LibkestrelGenOptions gen_options_;
 };
 
 }  // namespace

@@ -1,0 +1,95 @@
+// A family's part in a command. Each command of qjt (apps/qjt's table)
+// names the capability it needs; a driver takes part by providing it
+// (Driver::provides), under the command's name. A family that provides
+// nothing for a command takes no part: dispatch refuses its inputs for that
+// command (exit 2), and `qjt help formats` shows "-". A new command needs
+// no edit in a driver that does not take part.
+//
+// The kinds below are what dispatch.h knows how to run: read (dump,
+// replay), verify, write (compact, repair), convert and gen. A capability
+// is filled in by its driver: a phrase, its options, and the call.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <initializer_list>
+#include <optional>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "command_support.h"
+#include "exit_code.h"
+#include "requests.h"
+
+namespace qjt::cli {
+
+class Capability {
+ public:
+  virtual ~Capability() = default;
+
+  // What the command does with this family, one phrase for `qjt help
+  // formats` (for gen: what it writes).
+  std::string_view does;
+  // Adds this family's options of the command to `group` (its own group
+  // in --help). They are bound to the capability's own values, so what one
+  // command was given never reaches another.
+  std::function<void(CLI::App* group)> add_options;
+  // Whether those options, given, name an input of their own, so that no
+  // PATH is needed (a Flume channel's directories).
+  std::function<bool()> options_name_input;
+  // Those options, for the message when a command has no input at all
+  // ("a Flume channel's --checkpoint-dir and --data-dir"); empty if none.
+  std::string_view input_options;
+  // Whether the command takes a file this family claims without positive
+  // evidence (classic Kestrel's repair, which then refuses to cut it to
+  // nothing without --force). Writing commands refuse such files otherwise.
+  bool takes_unproven_files = false;
+};
+
+// dump, replay: what the family prints of its PATHs.
+class ReadCapability final : public Capability {
+ public:
+  std::function<ExitCode(const ReadRequest&)> read;
+};
+
+// verify: what the family finds in its PATHs; nullopt on a usage error
+// (printed).
+class VerifyCapability final : public Capability {
+ public:
+  std::function<std::optional<VerifyTally>(const ReadRequest&)> verify;
+};
+
+// compact, repair: called only when every PATH is the family's on positive
+// evidence (or takes_unproven_files).
+class WriteCapability final : public Capability {
+ public:
+  std::function<ExitCode(const WriteRequest&)> write;
+};
+
+// convert: the --to targets the family writes (jsonl: from its input).
+class ConvertCapability final : public Capability {
+ public:
+  std::vector<std::string_view> targets;
+  std::function<ExitCode(const ConvertRequest&)> convert;
+};
+
+// gen: the same request (seed included) gives the same bytes. Called with
+// the shared options parsed and this family's the only ones given.
+class GenCapability final : public Capability {
+ public:
+  std::vector<std::string_view> corruptions;  // the --corrupt modes, "none" aside
+  std::function<ExitCode(const GenRequest&)> gen;
+};
+
+// For a driver's provides(): the capability offered under `command`, null
+// when none is.
+inline Capability* offered(std::string_view command,
+                           std::initializer_list<std::pair<std::string_view, Capability*>> capabilities) {
+  for (const auto& [name, capability] : capabilities)
+    if (name == command) return capability;
+  return nullptr;
+}
+
+}  // namespace qjt::cli
