@@ -4,10 +4,9 @@
 
 #include <cstdlib>
 
+#include "run_context.h"
+
 namespace qjt {
-namespace {
-ColourMode mode = ColourMode::kAuto;
-}  // namespace
 
 std::optional<ColourMode> parse_colour_mode(std::string_view name) {
   if (name == "auto") return ColourMode::kAuto;
@@ -16,9 +15,10 @@ std::optional<ColourMode> parse_colour_mode(std::string_view name) {
   return std::nullopt;
 }
 
-void set_colour_mode(ColourMode m) { mode = m; }
+void set_colour_mode(ColourMode mode) { RunContext::process().settings().colour = mode; }
 
 bool colour_on(std::FILE* stream) {
+  const ColourMode mode = RunContext::current().settings().colour;
   if (mode != ColourMode::kAuto) return mode == ColourMode::kAlways;
   const char* no_colour = std::getenv("NO_COLOR");
   if (no_colour != nullptr && *no_colour != '\0') return false;

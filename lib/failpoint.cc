@@ -1,8 +1,11 @@
 #include "failpoint.h"
 
+#include <atomic>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
+
+#include "interrupt.h"
 
 namespace qjt {
 namespace {
@@ -21,13 +24,17 @@ int chosen_signal() {
 
 void failpoint(const char* name) {
   static const char* const target = std::getenv("QJT_FAILPOINT");
-  static long reached = 0;
+  // The steps of the whole run, whichever job reached them (-j).
+  static std::atomic<long> reached = 0;
   if (target == nullptr) return;
-  ++reached;
+  const long step = ++reached;
   char* end = nullptr;
   const long nth = std::strtol(target, &end, 10);
-  const bool hit = (end != target && *end == '\0') ? nth == reached : std::strcmp(target, name) == 0;
-  if (hit) std::raise(chosen_signal());
+  const bool hit = (end != target && *end == '\0') ? nth == step : std::strcmp(target, name) == 0;
+  if (!hit) return;
+  const int sig = chosen_signal();
+  if (sig == SIGKILL) std::raise(sig);
+  raise_interrupt(sig);
 }
 
 bool failpoint_error(const char* name) {

@@ -10,15 +10,14 @@
 
 #include "colour.h"
 #include "json_writer.h"
-#include "progress.h"
 #include "quiet.h"
+#include "run_context.h"
 
 namespace qjt {
 
 const char* severity_name(Severity severity) { return severity == Severity::kError ? "error" : "warning"; }
 
 namespace {
-bool every_finding = false;
 
 // The cause of the entry that counts a code's findings beyond the first
 // kDistinctPerCode entries of it.
@@ -35,8 +34,8 @@ void fold_into(Finding* into, const Finding& more) {
 }
 }  // namespace
 
-void set_all_findings(bool all) { every_finding = all; }
-bool all_findings() { return every_finding; }
+void set_all_findings(bool all) { RunContext::process().settings().all_findings = all; }
+bool all_findings() { return RunContext::current().settings().all_findings; }
 
 std::string finding_message(const Finding& finding) {
   if (finding.count > 1 && !finding.cause.empty()) return fmt::format("{} {}", finding.count, finding.cause);
@@ -123,8 +122,7 @@ void StderrReporter::report(Finding finding) {
 }
 
 void StderrReporter::print(const Finding& finding) {
-  Progress::clear();
-  fmt::print(stderr, "qjt: {}\n", format_finding(finding, colour_on(stderr)));
+  write_stderr(fmt::format("qjt: {}\n", format_finding(finding, colour_on(stderr))));
 }
 
 void print_io_errors(const std::vector<Finding>& findings) {

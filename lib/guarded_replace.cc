@@ -15,6 +15,7 @@
 #include "free_space.h"
 #include "in_use.h"
 #include "interrupt.h"
+#include "run_context.h"
 
 namespace qjt {
 namespace {
@@ -251,7 +252,7 @@ ReplaceResult guarded_replace(const ReplaceRequest& request, const WriteGuardOpt
   if (request.verify) verify(request, &result);
   if (result.status == ExitCode::kOk && options.keep_backups > 0 && !result.backup.empty()) {
     for (const std::string& failure : prune_backups(result.backup, options.keep_backups).failures)
-      fmt::print(stderr, "qjt: warning: {}\n", failure);
+      write_stderr(fmt::format("qjt: warning: {}\n", failure));
   }
   return result;
 }
@@ -262,12 +263,13 @@ const char* result_action(const ReplaceResult& result, const char* done) {
 }
 
 void report_unchanged(std::string_view command, const ReplaceResult& result) {
-  fmt::print(stderr, "qjt {}: {}{}\n", command, result.status == ExitCode::kInUse ? "refused: " : "", result.reason);
+  write_stderr(
+      fmt::format("qjt {}: {}{}\n", command, result.status == ExitCode::kInUse ? "refused: " : "", result.reason));
 }
 
 void report_outcome(std::string_view command, const ReplaceResult& result) {
   if (!result.changed()) return report_unchanged(command, result);
-  if (result.status == ExitCode::kProblems) fmt::print(stderr, "qjt {}: {}\n", command, result.reason);
+  if (result.status == ExitCode::kProblems) write_stderr(fmt::format("qjt {}: {}\n", command, result.reason));
 }
 
 std::string copy_back_command(const std::string& backup, const std::vector<std::string>& originals, bool one_file) {

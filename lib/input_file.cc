@@ -8,18 +8,18 @@
 #include <cerrno>
 #include <cstring>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <utility>
 
 #include <fmt/format.h>
 
 #include "progress.h"
+#include "run_context.h"
 #include "stream_buffer.h"
 
 namespace qjt {
 namespace {
-
-std::uint64_t stream_limit_bytes = InputFile::kDefaultStreamLimit;
 
 std::string describe_errno(const std::string& verb, const std::string& path, int err) {
   return fmt::format("cannot {} {}: {}", verb, path, std::strerror(err));
@@ -40,7 +40,11 @@ struct StreamRead {
 };
 
 // The streams opened so far, by device and inode, so that each is read once
-// however many times it is opened.
+// however many times it is opened: the process's, since a stream is. The
+// lock keeps the map whole; the jobs of a run with a stream among its
+// inputs run one at a time (lib/cli/jobs.h), so that no two read one
+// stream at once.
+std::mutex streams_mutex;
 std::map<std::pair<dev_t, ino_t>, StreamRead>& streams_read() {
   static std::map<std::pair<dev_t, ino_t>, StreamRead> streams;
   return streams;
@@ -63,18 +67,14 @@ std::optional<Finding> stream_stop(const std::string& path, const StreamBuffer& 
   return io_failure(path, describe_errno("read", path, stream.error()));
 }
 
-// The inputs open now, for count_mapped_read_through: a handful, and
-// looked through once per batch of records, never per record.
-std::vector<const InputFile*>& open_files() {
-  static std::vector<const InputFile*> open;
-  return open;
-}
+// The inputs the current run (or job) has open now, for
+// count_mapped_read_through: a handful, and looked through once per batch
+// of records, never per record.
+std::vector<const InputFile*>& open_files() { return RunContext::current().open_inputs(); }
 
-// The changes of inputs already closed, until take_changes().
-std::vector<Finding>& changes() {
-  static std::vector<Finding> closed;
-  return closed;
-}
+// The changes of the current run's inputs already closed, until
+// take_changes().
+std::vector<Finding>& changes() { return RunContext::current().input_changes(); }
 
 }  // namespace
 
@@ -82,8 +82,8 @@ Finding open_failure(const std::string& path, int error) {
   return io_failure(path, describe_errno("open", path, error));
 }
 
-void InputFile::set_stream_limit(std::uint64_t bytes) { stream_limit_bytes = bytes; }
-std::uint64_t InputFile::stream_limit() { return stream_limit_bytes; }
+void InputFile::set_stream_limit(std::uint64_t bytes) { RunContext::process().settings().stream_limit = bytes; }
+std::uint64_t InputFile::stream_limit() { return RunContext::current().settings().stream_limit; }
 
 std::unique_ptr<InputFile> InputFile::open(const std::string& path, std::string* error) {
   Finding failure;
@@ -115,6 +115,7 @@ std::unique_ptr<InputFile> InputFile::open(const std::string& path, Finding* fai
 
 std::unique_ptr<InputFile> InputFile::open_stream(const std::string& path, bool is_stdin, std::uint64_t device,
                                                   std::uint64_t inode, StreamReading reading, Finding* failure) {
+  const std::lock_guard<std::mutex> lock(streams_mutex);
   StreamRead& read = streams_read()[{device, inode}];
   if (!read.bytes && !read.failure) {
     const int fd = is_stdin ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -263,6 +264,7 @@ void InputFile::count_mapped_read_through(const std::uint8_t* end) {
 }
 
 void InputFile::tell_stream_stop() const {
+  const std::lock_guard<std::mutex> lock(streams_mutex);
   StreamRead& read = streams_read()[{device_, inode_}];
   if (read.stop_told || !read.bytes) return;
   if (auto stop = stream_stop(name_, *read.bytes, true)) {

@@ -53,8 +53,8 @@ class InputFile {
   static constexpr std::uint64_t kDefaultStreamLimit = std::uint64_t{4} << 30;
   enum class StreamReading { kWhole, kOnDemand };
 
-  // The most bytes read from one stream; set once by main() (--max-input)
-  // before anything is opened.
+  // The most bytes read from one stream: the run's setting (run_context.h),
+  // set once by main() (--max-input) before anything is opened.
   static void set_stream_limit(std::uint64_t bytes);
   static std::uint64_t stream_limit();
 
@@ -103,9 +103,11 @@ class InputFile {
   // was opened. nullopt while every byte read was the file's.
   std::optional<Finding> change() const;
 
-  // The changes of the inputs closed since the last call, in the order
-  // they were closed: what main() reports after a command, so that every
-  // command and family reports a file that moved under it.
+  // The changes of the current run's inputs (run_context.h) closed since
+  // the last call, in the order they were closed: what main() reports
+  // after a command, so that every command and family reports a file that
+  // moved under it. A job's are handed to its run, in input order, when
+  // it ends (lib/cli/jobs.h).
   static std::vector<Finding> take_changes();
   // The exit status a change calls for: kIoError for a stream that could
   // not be read to its end (input_too_large, io_error), else kProblems.

@@ -1,9 +1,12 @@
 #include "interrupt.h"
 
 #include <signal.h>
+#include <time.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <climits>
+#include <csignal>
 #include <cstddef>
 #include <cstring>
 
@@ -18,6 +21,7 @@ enum class Kind : char { kFree, kTemp, kCreatedFile, kCreatedDirectory };
 
 struct Slot {
   Kind kind;
+  unsigned owner;  // the thread that tracked it (thread_token)
   char path[PATH_MAX];
 };
 
@@ -32,8 +36,39 @@ int g_locks[kMaxLocks];
 std::size_t g_lock_count = 0;
 char g_command[64] = "qjt";
 char g_committed[2 * PATH_MAX];  // "" until note_committed
-int g_section_depth = 0;
-sigset_t g_mask_before_section;
+
+// The jobs of a run under -j (lib/cli/jobs.h) share the tables. Their
+// threads block the signals (BlockInterrupts), so the handler runs on the
+// run's main thread; a thread changes the tables with the signals blocked
+// in it and this lock held, and the handler takes the lock too, so it never
+// sees a half-written slot. A spin lock on a lock-free flag: the one kind
+// a handler may wait on.
+std::atomic_flag g_tables_busy = ATOMIC_FLAG_INIT;
+
+// The threads inside a commit section, and kStopping once the handler
+// began: it waits for the sections under way to end, and no new one begins.
+constexpr unsigned kStopping = 1U << 31;
+std::atomic<unsigned> g_sections{0};
+thread_local int t_section_depth = 0;
+thread_local sigset_t t_mask_before_section;
+
+unsigned thread_token() {
+  static std::atomic<unsigned> next{0};
+  thread_local const unsigned token = next++;
+  return token;
+}
+
+// What async-signal-safe code may do while it waits for another thread.
+void wait_a_moment() {
+  const timespec moment{0, 1000000};
+  ::nanosleep(&moment, nullptr);
+}
+
+void lock_tables() {
+  while (g_tables_busy.test_and_set(std::memory_order_acquire)) wait_a_moment();
+}
+
+void unlock_tables() { g_tables_busy.clear(std::memory_order_release); }
 
 sigset_t handled_signals() {
   sigset_t set;
@@ -42,15 +77,21 @@ sigset_t handled_signals() {
   return set;
 }
 
-// The tables change with the signals blocked: the handler never sees a
-// half-written slot.
-class Blocked {
+// The tables change with the signals blocked in the changing thread and
+// the tables' lock held.
+class Changing {
  public:
-  Blocked() {
+  Changing() {
     const sigset_t set = handled_signals();
-    sigprocmask(SIG_BLOCK, &set, &before_);
+    pthread_sigmask(SIG_BLOCK, &set, &before_);
+    lock_tables();
   }
-  ~Blocked() { sigprocmask(SIG_SETMASK, &before_, nullptr); }
+  ~Changing() {
+    unlock_tables();
+    pthread_sigmask(SIG_SETMASK, &before_, nullptr);
+  }
+  Changing(const Changing&) = delete;
+  Changing& operator=(const Changing&) = delete;
 
  private:
   sigset_t before_;
@@ -71,7 +112,7 @@ void compact_slots() {
 
 void track(const std::string& path, Kind kind) {
   if (path.size() >= PATH_MAX) return;
-  Blocked blocked;
+  Changing changing;
   for (std::size_t i = 0; i < g_path_end; ++i) {
     if (g_paths[i].kind != Kind::kFree && path == g_paths[i].path) g_paths[i].kind = Kind::kFree;
   }
@@ -80,6 +121,7 @@ void track(const std::string& path, Kind kind) {
   Slot& slot = g_paths[g_path_end++];
   copy_text(slot.path, sizeof slot.path, path.c_str());
   slot.kind = kind;
+  slot.owner = thread_token();
 }
 
 // ---- the handler: async-signal-safe calls and plain memory only ------------
@@ -127,26 +169,36 @@ const char* signal_name(int sig) {
   }
 }
 
-// Temp files always go; what the run created goes only while nothing is
-// committed. Newest first, so that a directory is empty when its turn comes.
-unsigned remove_tracked(bool committed) {
+// Temp files always go, and what the run created that no commit kept
+// (note_committed untracks what it keeps). Newest first, so that a
+// directory is empty when its turn comes.
+unsigned remove_tracked() {
   unsigned temps = 0;
   for (std::size_t i = g_path_end; i-- > 0;) {
     const Slot& slot = g_paths[i];
     if (slot.kind == Kind::kTemp) {
       if (::unlink(slot.path) == 0) ++temps;
-    } else if (slot.kind == Kind::kCreatedFile && !committed) {
+    } else if (slot.kind == Kind::kCreatedFile) {
       ::unlink(slot.path);
-    } else if (slot.kind == Kind::kCreatedDirectory && !committed) {
+    } else if (slot.kind == Kind::kCreatedDirectory) {
       ::rmdir(slot.path);
     }
   }
   return temps;
 }
 
+// Waits for the commit sections under way to end, and keeps any other
+// from beginning.
+void stop_commits() {
+  g_sections.fetch_or(kStopping);
+  while ((g_sections.load() & ~kStopping) != 0) wait_a_moment();
+}
+
 void on_signal(int sig) {
+  stop_commits();
+  lock_tables();  // kept: the process ends here
   const bool committed = g_committed[0] != '\0';
-  const unsigned temps = remove_tracked(committed);
+  const unsigned temps = remove_tracked();
   for (std::size_t i = 0; i < g_lock_count; ++i) ::close(g_locks[i]);
   Line line;
   line.add(g_command);
@@ -194,7 +246,7 @@ void track_created(const std::string& path, bool directory) {
 }
 
 void untrack_path(const std::string& path) {
-  Blocked blocked;
+  Changing changing;
   for (std::size_t i = 0; i < g_path_end; ++i) {
     if (g_paths[i].kind != Kind::kFree && path == g_paths[i].path) g_paths[i].kind = Kind::kFree;
   }
@@ -202,12 +254,12 @@ void untrack_path(const std::string& path) {
 }
 
 void track_lock(int fd) {
-  Blocked blocked;
+  Changing changing;
   if (g_lock_count < kMaxLocks) g_locks[g_lock_count++] = fd;
 }
 
 void untrack_lock(int fd) {
-  Blocked blocked;
+  Changing changing;
   for (std::size_t i = 0; i < g_lock_count; ++i) {
     if (g_locks[i] != fd) continue;
     g_locks[i] = g_locks[--g_lock_count];
@@ -218,21 +270,59 @@ void untrack_lock(int fd) {
 CommitSection::CommitSection() {
   const sigset_t set = handled_signals();
   sigset_t before;
-  sigprocmask(SIG_BLOCK, &set, &before);
-  if (g_section_depth++ == 0) g_mask_before_section = before;
+  pthread_sigmask(SIG_BLOCK, &set, &before);
+  if (t_section_depth++ > 0) return;
+  t_mask_before_section = before;
+  unsigned sections = g_sections.load();
+  do {
+    // The handler runs: this job's thread waits for the process to end.
+    while ((sections & kStopping) != 0) ::pause();
+  } while (!g_sections.compare_exchange_weak(sections, sections + 1));
 }
 
 CommitSection::~CommitSection() {
-  if (--g_section_depth == 0) sigprocmask(SIG_SETMASK, &g_mask_before_section, nullptr);
+  if (--t_section_depth > 0) return;
+  g_sections.fetch_sub(1);
+  pthread_sigmask(SIG_SETMASK, &t_mask_before_section, nullptr);
 }
 
 void note_committed(const std::string& what) {
-  Blocked blocked;
+  Changing changing;
   copy_text(g_committed, sizeof g_committed, what.c_str());
+  // What this thread created stands now; another job's is still its own.
   for (std::size_t i = 0; i < g_path_end; ++i)
-    if (g_paths[i].kind == Kind::kCreatedFile || g_paths[i].kind == Kind::kCreatedDirectory)
+    if ((g_paths[i].kind == Kind::kCreatedFile || g_paths[i].kind == Kind::kCreatedDirectory) &&
+        g_paths[i].owner == thread_token())
       g_paths[i].kind = Kind::kFree;
   compact_slots();
+}
+
+BlockInterrupts::BlockInterrupts() {
+  const sigset_t set = handled_signals();
+  pthread_sigmask(SIG_BLOCK, &set, &before_);
+}
+
+BlockInterrupts::~BlockInterrupts() { pthread_sigmask(SIG_SETMASK, &before_, nullptr); }
+
+void raise_interrupt(int sig) {
+  sigset_t base;
+  if (t_section_depth > 0) {
+    base = t_mask_before_section;
+  } else {
+    pthread_sigmask(SIG_BLOCK, nullptr, &base);
+  }
+  if (!sigismember(&base, sig)) {
+    std::raise(sig);  // handled here, now or when the commit section ends
+    return;
+  }
+  // A job's thread: the run's main thread handles it.
+  struct sigaction action {};
+  sigaction(sig, nullptr, &action);
+  if (action.sa_handler == SIG_IGN) return;
+  ::kill(::getpid(), sig);
+  if (t_section_depth == 0) {
+    for (;;) ::pause();  // the handler ends the process
+  }
 }
 
 }  // namespace qjt

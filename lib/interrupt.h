@@ -17,9 +17,13 @@
 // instead of "nothing changed".
 //
 // Everything the handler reads is preallocated here, and it calls only
-// async-signal-safe functions (unlink, rmdir, close, write, _exit). A signal
+// async-signal-safe functions (unlink, rmdir, close, write, nanosleep,
+// _exit). The jobs of a run under -j share the tables (see
+// BlockInterrupts). A signal
 // ignored when qjt starts (SIGHUP under nohup) stays ignored.
 #pragma once
+
+#include <signal.h>
 
 #include <string>
 
@@ -43,7 +47,9 @@ void track_lock(int fd);
 void untrack_lock(int fd);
 
 // Blocks the three signals for its lifetime (sections nest); a signal that
-// arrived meanwhile is handled when the outermost section ends.
+// arrived meanwhile is handled when the outermost section ends. Under -j,
+// the handler waits for every job's section under way to end, and a job
+// that would begin one once the handler runs waits for the process to end.
 class CommitSection {
  public:
   CommitSection();
@@ -54,7 +60,29 @@ class CommitSection {
 
 // The new state is installed: from now on an interrupt says `what` (a
 // clause: "the new journal orders was installed, backup in DIR") instead of
-// "nothing changed", and the paths tracked with track_created are kept.
+// "nothing changed", and the paths this thread tracked with track_created
+// are kept (another job's are still its own).
 void note_committed(const std::string& what);
+
+// Blocks the three signals in the calling thread while it lives: a thread
+// started meanwhile inherits the block for its whole life, which leaves
+// the signals to the run's main thread (the jobs of -j, lib/cli/jobs.h).
+class BlockInterrupts {
+ public:
+  BlockInterrupts();
+  ~BlockInterrupts();
+  BlockInterrupts(const BlockInterrupts&) = delete;
+  BlockInterrupts& operator=(const BlockInterrupts&) = delete;
+
+ private:
+  sigset_t before_;
+};
+
+// Sends `sig` (SIGINT, SIGTERM, SIGHUP) as if it came from outside, for a
+// failpoint (failpoint.h): on the main thread it is handled at once, or
+// when the commit section under way ends; from a job's thread, the main
+// thread handles it, and outside a commit section the job waits for the
+// process to end.
+void raise_interrupt(int sig);
 
 }  // namespace qjt

@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "run_context.h"
+
 namespace qjt {
 namespace {
 
@@ -58,8 +60,6 @@ std::size_t utf8_sequence_length(std::string_view s, std::size_t i) {
   return n;
 }
 
-bool big_numbers_as_strings = false;
-
 // Whether a double cannot hold `value` exactly.
 bool is_big(std::int64_t value) {
   const std::uint64_t magnitude = value < 0 ? 0 - static_cast<std::uint64_t>(value) : static_cast<std::uint64_t>(value);
@@ -68,7 +68,9 @@ bool is_big(std::int64_t value) {
 
 }  // namespace
 
-void write_big_numbers_as_strings(bool as_strings) { big_numbers_as_strings = as_strings; }
+void write_big_numbers_as_strings(bool as_strings) {
+  RunContext::process().settings().big_numbers_as_strings = as_strings;
+}
 
 std::optional<std::int64_t> parse_big_number_string(std::string_view text) {
   std::int64_t value = 0;
@@ -211,7 +213,7 @@ JsonWriter& JsonWriter::string(std::string_view value) {
 
 void JsonWriter::integer_digits(std::string_view digits, bool big) {
   separate();
-  const bool quoted = big && big_numbers_as_strings;
+  const bool quoted = big && RunContext::current().settings().big_numbers_as_strings;
   if (quoted) out_->push_back('"');
   out_->append(digits);
   if (quoted) out_->push_back('"');

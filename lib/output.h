@@ -2,8 +2,10 @@
 //
 // Data goes to stdout, diagnostics to stderr. A write error on stdout (a
 // full disk, a closed pipe) is remembered so the command can exit with the
-// I/O status instead of pretending it printed everything. A progress line
-// on the terminal (progress.h) is cleared before anything is written.
+// I/O status instead of pretending it printed everything. The bytes go to
+// the current run's sink (run_context.h): the process's standard output,
+// or, under -j, the job's buffer; a progress line on the terminal
+// (progress.h) is cleared before anything reaches the terminal.
 #pragma once
 
 #include <string>
@@ -38,9 +40,5 @@ class Output {
 
 // True when standard output is a terminal.
 bool stdout_is_terminal();
-
-// True once any Output of this process has written a byte to standard
-// output: what lets main() keep the promise that --json always gives JSON.
-bool stdout_written();
 
 }  // namespace qjt

@@ -21,6 +21,10 @@
 //    most a batch (a window that never reads, over bytes in memory: until
 //    it goes), and with progress on or off a run does the same work per
 //    record.
+//  - One line per process: the jobs of a run under -j (lib/cli/jobs.h)
+//    count into the same totals, from their own threads; the counters are
+//    atomic, the drawing is one thread's at a time, and Pause is the
+//    calling thread's alone.
 //  - Nothing is drawn in the first second of a run (unless enable() says
 //    at once), then at most ten times a second. A drawn line is "\r" + the
 //    text + "clear to end of line"; clear() erases it, and whatever writes
@@ -43,19 +47,19 @@ class Progress {
   static void enable(bool on, bool at_once = false);
 
   static void expect(std::uint64_t bytes) {
-    if (on_) [[unlikely]]
-      total_ += bytes;
+    if (counting()) [[unlikely]]
+      total_.fetch_add(bytes, std::memory_order_relaxed);
   }
   static void read(std::uint64_t bytes, std::uint64_t records) {
-    if (on_) [[unlikely]] {
-      read_ += bytes;
-      records_ += records;
+    if (counting()) [[unlikely]] {
+      read_.fetch_add(bytes, std::memory_order_relaxed);
+      records_.fetch_add(records, std::memory_order_relaxed);
       count(bytes + records * kRecordWeight);
     }
   }
   static void wrote(std::uint64_t bytes) {
-    if (on_) [[unlikely]] {
-      written_ += bytes;
+    if (counting()) [[unlikely]] {
+      written_.fetch_add(bytes, std::memory_order_relaxed);
       count(bytes);
     }
   }
@@ -68,17 +72,28 @@ class Progress {
   // the handler ends the process.
   static void clear_from_signal_handler();
 
-  // While one lives, the hooks count nothing: for reads that are no part
-  // of the work, such as a claim sniffing the first bytes of a file.
+  // While one lives, the hooks of this thread count nothing: for reads
+  // that are no part of the work, such as a claim sniffing the first bytes
+  // of a file.
   class Pause {
    public:
-    Pause() : was_on_(on_) { on_ = false; }
-    ~Pause() { on_ = was_on_; }
+    Pause() : was_paused_(paused_) { paused_ = true; }
+    ~Pause() { paused_ = was_paused_; }
     Pause(const Pause&) = delete;
     Pause& operator=(const Pause&) = delete;
 
    private:
-    bool was_on_;
+    bool was_paused_;
+  };
+
+  // While one lives, the line is erased and no thread redraws it: for a
+  // write to standard output or standard error (lib/run_context.h).
+  class Hold {
+   public:
+    Hold();
+    ~Hold();
+    Hold(const Hold&) = delete;
+    Hold& operator=(const Hold&) = delete;
   };
 
  private:
@@ -86,18 +101,19 @@ class Progress {
   static constexpr std::uint64_t kRecordWeight = 64;
   static constexpr std::uint64_t kCheckEvery = 1 << 20;
 
+  static bool counting() { return on_ && !paused_; }
   static void count(std::uint64_t units) {
-    pending_ += units;
-    if (pending_ >= kCheckEvery) tick();
+    if (pending_.fetch_add(units, std::memory_order_relaxed) + units >= kCheckEvery) tick();
   }
   static void tick();
   static void erase();
 
-  static inline bool on_ = false;
+  static inline bool on_ = false;  // set by main() before any job starts
+  static inline thread_local bool paused_ = false;
   // Lock-free, so that a signal handler may read it.
   static inline std::atomic<bool> shown_ = false;
-  static inline std::uint64_t pending_ = 0;
-  static inline std::uint64_t total_ = 0, read_ = 0, records_ = 0, written_ = 0;
+  static inline std::atomic<std::uint64_t> pending_ = 0;
+  static inline std::atomic<std::uint64_t> total_ = 0, read_ = 0, records_ = 0, written_ = 0;
 };
 
 }  // namespace qjt

@@ -1,11 +1,10 @@
 #include "quiet.h"
 
-namespace qjt {
-namespace {
-bool quiet_run = false;
-}  // namespace
+#include "run_context.h"
 
-void set_quiet(bool quiet) { quiet_run = quiet; }
-bool quiet() { return quiet_run; }
+namespace qjt {
+
+void set_quiet(bool quiet) { RunContext::process().settings().quiet = quiet; }
+bool quiet() { return RunContext::current().settings().quiet; }
 
 }  // namespace qjt

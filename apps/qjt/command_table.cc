@@ -4,12 +4,12 @@ namespace qjt::cli {
 namespace {
 
 constexpr CommandRow kCommands[] = {
-    {"dump", add_dump_command, kReadsInputs | kShowsValues | kJsonStream | kByFamilies},
-    {"verify", add_verify_command, kReadsInputs | kShowsValues | kByFamilies},
-    {"replay", add_replay_command, kReadsInputs | kShowsValues | kJsonStream | kByFamilies},
-    {"compact", add_compact_command, kReadsInputs | kShowsValues | kByFamilies},
+    {"dump", add_dump_command, kReadsInputs | kShowsValues | kRunsJobs | kJsonStream | kByFamilies},
+    {"verify", add_verify_command, kReadsInputs | kShowsValues | kRunsJobs | kByFamilies},
+    {"replay", add_replay_command, kReadsInputs | kShowsValues | kRunsJobs | kJsonStream | kByFamilies},
+    {"compact", add_compact_command, kReadsInputs | kShowsValues | kRunsJobs | kByFamilies},
     {"convert", add_convert_command, kReadsInputs | kShowsValues | kByFamilies},
-    {"repair", add_repair_command, kReadsInputs | kShowsValues | kByFamilies},
+    {"repair", add_repair_command, kReadsInputs | kShowsValues | kRunsJobs | kByFamilies},
     {"gen", add_gen_command, kShowsValues | kByFamilies},
     {"help", add_help_command, 0},
     {"completion", add_completion_command, 0},

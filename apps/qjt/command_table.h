@@ -31,6 +31,8 @@ enum CommandTakes : unsigned {
   // The families answer it through their capability of the command's name:
   // a column of `qjt help formats`.
   kByFamilies = 1U << 3,
+  // -j N: its PATH groups run as jobs, several at once (lib/cli/jobs.h).
+  kRunsJobs = 1U << 4,
 };
 
 using AddCommand = void (*)(CLI::App* app, std::string_view name, ExitCode* status);

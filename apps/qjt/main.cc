@@ -17,6 +17,7 @@
 #include "input_file.h"
 #include "interrupt.h"
 #include "progress.h"
+#include "run_context.h"
 #include "suggest.h"
 #include "value_options.h"
 
@@ -50,6 +51,16 @@ void add_all_findings_option(CLI::App* command) {
       "List every finding, not one per cause with a count (nor at most 100 per code)");
 }
 
+// -j N, --jobs N on every command that runs its inputs as jobs
+// (lib/cli/jobs.h): how many at once; 0 is one per core.
+void add_jobs_option(CLI::App* command) {
+  command
+      ->add_option_function<unsigned>(
+          "-j,--jobs", [](unsigned jobs) { qjt::RunContext::process().settings().jobs = jobs; },
+          "Run up to N inputs (queues, channels, files) at once, 0 for one per core; the output is the same")
+      ->type_name("N");
+}
+
 using CommandRows = std::map<const CLI::App*, const qjt::cli::CommandRow*>;
 
 // Adds the command of each row of the command table to `app`, with the
@@ -66,6 +77,7 @@ CommandRows add_commands(CLI::App* app, qjt::ExitCode* status) {
       add_all_findings_option(command);
     }
     if ((row.takes & kShowsValues) != 0) add_value_display_options(command);
+    if ((row.takes & kRunsJobs) != 0) add_jobs_option(command);
     add_global_options(command);
     rows.emplace(command, &row);
   }
@@ -164,7 +176,7 @@ int main(int argc, char** argv) {
   // still owes its caller one JSON object; a stream command does not.
   const CLI::App* command = app.get_subcommands().front();
   const bool stream = (rows.at(command)->takes & qjt::cli::kJsonStream) != 0;
-  if (json && status != qjt::ExitCode::kOk && !qjt::stdout_written() && !stream)
+  if (json && status != qjt::ExitCode::kOk && !qjt::process_stdout_written() && !stream)
     qjt::cli::write_error_json(command->get_name(), status,
                                "stopped before any output; the diagnostics are on standard error");
   return qjt::to_int(status);

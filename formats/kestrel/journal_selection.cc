@@ -151,6 +151,49 @@ JournalSelection open_journals(const std::vector<std::string>& paths, const std:
   return selection;
 }
 
+std::vector<std::vector<std::string>> journal_units(const std::vector<std::string>& paths) {
+  // A queue of files named directly: given_journals' grouping and order.
+  struct Named {
+    std::string queue;
+    std::size_t directory;  // first-named order of its directory; lone names first
+    std::vector<std::string> paths;
+  };
+  std::vector<Named> named;
+  std::vector<std::string> directories;  // of the named files, first named first
+  std::vector<std::vector<std::string>> units;
+  for (const std::string& path : paths) {
+    std::error_code ec;
+    if (path != "-" && std::filesystem::is_directory(path, ec)) {
+      units.push_back({path});
+      continue;
+    }
+    const std::string name = std::filesystem::path(path).filename().string();
+    const auto queue = path == "-" ? std::nullopt : queue_of_name(name);
+    if (!queue) {
+      named.push_back(Named{name, 0, {path}});
+      continue;
+    }
+    const std::string key = std::filesystem::path(path).parent_path().lexically_normal().string();
+    const auto dir = std::find(directories.begin(), directories.end(), key);
+    const std::size_t rank = static_cast<std::size_t>(dir - directories.begin()) + 1;
+    if (dir == directories.end()) directories.push_back(key);
+    const auto same = std::find_if(named.begin(), named.end(),
+                                   [&](const Named& n) { return n.directory == rank && n.queue == *queue; });
+    if (same == named.end()) {
+      named.push_back(Named{*queue, rank, {path}});
+    } else {
+      same->paths.push_back(path);
+    }
+  }
+  std::stable_sort(named.begin(), named.end(), [](const Named& a, const Named& b) {
+    return a.queue != b.queue ? a.queue < b.queue : a.directory < b.directory;
+  });
+  std::vector<std::vector<std::string>> ordered;
+  for (Named& n : named) ordered.push_back(std::move(n.paths));
+  ordered.insert(ordered.end(), std::make_move_iterator(units.begin()), std::make_move_iterator(units.end()));
+  return ordered;
+}
+
 void report_layout(const JournalSelection& selection, Reporter* reporter) {
   for (const auto& journal : selection.journals)
     for (const Finding& f : journal.layout_findings) reporter->report(f);

@@ -47,6 +47,11 @@ struct JournalSelection {
 JournalSelection open_journals(const std::vector<std::string>& paths, const std::string& queue,
                                const ForeignFile& foreign, Reporter* reporter);
 
+// open_journals' PATHs as units of work (cli Driver::units): the files
+// named directly, one unit per queue in the order open_journals takes
+// them, then each directory.
+std::vector<std::vector<std::string>> journal_units(const std::vector<std::string>& paths);
+
 // Tells `reporter` every layout finding of every journal.
 void report_layout(const JournalSelection& selection, Reporter* reporter);
 

@@ -46,6 +46,10 @@ class Capability {
   // evidence (classic Kestrel's repair, which then refuses to cut it to
   // nothing without --force). Writing commands refuse such files otherwise.
   bool takes_unproven_files = false;
+  // Whether the command takes the family's PATHs as one whole (classic
+  // Kestrel's repair: one plan over every file, applied together): they
+  // are one job, not split into the family's units (Driver::units).
+  bool one_plan = false;
 };
 
 // dump, replay: what the family prints of its PATHs.

@@ -16,6 +16,7 @@
 #include "json_line.h"
 #include "progress.h"
 #include "quiet.h"
+#include "run_context.h"
 
 namespace qjt::cli {
 namespace {
@@ -184,11 +185,7 @@ std::string verify_errors_text(const std::optional<FindingList>& verified) {
   return text + fmt::format("  verify after the change: {} error(s)\n", errors);
 }
 
-namespace {
-bool json_errors = false;
-}  // namespace
-
-void set_json_errors(bool json) { json_errors = json; }
+void set_json_errors(bool json) { RunContext::process().settings().json_errors = json; }
 
 void write_error_json(std::string_view command, ExitCode status, std::string_view message) {
   std::string line;
@@ -203,24 +200,22 @@ void write_error_json(std::string_view command, ExitCode status, std::string_vie
 }
 
 void tell(std::string_view command, std::string_view message) {
-  Progress::clear();
   if (command.empty()) {
-    fmt::print(stderr, "qjt: {}\n", message);
+    write_stderr(fmt::format("qjt: {}\n", message));
   } else {
-    fmt::print(stderr, "qjt {}: {}\n", command, message);
+    write_stderr(fmt::format("qjt {}: {}\n", command, message));
   }
 }
 
 ExitCode report_error(std::string_view command, ExitCode status, std::string_view message) {
   tell(command, message);
-  if (json_errors) write_error_json(command, status, message);
+  if (RunContext::current().settings().json_errors) write_error_json(command, status, message);
   return status;
 }
 
 void note(std::string_view command, std::string_view message) {
   if (quiet()) return;
-  Progress::clear();
-  fmt::print(stderr, "qjt {}: {}\n", command, message);
+  write_stderr(fmt::format("qjt {}: {}\n", command, message));
 }
 
 std::int64_t input_time_ms(const std::string& input, std::optional<std::int64_t> given) {
@@ -234,7 +229,7 @@ std::int64_t input_time_ms(const std::string& input, std::optional<std::int64_t>
 ExitCode finish_output(Output* out, ExitCode status) {
   out->flush();
   if (!out->failed()) return status;
-  fmt::print(stderr, "qjt: cannot write to standard output\n");
+  write_stderr(fmt::format("qjt: cannot write to standard output\n"));
   return worse(status, ExitCode::kIoError);
 }
 

@@ -11,7 +11,9 @@
 #include <fmt/ranges.h>
 
 #include "input_file.h"
+#include "jobs.h"
 #include "path_family.h"
+#include "run_context.h"
 
 namespace qjt::cli {
 namespace {
@@ -200,6 +202,14 @@ std::vector<std::pair<Driver*, std::string>> FamilyOptions::given() const {
   return given;
 }
 
+bool FamilyOptions::gave(std::string_view name) const {
+  for (const auto& [driver, owned] : groups_)
+    for (const CLI::Option* option : owned)
+      if (option->count() > 0 && option->check_lname(std::string(name.substr(name.find_first_not_of('-')))))
+        return true;
+  return false;
+}
+
 std::optional<std::vector<Assignment>> assign(const std::vector<std::string>& paths, const FamilyOptions& options,
                                               Reporter* unclaimed) {
   const std::string_view command = options.command();
@@ -274,6 +284,56 @@ std::optional<std::vector<Assignment>> assign_reads(ReadRequest* request, const 
   return runs;
 }
 
+// Each assignment split into its family's units of work (Driver::units):
+// the jobs of the run.
+std::vector<Assignment> units_of(const std::vector<Assignment>& runs, std::string_view command) {
+  std::vector<Assignment> units;
+  for (const Assignment& run : runs) {
+    // The family's options name its input, or its plan takes every PATH.
+    if (run.paths.empty() || run.driver->provides(command)->one_plan) {
+      units.push_back(run);
+      continue;
+    }
+    for (auto& paths : run.driver->units(run.paths))
+      units.push_back(Assignment{run.driver, run.group, std::move(paths), run.unproven});
+  }
+  return units;
+}
+
+// How many of a run's jobs may run at once: -j, but one at a time when a
+// job reads a stream (standard input, a FIFO: read once, by one reader),
+// when dump --limit counts over the whole run, or when an option names an
+// output of the whole run (two jobs would write it).
+unsigned workers_for(const std::vector<Assignment>& runs, const FamilyOptions& options, bool run_wide_count) {
+  if (run_wide_count || options.gave("--output")) return 1;
+  for (const Assignment& run : runs)
+    for (const std::string& path : run.paths) {
+      struct stat st {};
+      if (path == "-" || ::stat(path.c_str(), &st) != 0 || !(S_ISREG(st.st_mode) || S_ISDIR(st.st_mode))) return 1;
+    }
+  return job_workers(RunContext::current().settings().jobs);
+}
+
+// Runs each(i, request for assignment i, &its status) as job i (jobs.h);
+// returns the worst status of the jobs that count.
+template <class Request, class Each>
+ExitCode run_assignments(const std::vector<Assignment>& runs, unsigned workers, const Request& request, Each each) {
+  std::vector<ExitCode> statuses(runs.size(), ExitCode::kOk);
+  const JobsDone done = run_jobs(runs.size(), workers, [&](std::size_t i) {
+    Request own = request;
+    own.paths = runs[i].paths;
+    own.group = runs[i].group;
+    return each(i, own, &statuses[i]);
+  });
+  ExitCode status = ExitCode::kOk;
+  for (std::size_t i = 0; i < done.kept; ++i) status = worse(status, statuses[i]);
+  if (!done.written) {
+    write_stderr("qjt: cannot write to standard output\n");
+    status = worse(status, ExitCode::kIoError);
+  }
+  return status;
+}
+
 }  // namespace
 
 ExitCode run_read_command(ReadRequest request, const FamilyOptions& options) {
@@ -283,62 +343,75 @@ ExitCode run_read_command(ReadRequest request, const FamilyOptions& options) {
   if (!missing.findings().empty()) return ExitCode::kIoError;
   VerifyTally unreadable;
   ExitCode status = ExitCode::kOk;
-  const auto runs = assign_reads(&request, options, &unreadable, &status);
-  if (!runs) return status;
+  const auto assigned = assign_reads(&request, options, &unreadable, &status);
+  if (!assigned) return status;
+  const auto runs = units_of(*assigned, request.command);
   StderrReporter diagnostics;
   for (const Finding& f : unreadable.findings.findings()) diagnostics.report(f);
+  for (const Assignment& run : runs)
+    if (capability<ReadCapability>(run.driver, request.command) == nullptr)
+      return wrong_kind(request.command, run.driver);
   // dump --limit counts over the whole run, whatever the families.
   const auto limit = request.limit;
   std::uint64_t printed = 0;
-  request.printed = &printed;
-  for (const Assignment& run : *runs) {
-    if (limit && printed >= *limit) break;
-    if (limit) request.limit = *limit - printed;
-    auto* part = capability<ReadCapability>(run.driver, request.command);
-    if (part == nullptr) return wrong_kind(request.command, run.driver);
-    request.paths = run.paths;
-    request.group = run.group;
-    status = worse(status, part->read(request));
-  }
-  return status;
+  request.printed = limit ? &printed : nullptr;  // one job at a time then (workers_for)
+  const auto read = [&](std::size_t i, ReadRequest& own, ExitCode* result) {
+    if (limit && printed >= *limit) return JobEnd::kStop;
+    if (limit) own.limit = *limit - printed;
+    *result = capability<ReadCapability>(runs[i].driver, own.command)->read(own);
+    return JobEnd::kGoOn;
+  };
+  return worse(status, run_assignments(runs, workers_for(runs, options, limit.has_value()), request, read));
 }
 
 ExitCode run_verify_command(ReadRequest request, const FamilyOptions& options) {
   VerifyTally total;
   ExitCode status = ExitCode::kOk;
-  const auto runs = assign_reads(&request, options, &total, &status);
-  if (!runs) return status;
-  for (const Assignment& run : *runs) {
-    auto* part = capability<VerifyCapability>(run.driver, request.command);
-    if (part == nullptr) return wrong_kind(request.command, run.driver);
-    request.paths = run.paths;
-    request.group = run.group;
-    const auto tally = part->verify(request);
-    if (!tally) return ExitCode::kUsage;
-    if (found_nothing(request, run, *tally)) return ExitCode::kIoError;
-    total.add(*tally);
-  }
+  const auto assigned = assign_reads(&request, options, &total, &status);
+  if (!assigned) return status;
+  const auto runs = units_of(*assigned, request.command);
+  for (const Assignment& run : runs)
+    if (capability<VerifyCapability>(run.driver, request.command) == nullptr)
+      return wrong_kind(request.command, run.driver);
+  // Each job's tally, summed in input order; a job that ends the run
+  // (a usage error, a directory with nothing in it) says how.
+  std::vector<std::optional<VerifyTally>> tallies(runs.size());
+  const auto verify = [&](std::size_t i, ReadRequest& own, ExitCode* result) {
+    auto& tally = tallies[i];
+    tally = capability<VerifyCapability>(runs[i].driver, own.command)->verify(own);
+    if (!tally) {
+      *result = ExitCode::kUsage;
+    } else if (found_nothing(own, runs[i], *tally)) {
+      *result = ExitCode::kIoError;
+    } else {
+      return JobEnd::kGoOn;
+    }
+    return JobEnd::kStop;
+  };
+  status = run_assignments(runs, workers_for(runs, options, false), request, verify);
+  if (status != ExitCode::kOk) return status;
+  for (const auto& tally : tallies) total.add(*tally);
   return finish_verify(total, request.json, request.strict, request.quiet);
 }
 
 ExitCode run_write_command(WriteRequest request, const FamilyOptions& options) {
   FindingList unclaimed;
-  const auto runs = assign(request.paths, options, &unclaimed);
-  if (!runs) return ExitCode::kUsage;
+  const auto assigned = assign(request.paths, options, &unclaimed);
+  if (!assigned) return ExitCode::kUsage;
+  const auto runs = units_of(*assigned, request.command);
   if (refuse_empty(request.command, empty_directories(unclaimed))) return ExitCode::kIoError;
   StderrReporter diagnostics;
   for (const Finding& f : unclaimed.findings()) diagnostics.report(f);
   if (unclaimed.count(Severity::kError) > 0) return ExitCode::kIoError;  // change nothing when a PATH is not understood
-  ExitCode status = ExitCode::kOk;
+  for (const Assignment& run : runs)
+    if (capability<WriteCapability>(run.driver, request.command) == nullptr)
+      return wrong_kind(request.command, run.driver);
   request.drivers = options.drivers();
-  for (const Assignment& run : *runs) {
-    auto* part = capability<WriteCapability>(run.driver, request.command);
-    if (part == nullptr) return wrong_kind(request.command, run.driver);
-    request.paths = run.paths;
-    request.group = run.group;
-    status = worse(status, part->write(request));
-  }
-  return status;
+  const auto write = [&](std::size_t i, WriteRequest& own, ExitCode* result) {
+    *result = capability<WriteCapability>(runs[i].driver, own.command)->write(own);
+    return JobEnd::kGoOn;
+  };
+  return run_assignments(runs, workers_for(runs, options, false), request, write);
 }
 
 std::vector<std::string> convert_targets(Registry drivers, std::string_view command) {

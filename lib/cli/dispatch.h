@@ -47,6 +47,9 @@ class FamilyOptions {
   Registry drivers() const { return drivers_; }
   // After parsing: the first option given of each driver that has one.
   std::vector<std::pair<Driver*, std::string>> given() const;
+  // After parsing: whether some family's option of this long name (such as
+  // "--output") was given.
+  bool gave(std::string_view name) const;
 
  private:
   std::string_view command_;

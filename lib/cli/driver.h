@@ -68,6 +68,13 @@ class Driver {
   // directory); when false it stands for its files of the claimed group.
   virtual bool reads_directories() const { return true; }
 
+  // The units of work among one group's PATHs (path_family.h): sets of
+  // PATHs that share nothing the family reads or writes (a queue, a queue
+  // directory), in the order one run over all of them would take them.
+  // Each unit is a job of its own (lib/cli/jobs.h), under -j 1 too, so
+  // what a run prints never depends on -j. By default the group is one.
+  virtual std::vector<std::vector<std::string>> units(const std::vector<std::string>& paths) const { return {paths}; }
+
   // What the family's records offer to the filters of dump and replay
   // (read_filter.h); a filter given for a field it lacks is refused before
   // the family is called.

@@ -88,14 +88,15 @@ check "dump --limit 4 of a meta.log and a Kestrel file" 4 \
   "$("$QJT" dump --json --limit 4 "$log" classic | wc -l)"
 
 # ---- a file cut while verify reads it: file_changed in the report -----------
-# verify opens (maps) the journal q.1000 and the FIFO p, then reads the
-# queue p first, to its end; q.1000 is cut to a page boundary before the
-# FIFO ends, so verify's replay of q.1000 runs past its new end.
-mkfifo p
+# verify opens (maps) the files of the queue q, the FIFO q.500 and the
+# journal q.1000, then reads them in order: the FIFO to its end first;
+# q.1000 is cut to a page boundary before the FIFO ends, so verify's
+# replay of q.1000 runs past its new end.
+mkfifo q.500
 "$QJT" gen kestrel --records 20000 --payload-size 100 --seed 1 -o q.1000 > /dev/null
 size=$(stat -c %s q.1000)
-{ sleep 1; truncate -s 98304 q.1000; } > p &
-"$QJT" verify --json p q.1000 > verify.json 2> err
+{ sleep 1; truncate -s 98304 q.1000; } > q.500 &
+"$QJT" verify --json q.500 q.1000 > verify.json 2> err
 wait
 check "verify --json of a file cut under it: file_changed in findings" \
   "q.1000 98304 expected the $size bytes the file had when qjt opened it, found 98304 bytes" \

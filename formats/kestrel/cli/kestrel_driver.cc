@@ -9,6 +9,7 @@
 #include "kestrel/cli/kestrel_gen.h"
 #include "kestrel/cli/kestrel_hints.h"
 #include "kestrel/journal_reader.h"
+#include "kestrel/journal_selection.h"
 
 namespace qjt::cli {
 namespace {
@@ -44,6 +45,7 @@ class KestrelDriver final : public Driver {
       group->add_flag("--salvage", salvage_, "Keep the records that decode again after each damaged region");
     };
     repair_.takes_unproven_files = true;
+    repair_.one_plan = true;
     repair_.write = [this](const WriteRequest& r) { return run_kestrel_repair(r, salvage_); };
 
     gen_.does = "a journal file or a queue directory of segments";
@@ -58,6 +60,10 @@ class KestrelDriver final : public Driver {
   std::optional<Claim> claim(const std::string&, ByteSpan bytes) const override { return kestrel_claim(bytes); }
 
   std::string_view looks_for() const override { return "a classic Kestrel record at offset 0"; }
+
+  std::vector<std::vector<std::string>> units(const std::vector<std::string>& paths) const override {
+    return kestrel::journal_units(paths);
+  }
 
   FilterFields filter_fields() const override {
     return {.ops = {"ADD", "REMOVE", "ADDX", "REMOVE_TENTATIVE", "SAVE_XID", "UNREMOVE", "CONFIRM_REMOVE", "ADD_XID",

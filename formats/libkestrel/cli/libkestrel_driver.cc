@@ -7,6 +7,7 @@
 #include "driver.h"
 #include "libkestrel/cli/libkestrel_commands.h"
 #include "libkestrel/cli/libkestrel_gen.h"
+#include "libkestrel/cli/libkestrel_input.h"
 #include "libkestrel/libkestrel_format.h"
 #include "libkestrel/libkestrel_generator.h"
 #include "path_family.h"
@@ -107,6 +108,10 @@ class LibkestrelDriver final : public Driver {
     return command == "repair" ? "libkestrel truncates a damaged segment at its own startup; qjt verify "
                                  "shows what it would cut"
                                : "";
+  }
+
+  std::vector<std::vector<std::string>> units(const std::vector<std::string>& paths) const override {
+    return libkestrel_units(paths);
   }
 
   FilterFields filter_fields() const override {

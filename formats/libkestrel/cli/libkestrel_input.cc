@@ -101,6 +101,19 @@ LkSelection open_libkestrel(const std::vector<std::string>& paths, const std::st
   return selection;
 }
 
+std::vector<std::vector<std::string>> libkestrel_units(const std::vector<std::string>& paths) {
+  std::vector<std::vector<std::string>> units(1);
+  for (const std::string& path : paths) {
+    if (is_directory(path)) {
+      units.push_back({path});
+    } else {
+      units.front().push_back(path);
+    }
+  }
+  if (units.front().empty()) units.erase(units.begin());
+  return units;
+}
+
 ReplayedQueue::ReplayedQueue(const LkQueue& queue) {
   for (const Finding& f : queue.layout_findings) findings.report(f);
   for (const LkFile& f : queue.files) {

@@ -41,6 +41,10 @@ struct LkSelection {
 // status is kUsage). Layout findings stay with their queue.
 LkSelection open_libkestrel(const std::vector<std::string>& paths, const std::string& queue, Reporter* reporter);
 
+// open_libkestrel's PATHs as units of work (cli Driver::units): the files
+// named directly, which make one queue, then each directory.
+std::vector<std::vector<std::string>> libkestrel_units(const std::vector<std::string>& paths);
+
 // A queue as libkestrel loads it: its layout findings, then those of the
 // replay of every readable file.
 struct ReplayedQueue {
