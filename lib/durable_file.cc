@@ -44,6 +44,10 @@ bool write_all(int fd, const char* data, std::size_t size) {
 }  // namespace
 
 std::unique_ptr<FileWriter> FileWriter::create(const std::string& path, std::string* error) {
+  // Made and tracked in one section, as every path made here is: an
+  // interrupt handled meanwhile, on this thread or by another job's (-j),
+  // sees it tracked, or never made.
+  const CommitSection creating;
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) {
     fail(error, "create", path);
@@ -163,8 +167,14 @@ bool make_directories(const std::string& dir, std::string* error) {
     if (p == p.parent_path()) break;
   }
   for (auto p = missing.rbegin(); p != missing.rend(); ++p) {
-    if (::mkdir(p->c_str(), 0755) != 0 && errno != EEXIST) return fail(error, "create directory", p->string());
-    track_created(p->string(), true);
+    // Tracked only when made here: another job of the run (-j) may have
+    // made it meanwhile, and it is that job's.
+    const CommitSection creating;
+    if (::mkdir(p->c_str(), 0755) == 0) {
+      track_created(p->string(), true);
+    } else if (errno != EEXIST) {
+      return fail(error, "create directory", p->string());
+    }
   }
   return true;
 }
@@ -216,11 +226,18 @@ bool durable_remove(const std::string& path, std::string* error) {
 }
 
 bool durable_copy(const std::string& from, const std::string& to, std::string* error) {
-  if (::link(from.c_str(), to.c_str()) == 0) {
-    track_created(to);
-    return sync_directory(parent_of(to), error);
+  int link_error = 0;
+  {
+    const CommitSection creating;
+    if (::link(from.c_str(), to.c_str()) == 0) {
+      track_created(to);
+    } else {
+      link_error = errno;
+    }
   }
-  if (errno != EXDEV && errno != EPERM && errno != EMLINK) {
+  if (link_error == 0) return sync_directory(parent_of(to), error);
+  if (link_error != EXDEV && link_error != EPERM && link_error != EMLINK) {
+    errno = link_error;
     return fail(error, fmt::format("link {} to", from), to);
   }
   auto input = InputFile::open(from, error);
@@ -234,12 +251,19 @@ bool durable_copy(const std::string& from, const std::string& to, std::string* e
 bool back_up_files(const std::string& backup_dir, const std::vector<std::string>& paths, const char* failpoint_name,
                    std::string* error) {
   namespace fs = std::filesystem;
-  std::error_code ec;
-  if (fs::exists(fs::symlink_status(backup_dir, ec))) {
-    *error = fmt::format("backup directory {} already exists", backup_dir);
-    return false;
+  const std::string parent = fs::path(backup_dir).parent_path().string();
+  if (!parent.empty() && !make_directories(parent, error)) return false;
+  // Made here or refused, in one step: a backup directory is never shared,
+  // not even by two jobs of one run (-j) that chose the same name.
+  {
+    const CommitSection creating;
+    if (::mkdir(backup_dir.c_str(), 0755) != 0) {
+      if (errno != EEXIST) return fail(error, "create directory", backup_dir);
+      *error = fmt::format("backup directory {} already exists", backup_dir);
+      return false;
+    }
+    track_created(backup_dir, true);
   }
-  if (!make_directories(backup_dir, error)) return false;
   for (const std::string& path : paths) {
     if (!durable_copy(path, (fs::path(backup_dir) / fs::path(path).filename()).string(), error)) return false;
     if (failpoint_name) failpoint(failpoint_name);
