@@ -1,11 +1,12 @@
 #include "json_writer.h"
 
 #include <cassert>
-#include <charconv>
 #include <cstdint>
 #include <cstring>
 
 #include <fmt/format.h>
+
+#include "whole_number.h"
 
 namespace qjt {
 namespace {
@@ -71,11 +72,8 @@ bool is_big(std::int64_t value) {
 void write_big_numbers_as_strings(bool as_strings) { big_numbers_as_strings = as_strings; }
 
 std::optional<std::int64_t> parse_big_number_string(std::string_view text) {
-  std::int64_t value = 0;
-  const char* end = text.data() + text.size();
-  const auto [stop, error] = std::from_chars(text.data(), end, value);
-  if (error != std::errc() || stop != end || text.empty() || text.front() == '+') return std::nullopt;
-  if (!is_big(value)) return std::nullopt;
+  const auto value = whole_number<std::int64_t>(text);
+  if (!value || !is_big(*value)) return std::nullopt;
   return value;
 }
 

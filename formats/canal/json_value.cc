@@ -1,6 +1,6 @@
 #include "canal/json_value.h"
 
-#include <charconv>
+#include "whole_number.h"
 
 namespace qjt::canal {
 namespace {
@@ -268,10 +268,7 @@ const JsonValue* JsonValue::find(std::string_view key) const {
 
 std::optional<std::int64_t> JsonValue::as_int() const {
   if (kind != Kind::kNumber) return std::nullopt;
-  std::int64_t out = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
-  if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
-  return out;
+  return whole_number<std::int64_t>(text);
 }
 
 const char* kind_name(JsonValue::Kind kind) {

@@ -3,7 +3,6 @@
 #include <sys/stat.h>
 
 #include <algorithm>
-#include <charconv>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -14,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "in_use.h"
+#include "whole_number.h"
 
 namespace qjt::flume {
 namespace {
@@ -404,9 +404,7 @@ bool is_log_name(std::string_view name, std::optional<std::int32_t>* file_id) {
   if (name.size() <= 4 || name.substr(0, 4) != "log-") return false;
   const std::string_view digits = name.substr(4);
   if (!std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })) return false;
-  std::int32_t value = 0;
-  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
-  if (ec == std::errc() && end == digits.data() + digits.size()) *file_id = value;
+  *file_id = whole_number<std::int32_t>(digits);
   return true;
 }
 
