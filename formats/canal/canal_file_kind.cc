@@ -1,10 +1,9 @@
 #include "canal/canal_file_kind.h"
 
-#include <filesystem>
-
 #include "canal/gzip_text.h"
 #include "canal/line_splitter.h"
 #include "canal/meta_log.h"
+#include "path_name.h"
 
 namespace qjt::canal {
 namespace {
@@ -47,7 +46,7 @@ bool looks_like_meta_dat(std::string_view text) {
 }  // namespace
 
 std::optional<FileKind> detect_file_kind(const std::string& path, ByteSpan bytes) {
-  const std::string name = std::filesystem::path(path).filename().string();
+  const std::string name = base_name(path);
   if (name == "meta.dat") return FileKind::kMetaDat;
   if (is_gzip(bytes)) {
     if (named_meta_log(name) || starts_with_cursor_line(first_gzip_line(bytes))) return FileKind::kMetaLog;

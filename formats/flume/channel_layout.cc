@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "in_use.h"
+#include "path_name.h"
 #include "whole_number.h"
 
 namespace qjt::flume {
@@ -149,12 +150,11 @@ void resolve_meta(const std::string& log_name, const MetaFiles& m, DataLog* log,
   }
   const auto leftover = [&](const std::string& path, bool used) {
     if (!used) log->meta_leftovers.push_back(path);
-    const std::string what =
-        used ? fmt::format("renames it to {}.meta and uses it", log_name)
-             : fmt::format("uses {} and deletes this file", fs::path(log->meta_path).filename().string());
+    const std::string what = used ? fmt::format("renames it to {}.meta and uses it", log_name)
+                                  : fmt::format("uses {} and deletes this file", base_name(log->meta_path));
     report(reporter, Severity::kWarning, "meta_leftover", path,
            fmt::format("expected only {}.meta, found {}: an interrupted meta rewrite; Flume's reader {}", log_name,
-                       fs::path(path).filename().string(), what));
+                       base_name(path), what));
   };
   if (m.tmp) leftover(tmp, log->meta_source == MetaSource::kTmp);
   if (m.old) leftover(old, log->meta_source == MetaSource::kOld);
@@ -187,7 +187,7 @@ void decide_version(const MetaFiles& m, DataLog* log, Reporter* reporter) {
   report(reporter, Severity::kError, "missing_log_meta", log->path,
          fmt::format("expected {}.meta (V3) or a V2 header (int32 version 2), found neither: "
                      "Flume's replay fails with 'bad version'",
-                     fs::path(log->path).filename().string()));
+                     base_name(log->path)));
 }
 
 void scan_data_dir(const std::string& dir, const Listing& listing, ChannelLayout* layout, Reporter* reporter) {

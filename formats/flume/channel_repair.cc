@@ -11,6 +11,7 @@
 #include "flume/channel_replay.h"
 #include "input_file.h"
 #include "interrupt.h"
+#include "path_name.h"
 
 namespace qjt::flume {
 namespace {
@@ -192,7 +193,7 @@ bool plan_restore(const ChannelLayout& layout, const ChannelRepairRequest& reque
   // The removal of a stale checkpoint.meta (a V2 backup) completes the
   // restore, so it goes first among the removals.
   std::stable_partition(plan->changes.begin(), plan->changes.end(), [](const FileChange& c) {
-    return c.kind != FileChangeKind::kRemove || fs::path(c.path).filename() == kMetaName;
+    return c.kind != FileChangeKind::kRemove || base_name(c.path) == kMetaName;
   });
   return true;
 }
@@ -225,7 +226,7 @@ class BackupNames {
       used_.insert(unique);
       it = subdirs_.emplace(parent.string(), unique).first;
     }
-    return (fs::path(root_) / it->second / fs::path(path).filename()).string();
+    return (fs::path(root_) / it->second / base_name(path)).string();
   }
 
  private:

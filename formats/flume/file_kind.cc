@@ -9,6 +9,7 @@
 
 #include "flume/channel_layout.h"
 #include "flume/protobuf_wire.h"
+#include "path_name.h"
 
 namespace qjt::flume {
 namespace {
@@ -16,11 +17,6 @@ namespace {
 constexpr std::size_t kHeaderLongs = 1029;
 constexpr std::uint8_t kSnappyMagic[8] = {0x82, 0x53, 0x4E, 0x41, 0x50, 0x50, 0x59, 0x00};
 constexpr std::uint8_t kOpRecord = 0x7F, kOpEof = 0x80, kOpNoop = 0x00;
-
-std::string_view base_name(std::string_view path) {
-  const auto slash = path.find_last_of('/');
-  return slash == std::string_view::npos ? path : path.substr(slash + 1);
-}
 
 bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
 
@@ -199,7 +195,7 @@ const char* file_kind_name(FileKind kind) {
 }
 
 DetectedKind detect_file_kind(std::string_view path, ByteSpan bytes) {
-  const std::string_view name = base_name(path);
+  const std::string name = base_name(path);
   // Content that only one kind has wins over a name, so a renamed copy
   // ("checkpoint.orig") is still found.
   if (has_snappy_magic(bytes))

@@ -18,6 +18,7 @@
 #include "failpoint.h"
 #include "interrupt.h"
 #include "kestrel/journal_writer.h"
+#include "path_name.h"
 #include "synthetic_data.h"
 
 namespace qjt::kestrel {
@@ -460,7 +461,7 @@ GenerateStatus generate_kestrel_journal(const std::string& path, const Generator
       *error = fmt::format(
           "cannot write queue {} in {}: it already has {} file(s), such as {} "
           "(--force replaces them)",
-          o.queue, path, stale.size(), fs::path(stale[0]).filename().string());
+          o.queue, path, stale.size(), base_name(stale[0]));
       return GenerateStatus::kIoError;
     }
   } else {

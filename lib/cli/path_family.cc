@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "input_file.h"
+#include "path_name.h"
 #include "progress.h"
 
 namespace qjt::cli {
@@ -18,11 +19,6 @@ namespace fs = std::filesystem;
 bool is_regular(const std::string& path) {
   struct stat st {};
   return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
-}
-
-bool is_directory(const std::string& path) {
-  std::error_code ec;
-  return fs::is_directory(path, ec);
 }
 
 // nullopt with *error when the file cannot be opened, as when no family
