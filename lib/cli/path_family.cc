@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "command_support.h"
 #include "input_file.h"
 #include "path_name.h"
 #include "progress.h"
@@ -172,10 +173,9 @@ std::optional<ExitCode> refuse_foreign(std::string_view command, std::string_vie
       continue;
     const std::string what =
         claim->positive ? fmt::format("a {} input", claim->driver->name()) : std::string("of no known format");
-    fmt::print(stderr,
-               "qjt {}: refused: {} is {} ({}), not a {} input; nothing was changed "
-               "(qjt help formats says which commands take each format)\n",
-               command, path, what, claim->evidence, family);
+    usage_error(command, fmt::format("refused: {} is {} ({}), not a {} input; nothing was changed "
+                                     "(qjt help formats says which commands take each format)",
+                                     path, what, claim->evidence, family));
     refused = true;
   }
   if (refused) return ExitCode::kUsage;
