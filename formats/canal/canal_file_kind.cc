@@ -1,5 +1,8 @@
 #include "canal/canal_file_kind.h"
 
+#include <array>
+#include <utility>
+
 #include "canal/gzip_text.h"
 #include "canal/line_splitter.h"
 #include "canal/meta_log.h"
@@ -7,6 +10,11 @@
 
 namespace qjt::canal {
 namespace {
+
+constexpr std::array<std::pair<FileKind, std::string_view>, 2> kFormatNames = {{
+    {FileKind::kMetaDat, "canal-meta-dat"},
+    {FileKind::kMetaLog, "canal-meta-log"},
+}};
 
 bool named_meta_log(const std::string& name) {
   const bool rolled = name.rfind("meta-", 0) == 0 && (name.ends_with(".log") || name.ends_with(".log.gz"));
@@ -59,10 +67,22 @@ std::optional<FileKind> detect_file_kind(const std::string& path, ByteSpan bytes
   return std::nullopt;
 }
 
+std::string_view format_name(FileKind kind) {
+  for (const auto& [value, text] : kFormatNames)
+    if (value == kind) return text;
+  return "canal";
+}
+
 std::optional<FileKind> parse_format(const std::string& name) {
-  if (name == "canal-meta-dat") return FileKind::kMetaDat;
-  if (name == "canal-meta-log") return FileKind::kMetaLog;
+  for (const auto& [value, text] : kFormatNames)
+    if (text == name) return value;
   return std::nullopt;
+}
+
+std::vector<std::string_view> format_names() {
+  std::vector<std::string_view> names;
+  for (const auto& entry : kFormatNames) names.push_back(entry.second);
+  return names;
 }
 
 }  // namespace qjt::canal

@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <array>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -371,31 +372,34 @@ void check_locks(const std::vector<std::string>& lock_files, Reporter* reporter)
   }
 }
 
+constexpr std::array<std::pair<MetaSource, const char*>, 4> kMetaSourceNames = {{
+    {MetaSource::kNone, "none"},
+    {MetaSource::kMeta, "meta"},
+    {MetaSource::kTmp, "tmp"},
+    {MetaSource::kOld, "old"},
+}};
+
 }  // namespace
 
 const char* meta_source_name(MetaSource source) {
-  switch (source) {
-    case MetaSource::kNone:
-      return "none";
-    case MetaSource::kMeta:
-      return "meta";
-    case MetaSource::kTmp:
-      return "tmp";
-    case MetaSource::kOld:
-      return "old";
-  }
+  for (const auto& [value, text] : kMetaSourceNames)
+    if (value == source) return text;
   return "none";
 }
 
+namespace {
+
+constexpr std::array<std::pair<LogVersion, const char*>, 3> kLogVersionNames = {{
+    {LogVersion::kV2, "v2"},
+    {LogVersion::kV3, "v3"},
+    {LogVersion::kUnknown, "unknown"},
+}};
+
+}  // namespace
+
 const char* log_version_name(LogVersion version) {
-  switch (version) {
-    case LogVersion::kV2:
-      return "v2";
-    case LogVersion::kV3:
-      return "v3";
-    case LogVersion::kUnknown:
-      return "unknown";
-  }
+  for (const auto& [value, text] : kLogVersionNames)
+    if (value == version) return text;
   return "unknown";
 }
 

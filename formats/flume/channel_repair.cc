@@ -3,8 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <filesystem>
 #include <fstream>
+#include <utility>
 
 #include "durable_file.h"
 #include "failpoint.h"
@@ -294,27 +296,35 @@ std::string log_meta_path(const DataLog& log) {
                                               : (fs::path(log.dir) / fmt::format("log-{}.meta", log.file_id)).string();
 }
 
+namespace {
+
+constexpr std::array<std::pair<CheckpointAction, const char*>, 3> kCheckpointActionNames = {{
+    {CheckpointAction::kKeep, "keep"},
+    {CheckpointAction::kRebuild, "rebuild"},
+    {CheckpointAction::kRestoreBackup, "restore_backup"},
+}};
+
+}  // namespace
+
 const char* checkpoint_action_name(CheckpointAction action) {
-  switch (action) {
-    case CheckpointAction::kKeep:
-      return "keep";
-    case CheckpointAction::kRebuild:
-      return "rebuild";
-    case CheckpointAction::kRestoreBackup:
-      return "restore_backup";
-  }
+  for (const auto& [value, text] : kCheckpointActionNames)
+    if (value == action) return text;
   return "unknown";
 }
 
+namespace {
+
+constexpr std::array<std::pair<FileChangeKind, const char*>, 3> kFileChangeKindNames = {{
+    {FileChangeKind::kPatch, "patch"},
+    {FileChangeKind::kWrite, "write"},
+    {FileChangeKind::kRemove, "remove"},
+}};
+
+}  // namespace
+
 const char* file_change_kind_name(FileChangeKind kind) {
-  switch (kind) {
-    case FileChangeKind::kPatch:
-      return "patch";
-    case FileChangeKind::kWrite:
-      return "write";
-    case FileChangeKind::kRemove:
-      return "remove";
-  }
+  for (const auto& [value, text] : kFileChangeKindNames)
+    if (value == kind) return text;
   return "unknown";
 }
 

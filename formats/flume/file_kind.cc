@@ -2,8 +2,10 @@
 
 #include <openssl/evp.h>
 
+#include <array>
 #include <cstring>
 #include <optional>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -168,29 +170,23 @@ std::optional<DetectedKind> by_name(std::string_view name, ByteSpan bytes) {
   return by_log_name(name, bytes);
 }
 
+constexpr std::array<std::pair<FileKind, const char*>, 9> kFileKindNames = {{
+    {FileKind::kCheckpoint, "checkpoint"},
+    {FileKind::kCheckpointMeta, "checkpoint_meta"},
+    {FileKind::kInflight, "inflight"},
+    {FileKind::kLogV2, "log_v2"},
+    {FileKind::kLogV3, "log_v3"},
+    {FileKind::kLogMeta, "log_meta"},
+    {FileKind::kSnappyCheckpoint, "snappy_checkpoint"},
+    {FileKind::kBackupComplete, "backup_complete"},
+    {FileKind::kUnknown, "unknown"},
+}};
+
 }  // namespace
 
 const char* file_kind_name(FileKind kind) {
-  switch (kind) {
-    case FileKind::kCheckpoint:
-      return "checkpoint";
-    case FileKind::kCheckpointMeta:
-      return "checkpoint_meta";
-    case FileKind::kInflight:
-      return "inflight";
-    case FileKind::kLogV2:
-      return "log_v2";
-    case FileKind::kLogV3:
-      return "log_v3";
-    case FileKind::kLogMeta:
-      return "log_meta";
-    case FileKind::kSnappyCheckpoint:
-      return "snappy_checkpoint";
-    case FileKind::kBackupComplete:
-      return "backup_complete";
-    case FileKind::kUnknown:
-      return "unknown";
-  }
+  for (const auto& [value, text] : kFileKindNames)
+    if (value == kind) return text;
   return "unknown";
 }
 

@@ -1,10 +1,12 @@
 #include "kestrel/queue_directory.h"
 
 #include <algorithm>
+#include <array>
 #include <filesystem>
 #include <optional>
 #include <set>
 #include <system_error>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -111,19 +113,18 @@ QueueJournal build_queue(const std::string& queue, const std::vector<NamedFile>&
   return journal;
 }
 
+constexpr std::array<std::pair<FileRole, const char*>, 4> kFileRoleNames = {{
+    {FileRole::kArchived, "archived"},
+    {FileRole::kPack, "pack"},
+    {FileRole::kLive, "live"},
+    {FileRole::kGiven, "given"},
+}};
+
 }  // namespace
 
 const char* file_role_name(FileRole role) {
-  switch (role) {
-    case FileRole::kArchived:
-      return "archived";
-    case FileRole::kPack:
-      return "pack";
-    case FileRole::kLive:
-      return "live";
-    case FileRole::kGiven:
-      return "given";
-  }
+  for (const auto& [value, text] : kFileRoleNames)
+    if (value == role) return text;
   return "given";
 }
 
