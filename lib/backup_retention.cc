@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "path_name.h"
+
 namespace qjt {
 namespace {
 
@@ -34,11 +36,11 @@ std::optional<SeriesName> series_name(std::string_view name) {
 PrunedBackups prune_backups(const std::string& backup, std::size_t keep) {
   PrunedBackups result;
   const fs::path place(backup);
-  const auto own = series_name(place.filename().string());
+  const auto own = series_name(base_name(backup));
   if (!own || keep == 0) return result;
   std::vector<std::pair<std::uint64_t, fs::path>> series;
   std::error_code ec;
-  const bool directories = fs::is_directory(place, ec);
+  const bool directories = is_directory(backup);
   for (const auto& entry : fs::directory_iterator(place.parent_path().empty() ? "." : place.parent_path(), ec)) {
     const auto name = series_name(entry.path().filename().string());
     // Of the same kind as the new one, so that a --backup-to shared with

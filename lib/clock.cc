@@ -1,10 +1,10 @@
 #include "clock.h"
 
-#include <charconv>
 #include <chrono>
 #include <cstdlib>
-#include <cstring>
 #include <optional>
+
+#include "whole_number.h"
 
 namespace qjt {
 namespace {
@@ -13,11 +13,7 @@ namespace {
 std::optional<std::int64_t> fixed_now() {
   const char* text = std::getenv("QJT_NOW_MS");
   if (text == nullptr) return std::nullopt;
-  const char* end = text + std::strlen(text);
-  std::int64_t value = 0;
-  const auto [stop, error] = std::from_chars(text, end, value);
-  if (error != std::errc() || stop != end || stop == text) return std::nullopt;
-  return value;
+  return whole_number<std::int64_t>(text);
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include "failpoint.h"
 #include "input_file.h"
 #include "interrupt.h"
+#include "path_name.h"
 #include "progress.h"
 
 namespace qjt {
@@ -265,7 +266,7 @@ bool back_up_files(const std::string& backup_dir, const std::vector<std::string>
     track_created(backup_dir, true);
   }
   for (const std::string& path : paths) {
-    if (!durable_copy(path, (fs::path(backup_dir) / fs::path(path).filename()).string(), error)) return false;
+    if (!durable_copy(path, (fs::path(backup_dir) / base_name(path)).string(), error)) return false;
     if (failpoint_name) failpoint(failpoint_name);
   }
   return sync_directory(fs::path(backup_dir).parent_path().string(), error);

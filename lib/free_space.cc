@@ -3,10 +3,11 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 
-#include <charconv>
 #include <cstdlib>
 #include <filesystem>
 #include <string_view>
+
+#include "whole_number.h"
 
 namespace qjt {
 namespace {
@@ -24,11 +25,7 @@ std::string existing(const std::string& path) {
 std::optional<std::uint64_t> overridden() {
   const char* value = std::getenv("QJT_FREE_BYTES");
   if (value == nullptr) return std::nullopt;
-  const std::string_view text(value);
-  std::uint64_t bytes = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), bytes);
-  if (ec != std::errc() || end != text.data() + text.size() || text.empty()) return std::nullopt;
-  return bytes;
+  return whole_number<std::uint64_t>(value);
 }
 
 }  // namespace

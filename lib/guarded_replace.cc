@@ -15,6 +15,7 @@
 #include "free_space.h"
 #include "in_use.h"
 #include "interrupt.h"
+#include "path_name.h"
 #include "run_context.h"
 
 namespace qjt {
@@ -276,7 +277,7 @@ std::string copy_back_command(const std::string& backup, const std::vector<std::
   std::string command;
   for (const std::string& original : originals) {
     if (!command.empty()) command += " && ";
-    const std::string copy = one_file ? backup : (fs::path(backup) / fs::path(original).filename()).string();
+    const std::string copy = one_file ? backup : (fs::path(backup) / base_name(original)).string();
     command += fmt::format("cp -a {} {}", shell_word(copy), shell_word(original));
   }
   return command;

@@ -1,13 +1,13 @@
 #include "json_writer.h"
 
 #include <cassert>
-#include <charconv>
 #include <cstdint>
 #include <cstring>
 
 #include <fmt/format.h>
 
 #include "run_context.h"
+#include "whole_number.h"
 
 namespace qjt {
 namespace {
@@ -73,11 +73,8 @@ void write_big_numbers_as_strings(bool as_strings) {
 }
 
 std::optional<std::int64_t> parse_big_number_string(std::string_view text) {
-  std::int64_t value = 0;
-  const char* end = text.data() + text.size();
-  const auto [stop, error] = std::from_chars(text.data(), end, value);
-  if (error != std::errc() || stop != end || text.empty() || text.front() == '+') return std::nullopt;
-  if (!is_big(value)) return std::nullopt;
+  const auto value = whole_number<std::int64_t>(text);
+  if (!value || !is_big(*value)) return std::nullopt;
   return value;
 }
 

@@ -1,6 +1,5 @@
 #include "time_value.h"
 
-#include <charconv>
 #include <chrono>
 #include <cstdlib>
 #include <ctime>
@@ -8,19 +7,12 @@
 
 #include <fmt/format.h>
 
+#include "whole_number.h"
+
 namespace qjt {
 namespace {
 
 bool local_time = false;
-
-// A whole decimal number spanning all of `text`.
-template <typename T>
-std::optional<T> whole_number(std::string_view text) {
-  T value{};
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error != std::errc() || end != text.data() + text.size() || text.empty()) return std::nullopt;
-  return value;
-}
 
 // `n` digits at text[at], or nullopt.
 std::optional<int> digits(std::string_view text, std::size_t at, std::size_t n) {

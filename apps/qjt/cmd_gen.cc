@@ -3,7 +3,6 @@
 // GenRequest; FORMAT picks the driver (driver.h), whose own options are a
 // group of their own in --help and whose generator lives in formats/.
 #include <algorithm>
-#include <filesystem>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -17,6 +16,7 @@
 #include "command_table.h"
 #include "dispatch.h"
 #include "named_output.h"
+#include "path_name.h"
 #include "registry.h"
 #include "value_options.h"
 
@@ -66,8 +66,7 @@ ExitCode run_gen(GenCommandOptions* c, const FamilyOptions& families) {
   if (!parse_sizes(c)) return ExitCode::kUsage;
   // An existing file at -o is refused as every -o refuses it (a directory
   // is the family's to judge: it may be written into).
-  std::error_code ec;
-  if (!std::filesystem::is_directory(c->request.output, ec)) {
+  if (!is_directory(c->request.output)) {
     WriteGuardOptions guard;
     guard.force = c->request.force;
     if (auto refused = refuse_existing_outputs({c->name, guard, families.drivers()}, {c->request.output}))

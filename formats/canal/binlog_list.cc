@@ -1,9 +1,10 @@
 #include "canal/binlog_list.h"
 
-#include <charconv>
 #include <vector>
 
 #include <fmt/format.h>
+
+#include "whole_number.h"
 
 namespace qjt::canal {
 namespace {
@@ -38,11 +39,9 @@ std::map<std::string, std::uint64_t> read_binlog_list(std::string_view text, con
     const std::string_view line = text.substr(start, end - start);
     ++line_number;
     const auto c = cells(line);
-    std::uint64_t size = 0;
-    const bool row =
-        c.size() >= 2 && std::from_chars(c[1].data(), c[1].data() + c[1].size(), size).ptr == c[1].data() + c[1].size();
-    if (row) {
-      out[std::string(c[0])] = size;
+    const auto size = c.size() >= 2 ? whole_number<std::uint64_t>(c[1]) : std::nullopt;
+    if (size) {
+      out[std::string(c[0])] = *size;
     } else if (!ignorable(c, line)) {
       reporter->report(Finding{Severity::kWarning, "canal_binlogs_line", file, start,
                                fmt::format("line {} is not a SHOW BINARY LOGS row (Log_name File_size ...); "

@@ -1,13 +1,20 @@
 #include "canal/canal_file_kind.h"
 
-#include <filesystem>
+#include <array>
+#include <utility>
 
 #include "canal/gzip_text.h"
 #include "canal/line_splitter.h"
 #include "canal/meta_log.h"
+#include "path_name.h"
 
 namespace qjt::canal {
 namespace {
+
+constexpr std::array<std::pair<FileKind, std::string_view>, 2> kFormatNames = {{
+    {FileKind::kMetaDat, "canal-meta-dat"},
+    {FileKind::kMetaLog, "canal-meta-log"},
+}};
 
 bool named_meta_log(const std::string& name) {
   const bool rolled = name.rfind("meta-", 0) == 0 && (name.ends_with(".log") || name.ends_with(".log.gz"));
@@ -47,7 +54,7 @@ bool looks_like_meta_dat(std::string_view text) {
 }  // namespace
 
 std::optional<FileKind> detect_file_kind(const std::string& path, ByteSpan bytes) {
-  const std::string name = std::filesystem::path(path).filename().string();
+  const std::string name = base_name(path);
   if (name == "meta.dat") return FileKind::kMetaDat;
   if (is_gzip(bytes)) {
     if (named_meta_log(name) || starts_with_cursor_line(first_gzip_line(bytes))) return FileKind::kMetaLog;
@@ -60,10 +67,22 @@ std::optional<FileKind> detect_file_kind(const std::string& path, ByteSpan bytes
   return std::nullopt;
 }
 
+std::string_view format_name(FileKind kind) {
+  for (const auto& [value, text] : kFormatNames)
+    if (value == kind) return text;
+  return "canal";
+}
+
 std::optional<FileKind> parse_format(const std::string& name) {
-  if (name == "canal-meta-dat") return FileKind::kMetaDat;
-  if (name == "canal-meta-log") return FileKind::kMetaLog;
+  for (const auto& [value, text] : kFormatNames)
+    if (text == name) return value;
   return std::nullopt;
+}
+
+std::vector<std::string_view> format_names() {
+  std::vector<std::string_view> names;
+  for (const auto& entry : kFormatNames) names.push_back(entry.second);
+  return names;
 }
 
 }  // namespace qjt::canal

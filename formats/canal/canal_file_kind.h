@@ -6,6 +6,8 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "byte_span.h"
 
@@ -16,7 +18,11 @@ enum class FileKind { kMetaDat, kMetaLog };
 // nullopt when the file is not Canal's.
 std::optional<FileKind> detect_file_kind(const std::string& path, ByteSpan bytes);
 
-// "--format" names: canal-meta-dat, canal-meta-log.
+// "--format" names: canal-meta-dat, canal-meta-log; also the groups of the
+// driver's claims.
+std::string_view format_name(FileKind kind);
 std::optional<FileKind> parse_format(const std::string& name);
+// Every format name, in the order of FileKind.
+std::vector<std::string_view> format_names();
 
 }  // namespace qjt::canal

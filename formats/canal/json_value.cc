@@ -1,6 +1,9 @@
 #include "canal/json_value.h"
 
-#include <charconv>
+#include <array>
+#include <utility>
+
+#include "whole_number.h"
 
 namespace qjt::canal {
 namespace {
@@ -268,27 +271,25 @@ const JsonValue* JsonValue::find(std::string_view key) const {
 
 std::optional<std::int64_t> JsonValue::as_int() const {
   if (kind != Kind::kNumber) return std::nullopt;
-  std::int64_t out = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
-  if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
-  return out;
+  return whole_number<std::int64_t>(text);
 }
 
+namespace {
+
+constexpr std::array<std::pair<JsonValue::Kind, const char*>, 6> kJsonKindNames = {{
+    {JsonValue::Kind::kNull, "null"},
+    {JsonValue::Kind::kBool, "a boolean"},
+    {JsonValue::Kind::kNumber, "a number"},
+    {JsonValue::Kind::kString, "a string"},
+    {JsonValue::Kind::kArray, "an array"},
+    {JsonValue::Kind::kObject, "an object"},
+}};
+
+}  // namespace
+
 const char* kind_name(JsonValue::Kind kind) {
-  switch (kind) {
-    case JsonValue::Kind::kNull:
-      return "null";
-    case JsonValue::Kind::kBool:
-      return "a boolean";
-    case JsonValue::Kind::kNumber:
-      return "a number";
-    case JsonValue::Kind::kString:
-      return "a string";
-    case JsonValue::Kind::kArray:
-      return "an array";
-    case JsonValue::Kind::kObject:
-      return "an object";
-  }
+  for (const auto& [value, text] : kJsonKindNames)
+    if (value == kind) return text;
   return "?";
 }
 

@@ -10,6 +10,7 @@
 
 #include "canal/json_value.h"
 #include "json_writer.h"
+#include "path_name.h"
 
 namespace qjt::canal {
 namespace {
@@ -330,7 +331,7 @@ ClientData* MetaDat::find(std::int64_t client_id) {
 }
 
 std::string destination_of_meta_dat(const std::string& path) {
-  if (path == "-" || std::filesystem::path(path).filename() != "meta.dat") return "";
+  if (path == "-" || base_name(path) != "meta.dat") return "";
   const auto parent = std::filesystem::absolute(path).lexically_normal().parent_path();
   return parent.filename().string();
 }

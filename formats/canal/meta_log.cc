@@ -1,24 +1,16 @@
 #include "canal/meta_log.h"
 
 #include <array>
-#include <charconv>
 #include <ctime>
 #include <filesystem>
 
 #include <fmt/format.h>
 
 #include "canal/restart_cursor.h"
+#include "whole_number.h"
 
 namespace qjt::canal {
 namespace {
-
-template <typename T>
-std::optional<T> number(std::string_view s) {
-  T out{};
-  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-  if (ec != std::errc() || end != s.data() + s.size() || s.empty()) return std::nullopt;
-  return out;
-}
 
 // Sets *to to `text` in the buffer it has: the entry of each line is
 // written over the last one, so millions of lines parse without an
@@ -33,7 +25,7 @@ void set(std::optional<std::string>* to, std::string_view text) {
 bool parse_address(std::string_view text, Cursor* cursor) {
   const auto colon = text.rfind(':');
   if (colon == std::string_view::npos) return false;
-  const auto port = number<std::int64_t>(text.substr(colon + 1));
+  const auto port = whole_number<std::int64_t>(text.substr(colon + 1));
   std::string_view host = text.substr(0, colon);
   if (const auto slash = host.find('/'); slash != std::string_view::npos)
     host = slash > 0 ? host.substr(0, slash) : host.substr(1);
@@ -57,12 +49,12 @@ bool parse_cursor_fields(std::string_view text, Cursor* c) {
   fields[count++] = text;
   if (count != 3 && count != 5) return false;
   set(&c->journal_name, fields[0]);
-  c->position = number<std::int64_t>(fields[1]);
-  c->timestamp = number<std::int64_t>(fields[2]);
+  c->position = whole_number<std::int64_t>(fields[1]);
+  c->timestamp = whole_number<std::int64_t>(fields[2]);
   c->server_id.reset();
   c->gtid.reset();
   if (count == 5) {
-    c->server_id = number<std::int64_t>(fields[3]);
+    c->server_id = whole_number<std::int64_t>(fields[3]);
     set(&c->gtid, fields[4]);
     if (!c->server_id) return false;
   }
@@ -86,7 +78,7 @@ bool parse_line(std::string_view line, TimeMs time_ms, LogEntry* e) {
   e->time.assign(line.substr(0, kTimeLength));
   e->time_ms = *time;
   const auto id_end = rest.find(' ');
-  const auto id = number<std::int64_t>(rest.substr(0, id_end));
+  const auto id = whole_number<std::int64_t>(rest.substr(0, id_end));
   if (!id || id_end == std::string_view::npos) return false;
   e->client_id = *id;
   rest.remove_prefix(id_end);
@@ -107,7 +99,7 @@ bool parse_line(std::string_view line, TimeMs time_ms, LogEntry* e) {
 std::optional<std::int64_t> parse_log_time(std::string_view t) {
   if (t.size() != 23 || t[4] != '-' || t[7] != '-' || t[10] != ' ' || t[13] != ':' || t[16] != ':' || t[19] != '.')
     return std::nullopt;
-  const auto field = [&t](std::size_t at, std::size_t n) { return number<int>(t.substr(at, n)); };
+  const auto field = [&t](std::size_t at, std::size_t n) { return whole_number<int>(t.substr(at, n)); };
   const auto year = field(0, 4), month = field(5, 2), day = field(8, 2), hour = field(11, 2), minute = field(14, 2),
              second = field(17, 2), ms = field(20, 3);
   if (!year || !month || !day || !hour || !minute || !second || !ms) return std::nullopt;
@@ -127,7 +119,7 @@ std::optional<std::int64_t> parse_log_time(std::string_view t) {
 }
 
 std::optional<std::int64_t> parse_at_time(std::string_view text) {
-  if (const auto ms = number<std::int64_t>(text)) return ms;
+  if (const auto ms = whole_number<std::int64_t>(text)) return ms;
   if (text.size() == 19) return parse_log_time(std::string(text) + ".000");
   return parse_log_time(text);
 }
@@ -136,13 +128,13 @@ std::optional<std::int64_t> MetaLogParser::time_ms(std::string_view text) {
   constexpr std::size_t kMinute = 16;  // yyyy-MM-dd HH:mm
   if (text.size() == 23 && !minute_.empty() && text.substr(0, kMinute) == minute_ && text[16] == ':' &&
       text[19] == '.') {
-    const auto second = number<int>(text.substr(17, 2)), ms = number<int>(text.substr(20, 3));
+    const auto second = whole_number<int>(text.substr(17, 2)), ms = whole_number<int>(text.substr(20, 3));
     if (second && ms && *second <= 60) return minute_ms_ + *second * 1000 + *ms;
   }
   const auto ms = parse_log_time(text);
   if (ms) {
     minute_ = std::string(text.substr(0, kMinute));
-    minute_ms_ = *ms - *number<int>(text.substr(17, 2)) * 1000 - *number<int>(text.substr(20, 3));
+    minute_ms_ = *ms - *whole_number<int>(text.substr(17, 2)) * 1000 - *whole_number<int>(text.substr(20, 3));
   }
   return ms;
 }

@@ -1,18 +1,20 @@
 #include "canal/meta_repair.h"
 #include "clock.h"
 #include "time_value.h"
+#include "whole_number.h"
 
 #include <algorithm>
-#include <charconv>
 
 #include <fmt/format.h>
 
 namespace qjt::canal {
 namespace {
 
-bool whole_number(std::string_view s, std::int64_t* out) {
-  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), *out);
-  return !s.empty() && ec == std::errc() && end == s.data() + s.size();
+// Sets *out to `s` read as a whole number, leaving it alone when it is none.
+bool assign_number(std::string_view s, std::int64_t* out) {
+  const auto n = whole_number<std::int64_t>(s);
+  if (n) *out = *n;
+  return n.has_value();
 }
 
 // The client's cursor, which must exist: the edits keep its source address.
@@ -37,15 +39,15 @@ std::string describe(const Cursor& c) {
 
 }  // namespace
 
-bool parse_client_id(const std::string& text, std::int64_t* out) { return whole_number(text, out); }
+bool parse_client_id(const std::string& text, std::int64_t* out) { return assign_number(text, out); }
 
 bool parse_set_position(const std::string& text, SetPosition* out) {
   const auto eq = text.find('=');
   const auto colon = text.rfind(':');
   if (eq == std::string::npos || colon == std::string::npos || colon < eq + 2) return false;
   out->journal = text.substr(eq + 1, colon - eq - 1);
-  return whole_number(std::string_view(text).substr(0, eq), &out->client_id) &&
-         whole_number(std::string_view(text).substr(colon + 1), &out->position);
+  return assign_number(std::string_view(text).substr(0, eq), &out->client_id) &&
+         assign_number(std::string_view(text).substr(colon + 1), &out->position);
 }
 
 bool parse_to_timestamp(const std::string& text, ToTimestamp* out) {
@@ -53,7 +55,7 @@ bool parse_to_timestamp(const std::string& text, ToTimestamp* out) {
   if (eq == std::string::npos) return false;
   const auto ms = parse_time_value(std::string_view(text).substr(eq + 1), now_ms());
   if (ms) out->timestamp_ms = *ms;
-  return whole_number(std::string_view(text).substr(0, eq), &out->client_id) && ms;
+  return assign_number(std::string_view(text).substr(0, eq), &out->client_id) && ms;
 }
 
 bool apply_edits(MetaDat* meta, const MetaEdits& edits, std::vector<std::string>* actions, std::string* error) {

@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "whole_number.h"
+
 namespace qjt::canal {
 namespace {
 
@@ -72,9 +74,7 @@ void store_sample(const Sample& s, StoreMetrics* m) {
   if (name != "canal_instance_store") return;
   if (auto mode = s.labels.find("batchMode"); mode != s.labels.end()) m->batch_mode = mode->second;
   if (auto size = s.labels.find("size"); size != s.labels.end()) {
-    std::int64_t n = 0;
-    const auto& v = size->second;
-    if (std::from_chars(v.data(), v.data() + v.size(), n).ptr == v.data() + v.size()) m->buffer_size = n;
+    if (const auto n = whole_number<std::int64_t>(size->second)) m->buffer_size = n;
   }
 }
 

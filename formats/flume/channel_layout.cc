@@ -3,7 +3,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
-#include <charconv>
+#include <array>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -14,6 +14,8 @@
 #include <fmt/format.h>
 
 #include "in_use.h"
+#include "path_name.h"
+#include "whole_number.h"
 
 namespace qjt::flume {
 namespace {
@@ -149,12 +151,11 @@ void resolve_meta(const std::string& log_name, const MetaFiles& m, DataLog* log,
   }
   const auto leftover = [&](const std::string& path, bool used) {
     if (!used) log->meta_leftovers.push_back(path);
-    const std::string what =
-        used ? fmt::format("renames it to {}.meta and uses it", log_name)
-             : fmt::format("uses {} and deletes this file", fs::path(log->meta_path).filename().string());
+    const std::string what = used ? fmt::format("renames it to {}.meta and uses it", log_name)
+                                  : fmt::format("uses {} and deletes this file", base_name(log->meta_path));
     report(reporter, Severity::kWarning, "meta_leftover", path,
            fmt::format("expected only {}.meta, found {}: an interrupted meta rewrite; Flume's reader {}", log_name,
-                       fs::path(path).filename().string(), what));
+                       base_name(path), what));
   };
   if (m.tmp) leftover(tmp, log->meta_source == MetaSource::kTmp);
   if (m.old) leftover(old, log->meta_source == MetaSource::kOld);
@@ -187,7 +188,7 @@ void decide_version(const MetaFiles& m, DataLog* log, Reporter* reporter) {
   report(reporter, Severity::kError, "missing_log_meta", log->path,
          fmt::format("expected {}.meta (V3) or a V2 header (int32 version 2), found neither: "
                      "Flume's replay fails with 'bad version'",
-                     fs::path(log->path).filename().string()));
+                     base_name(log->path)));
 }
 
 void scan_data_dir(const std::string& dir, const Listing& listing, ChannelLayout* layout, Reporter* reporter) {
@@ -371,31 +372,34 @@ void check_locks(const std::vector<std::string>& lock_files, Reporter* reporter)
   }
 }
 
+constexpr std::array<std::pair<MetaSource, const char*>, 4> kMetaSourceNames = {{
+    {MetaSource::kNone, "none"},
+    {MetaSource::kMeta, "meta"},
+    {MetaSource::kTmp, "tmp"},
+    {MetaSource::kOld, "old"},
+}};
+
 }  // namespace
 
 const char* meta_source_name(MetaSource source) {
-  switch (source) {
-    case MetaSource::kNone:
-      return "none";
-    case MetaSource::kMeta:
-      return "meta";
-    case MetaSource::kTmp:
-      return "tmp";
-    case MetaSource::kOld:
-      return "old";
-  }
+  for (const auto& [value, text] : kMetaSourceNames)
+    if (value == source) return text;
   return "none";
 }
 
+namespace {
+
+constexpr std::array<std::pair<LogVersion, const char*>, 3> kLogVersionNames = {{
+    {LogVersion::kV2, "v2"},
+    {LogVersion::kV3, "v3"},
+    {LogVersion::kUnknown, "unknown"},
+}};
+
+}  // namespace
+
 const char* log_version_name(LogVersion version) {
-  switch (version) {
-    case LogVersion::kV2:
-      return "v2";
-    case LogVersion::kV3:
-      return "v3";
-    case LogVersion::kUnknown:
-      return "unknown";
-  }
+  for (const auto& [value, text] : kLogVersionNames)
+    if (value == version) return text;
   return "unknown";
 }
 
@@ -404,9 +408,7 @@ bool is_log_name(std::string_view name, std::optional<std::int32_t>* file_id) {
   if (name.size() <= 4 || name.substr(0, 4) != "log-") return false;
   const std::string_view digits = name.substr(4);
   if (!std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })) return false;
-  std::int32_t value = 0;
-  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
-  if (ec == std::errc() && end == digits.data() + digits.size()) *file_id = value;
+  *file_id = whole_number<std::int32_t>(digits);
   return true;
 }
 

@@ -1,5 +1,8 @@
 #include "flume/channel_logs.h"
 
+#include <array>
+#include <utility>
+
 #include <fmt/format.h>
 
 namespace qjt::flume {
@@ -18,25 +21,24 @@ const std::string* planned_content(const FileOverlay* overlay, const std::string
   return it == overlay->end() ? nullptr : &it->second;
 }
 
+namespace {
+
+constexpr std::array<std::pair<PointerTarget, const char*>, 8> kPointerTargetNames = {{
+    {PointerTarget::kPut, "put"},
+    {PointerTarget::kNoop, "noop"},
+    {PointerTarget::kMissingLog, "missing_log"},
+    {PointerTarget::kUnreadable, "unreadable_log"},
+    {PointerTarget::kPastEnd, "past_end"},
+    {PointerTarget::kNotARecord, "not_a_record"},
+    {PointerTarget::kNotAPut, "not_a_put"},
+    {PointerTarget::kBroken, "broken_record"},
+}};
+
+}  // namespace
+
 const char* pointer_target_name(PointerTarget target) {
-  switch (target) {
-    case PointerTarget::kPut:
-      return "put";
-    case PointerTarget::kNoop:
-      return "noop";
-    case PointerTarget::kMissingLog:
-      return "missing_log";
-    case PointerTarget::kUnreadable:
-      return "unreadable_log";
-    case PointerTarget::kPastEnd:
-      return "past_end";
-    case PointerTarget::kNotARecord:
-      return "not_a_record";
-    case PointerTarget::kNotAPut:
-      return "not_a_put";
-    case PointerTarget::kBroken:
-      return "broken_record";
-  }
+  for (const auto& [value, text] : kPointerTargetNames)
+    if (value == target) return text;
   return "unknown";
 }
 

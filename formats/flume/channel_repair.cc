@@ -3,14 +3,17 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <filesystem>
 #include <fstream>
+#include <utility>
 
 #include "durable_file.h"
 #include "failpoint.h"
 #include "flume/channel_replay.h"
 #include "input_file.h"
 #include "interrupt.h"
+#include "path_name.h"
 
 namespace qjt::flume {
 namespace {
@@ -192,7 +195,7 @@ bool plan_restore(const ChannelLayout& layout, const ChannelRepairRequest& reque
   // The removal of a stale checkpoint.meta (a V2 backup) completes the
   // restore, so it goes first among the removals.
   std::stable_partition(plan->changes.begin(), plan->changes.end(), [](const FileChange& c) {
-    return c.kind != FileChangeKind::kRemove || fs::path(c.path).filename() == kMetaName;
+    return c.kind != FileChangeKind::kRemove || base_name(c.path) == kMetaName;
   });
   return true;
 }
@@ -225,7 +228,7 @@ class BackupNames {
       used_.insert(unique);
       it = subdirs_.emplace(parent.string(), unique).first;
     }
-    return (fs::path(root_) / it->second / fs::path(path).filename()).string();
+    return (fs::path(root_) / it->second / base_name(path)).string();
   }
 
  private:
@@ -293,27 +296,35 @@ std::string log_meta_path(const DataLog& log) {
                                               : (fs::path(log.dir) / fmt::format("log-{}.meta", log.file_id)).string();
 }
 
+namespace {
+
+constexpr std::array<std::pair<CheckpointAction, const char*>, 3> kCheckpointActionNames = {{
+    {CheckpointAction::kKeep, "keep"},
+    {CheckpointAction::kRebuild, "rebuild"},
+    {CheckpointAction::kRestoreBackup, "restore_backup"},
+}};
+
+}  // namespace
+
 const char* checkpoint_action_name(CheckpointAction action) {
-  switch (action) {
-    case CheckpointAction::kKeep:
-      return "keep";
-    case CheckpointAction::kRebuild:
-      return "rebuild";
-    case CheckpointAction::kRestoreBackup:
-      return "restore_backup";
-  }
+  for (const auto& [value, text] : kCheckpointActionNames)
+    if (value == action) return text;
   return "unknown";
 }
 
+namespace {
+
+constexpr std::array<std::pair<FileChangeKind, const char*>, 3> kFileChangeKindNames = {{
+    {FileChangeKind::kPatch, "patch"},
+    {FileChangeKind::kWrite, "write"},
+    {FileChangeKind::kRemove, "remove"},
+}};
+
+}  // namespace
+
 const char* file_change_kind_name(FileChangeKind kind) {
-  switch (kind) {
-    case FileChangeKind::kPatch:
-      return "patch";
-    case FileChangeKind::kWrite:
-      return "write";
-    case FileChangeKind::kRemove:
-      return "remove";
-  }
+  for (const auto& [value, text] : kFileChangeKindNames)
+    if (value == kind) return text;
   return "unknown";
 }
 

@@ -3,12 +3,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <filesystem>
 #include <map>
 #include <memory>
 #include <queue>
 #include <set>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "flume/checkpoint_file.h"
@@ -417,15 +419,19 @@ std::optional<std::string> backup_checkpoint_bytes(const BackupFiles& b, Reporte
   return std::nullopt;
 }
 
+namespace {
+
+constexpr std::array<std::pair<ReplaySource, const char*>, 3> kReplaySourceNames = {{
+    {ReplaySource::kCheckpoint, "checkpoint"},
+    {ReplaySource::kBackup, "backup"},
+    {ReplaySource::kLogs, "logs"},
+}};
+
+}  // namespace
+
 const char* replay_source_name(ReplaySource source) {
-  switch (source) {
-    case ReplaySource::kCheckpoint:
-      return "checkpoint";
-    case ReplaySource::kBackup:
-      return "backup";
-    case ReplaySource::kLogs:
-      return "logs";
-  }
+  for (const auto& [value, text] : kReplaySourceNames)
+    if (value == source) return text;
   return "logs";
 }
 

@@ -2,9 +2,11 @@
 
 #include <unistd.h>
 
+#include <array>
 #include <filesystem>
 #include <memory>
 #include <system_error>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -125,17 +127,20 @@ CheckpointMeta meta_from_v2_header(const CheckpointFile& checkpoint) {
   return meta;
 }
 
+namespace {
+
+constexpr std::array<std::pair<UpgradeState, const char*>, 4> kUpgradeStateNames = {{
+    {UpgradeState::kV2, "v2"},
+    {UpgradeState::kHalfDone, "half_done"},
+    {UpgradeState::kV3, "v3"},
+    {UpgradeState::kRefused, "refused"},
+}};
+
+}  // namespace
+
 const char* upgrade_state_name(UpgradeState state) {
-  switch (state) {
-    case UpgradeState::kV2:
-      return "v2";
-    case UpgradeState::kHalfDone:
-      return "half_done";
-    case UpgradeState::kV3:
-      return "v3";
-    case UpgradeState::kRefused:
-      return "refused";
-  }
+  for (const auto& [value, text] : kUpgradeStateNames)
+    if (value == state) return text;
   return "refused";
 }
 

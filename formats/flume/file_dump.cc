@@ -22,6 +22,7 @@
 #include "flume/snappy_stream.h"
 #include "input_file.h"
 #include "json_line.h"
+#include "path_name.h"
 #include "record_format.h"
 
 namespace qjt::flume {
@@ -77,11 +78,6 @@ class Dump {
   const InputFile* input_;  // of the bytes dumped; nullptr for bytes alone
   std::uint64_t lines_ = 0;
 };
-
-std::string_view base_name(std::string_view path) {
-  const auto slash = path.find_last_of('/');
-  return slash == std::string_view::npos ? path : path.substr(slash + 1);
-}
 
 bool exists(const std::string& path) {
   std::error_code error;  // an unreadable directory counts as absent
@@ -258,7 +254,7 @@ void dump_checkpoint_meta(Dump* dump, ByteSpan bytes) {
 // ---------------------------------------------------------------- inflight files
 
 const char* inflight_kind(std::string_view path) {
-  const std::string_view name = base_name(path);
+  const std::string name = base_name(path);
   if (name.find("inflightputs") != std::string_view::npos) return "inflight_puts";
   if (name.find("inflighttakes") != std::string_view::npos) return "inflight_takes";
   return "inflight";
@@ -294,7 +290,8 @@ void dump_inflight(Dump* dump, ByteSpan bytes) {
 
 // The N of a log-N name (the log's or, minus its suffix, its meta file's).
 std::optional<std::int32_t> file_id_from_name(std::string_view path) {
-  std::string_view name = base_name(path);
+  const std::string base = base_name(path);
+  std::string_view name = base;
   for (std::string_view suffix : {".meta.tmp", ".meta.old", ".meta"}) {
     if (name.size() > suffix.size() && name.substr(name.size() - suffix.size()) == suffix) {
       name.remove_suffix(suffix.size());

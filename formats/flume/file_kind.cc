@@ -2,13 +2,16 @@
 
 #include <openssl/evp.h>
 
+#include <array>
 #include <cstring>
 #include <optional>
+#include <utility>
 
 #include <fmt/format.h>
 
 #include "flume/channel_layout.h"
 #include "flume/protobuf_wire.h"
+#include "path_name.h"
 
 namespace qjt::flume {
 namespace {
@@ -16,11 +19,6 @@ namespace {
 constexpr std::size_t kHeaderLongs = 1029;
 constexpr std::uint8_t kSnappyMagic[8] = {0x82, 0x53, 0x4E, 0x41, 0x50, 0x50, 0x59, 0x00};
 constexpr std::uint8_t kOpRecord = 0x7F, kOpEof = 0x80, kOpNoop = 0x00;
-
-std::string_view base_name(std::string_view path) {
-  const auto slash = path.find_last_of('/');
-  return slash == std::string_view::npos ? path : path.substr(slash + 1);
-}
 
 bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
 
@@ -172,34 +170,28 @@ std::optional<DetectedKind> by_name(std::string_view name, ByteSpan bytes) {
   return by_log_name(name, bytes);
 }
 
+constexpr std::array<std::pair<FileKind, const char*>, 9> kFileKindNames = {{
+    {FileKind::kCheckpoint, "checkpoint"},
+    {FileKind::kCheckpointMeta, "checkpoint_meta"},
+    {FileKind::kInflight, "inflight"},
+    {FileKind::kLogV2, "log_v2"},
+    {FileKind::kLogV3, "log_v3"},
+    {FileKind::kLogMeta, "log_meta"},
+    {FileKind::kSnappyCheckpoint, "snappy_checkpoint"},
+    {FileKind::kBackupComplete, "backup_complete"},
+    {FileKind::kUnknown, "unknown"},
+}};
+
 }  // namespace
 
 const char* file_kind_name(FileKind kind) {
-  switch (kind) {
-    case FileKind::kCheckpoint:
-      return "checkpoint";
-    case FileKind::kCheckpointMeta:
-      return "checkpoint_meta";
-    case FileKind::kInflight:
-      return "inflight";
-    case FileKind::kLogV2:
-      return "log_v2";
-    case FileKind::kLogV3:
-      return "log_v3";
-    case FileKind::kLogMeta:
-      return "log_meta";
-    case FileKind::kSnappyCheckpoint:
-      return "snappy_checkpoint";
-    case FileKind::kBackupComplete:
-      return "backup_complete";
-    case FileKind::kUnknown:
-      return "unknown";
-  }
+  for (const auto& [value, text] : kFileKindNames)
+    if (value == kind) return text;
   return "unknown";
 }
 
 DetectedKind detect_file_kind(std::string_view path, ByteSpan bytes) {
-  const std::string_view name = base_name(path);
+  const std::string name = base_name(path);
   // Content that only one kind has wins over a name, so a renamed copy
   // ("checkpoint.orig") is still found.
   if (has_snappy_magic(bytes))

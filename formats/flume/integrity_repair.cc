@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <optional>
+#include <utility>
 
 #include "flume/log_reader.h"
 
@@ -215,19 +217,18 @@ bool reads_cleanly(const ChannelLog& log) {
   return true;
 }
 
+constexpr std::array<std::pair<IntegrityChangeKind, const char*>, 4> kIntegrityChangeKindNames = {{
+    {IntegrityChangeKind::kCorrupt, "corrupt"},
+    {IntegrityChangeKind::kCrcMismatch, "crc_mismatch"},
+    {IntegrityChangeKind::kDropped, "dropped"},
+    {IntegrityChangeKind::kTornRecord, "torn_record"},
+}};
+
 }  // namespace
 
 const char* integrity_change_kind_name(IntegrityChangeKind kind) {
-  switch (kind) {
-    case IntegrityChangeKind::kCorrupt:
-      return "corrupt";
-    case IntegrityChangeKind::kCrcMismatch:
-      return "crc_mismatch";
-    case IntegrityChangeKind::kDropped:
-      return "dropped";
-    case IntegrityChangeKind::kTornRecord:
-      return "torn_record";
-  }
+  for (const auto& [value, text] : kIntegrityChangeKindNames)
+    if (value == kind) return text;
   return "unknown";
 }
 

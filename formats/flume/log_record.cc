@@ -1,26 +1,29 @@
 #include "flume/log_record.h"
 
+#include <array>
+#include <utility>
+
 #include <fmt/format.h>
 
 namespace qjt::flume {
 
+namespace {
+
+constexpr std::array<std::pair<LogRecordType, const char*>, 7> kLogRecordTypeNames = {{
+    {LogRecordType::kPut, "put"},
+    {LogRecordType::kTake, "take"},
+    {LogRecordType::kRollback, "rollback"},
+    {LogRecordType::kCommit, "commit"},
+    {LogRecordType::kNoop, "noop"},
+    {LogRecordType::kEndOfData, "end_of_data"},
+    {LogRecordType::kBroken, "broken"},
+}};
+
+}  // namespace
+
 const char* log_record_type_name(LogRecordType type) {
-  switch (type) {
-    case LogRecordType::kPut:
-      return "put";
-    case LogRecordType::kTake:
-      return "take";
-    case LogRecordType::kRollback:
-      return "rollback";
-    case LogRecordType::kCommit:
-      return "commit";
-    case LogRecordType::kNoop:
-      return "noop";
-    case LogRecordType::kEndOfData:
-      return "end_of_data";
-    case LogRecordType::kBroken:
-      return "broken";
-  }
+  for (const auto& [value, text] : kLogRecordTypeNames)
+    if (value == type) return text;
   return "broken";
 }
 

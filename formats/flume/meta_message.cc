@@ -1,5 +1,8 @@
 #include "flume/meta_message.h"
 
+#include <array>
+#include <utility>
+
 #include <fmt/format.h>
 
 namespace qjt::flume {
@@ -32,17 +35,20 @@ std::optional<MetaContext> open_meta_message(ByteSpan bytes, std::string_view fi
   return context;
 }
 
+namespace {
+
+constexpr std::array<std::pair<WireType, const char*>, 4> kWireTypeNames = {{
+    {WireType::kVarint, "varint"},
+    {WireType::kFixed64, "fixed64"},
+    {WireType::kLengthDelimited, "length-delimited"},
+    {WireType::kFixed32, "fixed32"},
+}};
+
+}  // namespace
+
 const char* wire_type_name(WireType type) {
-  switch (type) {
-    case WireType::kVarint:
-      return "varint";
-    case WireType::kFixed64:
-      return "fixed64";
-    case WireType::kLengthDelimited:
-      return "length-delimited";
-    case WireType::kFixed32:
-      return "fixed32";
-  }
+  for (const auto& [value, text] : kWireTypeNames)
+    if (value == type) return text;
   return "unknown";
 }
 

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -11,6 +12,7 @@
 #include <limits>
 #include <memory>
 #include <system_error>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -18,6 +20,7 @@
 #include "failpoint.h"
 #include "interrupt.h"
 #include "kestrel/journal_writer.h"
+#include "path_name.h"
 #include "synthetic_data.h"
 
 namespace qjt::kestrel {
@@ -374,26 +377,24 @@ std::string parent_dir(const std::string& path) {
   return parent.empty() ? "." : parent.string();
 }
 
+constexpr std::array<std::pair<Corruption, const char*>, 4> kCorruptionNames = {{
+    {Corruption::kNone, "none"},
+    {Corruption::kTruncate, "truncate"},
+    {Corruption::kFlip, "flip"},
+    {Corruption::kGarbage, "garbage"},
+}};
+
 }  // namespace
 
 const char* corruption_name(Corruption mode) {
-  switch (mode) {
-    case Corruption::kNone:
-      return "none";
-    case Corruption::kTruncate:
-      return "truncate";
-    case Corruption::kFlip:
-      return "flip";
-    case Corruption::kGarbage:
-      return "garbage";
-  }
+  for (const auto& [value, text] : kCorruptionNames)
+    if (value == mode) return text;
   return "none";
 }
 
 std::optional<Corruption> parse_corruption(std::string_view name) {
-  for (Corruption c : {Corruption::kNone, Corruption::kTruncate, Corruption::kFlip, Corruption::kGarbage}) {
-    if (name == corruption_name(c)) return c;
-  }
+  for (const auto& [value, text] : kCorruptionNames)
+    if (text == name) return value;
   return std::nullopt;
 }
 
@@ -460,7 +461,7 @@ GenerateStatus generate_kestrel_journal(const std::string& path, const Generator
       *error = fmt::format(
           "cannot write queue {} in {}: it already has {} file(s), such as {} "
           "(--force replaces them)",
-          o.queue, path, stale.size(), fs::path(stale[0]).filename().string());
+          o.queue, path, stale.size(), base_name(stale[0]));
       return GenerateStatus::kIoError;
     }
   } else {

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "kestrel/journal_reader.h"
+#include "path_name.h"
 
 namespace qjt::kestrel {
 namespace {
@@ -33,7 +34,7 @@ void open_files(OpenJournal* journal, Reporter* reporter, JournalSelection* sele
 // The queue a file of a queue directory belongs to: its name up to the
 // first '.' or "~~".
 std::string owning_queue(const std::string& path) {
-  const std::string name = std::filesystem::path(path).filename().string();
+  const std::string name = base_name(path);
   return name.substr(0, std::min(name.find('.'), name.find("~~")));
 }
 
@@ -116,7 +117,7 @@ std::vector<OpenJournal> given_journals(const std::vector<std::string>& files, R
   std::vector<OpenJournal> journals;
   FilesByDirectory directories;
   for (const std::string& path : files) {
-    const std::string name = std::filesystem::path(path).filename().string();
+    const std::string name = base_name(path);
     if (path == "-" || !queue_of_name(name)) {
       journals.push_back(OpenJournal{name, {JournalFile{path, name, FileRole::kGiven, 0}}, {}, "", {}, {}, {}});
     } else {
@@ -137,8 +138,7 @@ JournalSelection open_journals(const std::vector<std::string>& paths, const std:
   JournalSelection selection;
   std::vector<std::string> given;
   for (const std::string& path : paths) {
-    std::error_code ec;
-    if (path != "-" && std::filesystem::is_directory(path, ec)) {
+    if (path != "-" && is_directory(path)) {
       add_directory(path, queue, foreign, reporter, &selection);
     } else {
       given.push_back(path);

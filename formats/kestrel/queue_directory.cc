@@ -1,13 +1,16 @@
 #include "kestrel/queue_directory.h"
 
 #include <algorithm>
-#include <charconv>
+#include <array>
 #include <filesystem>
 #include <optional>
 #include <set>
 #include <system_error>
+#include <utility>
 
 #include <fmt/format.h>
+
+#include "whole_number.h"
 
 namespace qjt::kestrel {
 namespace {
@@ -27,10 +30,7 @@ std::optional<std::int64_t> segment_timestamp(std::string_view name) {
   auto text = name.substr(first + 1);
   text = text.substr(0, text.find('.'));
   if (!text.empty() && text[0] == '+') text.remove_prefix(1);
-  std::int64_t value = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || end != text.data() + text.size() || text.empty()) return std::nullopt;
-  return value;
+  return whole_number<std::int64_t>(text);
 }
 
 bool ends_with(std::string_view s, std::string_view suffix) {
@@ -113,19 +113,18 @@ QueueJournal build_queue(const std::string& queue, const std::vector<NamedFile>&
   return journal;
 }
 
+constexpr std::array<std::pair<FileRole, const char*>, 4> kFileRoleNames = {{
+    {FileRole::kArchived, "archived"},
+    {FileRole::kPack, "pack"},
+    {FileRole::kLive, "live"},
+    {FileRole::kGiven, "given"},
+}};
+
 }  // namespace
 
 const char* file_role_name(FileRole role) {
-  switch (role) {
-    case FileRole::kArchived:
-      return "archived";
-    case FileRole::kPack:
-      return "pack";
-    case FileRole::kLive:
-      return "live";
-    case FileRole::kGiven:
-      return "given";
-  }
+  for (const auto& [value, text] : kFileRoleNames)
+    if (value == role) return text;
   return "given";
 }
 

@@ -13,6 +13,7 @@
 #include "clock.h"
 #include "failpoint.h"
 #include "interrupt.h"
+#include "path_name.h"
 
 namespace qjt::kestrel {
 namespace {
@@ -88,7 +89,7 @@ bool rewrite_queue(const RewriteRequest& r, const JournalContent& content, std::
 std::int64_t highest_segment_stamp(const std::string& queue, const std::vector<std::string>& paths) {
   std::int64_t highest = 0;
   for (const std::string& path : paths) {
-    const std::string name = fs::path(path).filename().string();
+    const std::string name = base_name(path);
     if (name.rfind(queue + ".", 0) != 0) continue;
     const std::string rest = name.substr(queue.size() + 1);
     const std::string digits = rest.substr(0, rest.find('.'));

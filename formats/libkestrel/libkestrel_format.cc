@@ -1,7 +1,9 @@
 #include "libkestrel/libkestrel_format.h"
 
+#include <array>
 #include <fstream>
 #include <string>
+#include <utility>
 
 namespace qjt::libkestrel {
 
@@ -21,21 +23,22 @@ FileKind file_kind_of(const std::string& path) {
   return file_kind(ByteSpan(std::string_view(head, sizeof head)));
 }
 
+namespace {
+
+constexpr std::array<std::pair<Op, std::string_view>, 6> kOpNames = {{
+    {Op::kPut, "PUT"},
+    {Op::kReadHead, "READ_HEAD"},
+    {Op::kReadDone, "READ_DONE"},
+    {Op::kUnknown, "UNKNOWN"},
+    {Op::kEndOfFile, "END_OF_FILE"},
+    {Op::kBroken, "BROKEN"},
+}};
+
+}  // namespace
+
 std::string_view op_name(Op op) {
-  switch (op) {
-    case Op::kPut:
-      return "PUT";
-    case Op::kReadHead:
-      return "READ_HEAD";
-    case Op::kReadDone:
-      return "READ_DONE";
-    case Op::kUnknown:
-      return "UNKNOWN";
-    case Op::kEndOfFile:
-      return "END_OF_FILE";
-    case Op::kBroken:
-      return "BROKEN";
-  }
+  for (const auto& [value, text] : kOpNames)
+    if (value == op) return text;
   return "BROKEN";
 }
 

@@ -1,7 +1,6 @@
 #include "libkestrel/libkestrel_layout.h"
 
 #include <algorithm>
-#include <charconv>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -10,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "libkestrel/libkestrel_format.h"
+#include "whole_number.h"
 
 namespace qjt::libkestrel {
 namespace {
@@ -47,11 +47,8 @@ std::string queue_of(const std::string& name) { return name.substr(0, std::min(n
 std::optional<std::uint64_t> segment_number(const std::string& name, const std::string& queue) {
   if (name.rfind(queue + ".", 0) != 0) return std::nullopt;
   const std::string_view digits = std::string_view(name).substr(queue.size() + 1);
-  std::uint64_t n = 0;
-  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
-  if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size() ||
-      n > static_cast<std::uint64_t>(INT64_MAX))
-    return std::nullopt;
+  const auto n = whole_number<std::uint64_t>(digits);
+  if (!n || *n > static_cast<std::uint64_t>(INT64_MAX)) return std::nullopt;
   return n;
 }
 

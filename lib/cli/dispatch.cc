@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <filesystem>
 #include <iterator>
 
 #include <fmt/format.h>
@@ -13,6 +12,7 @@
 #include "input_file.h"
 #include "jobs.h"
 #include "path_family.h"
+#include "path_name.h"
 #include "run_context.h"
 
 namespace qjt::cli {
@@ -68,11 +68,6 @@ bool filters_apply(const std::vector<Assignment>& runs, const ReadFilter& filter
     if (const auto refusal = check_filter_fields(filter, run.driver->name(), run.driver->filter_fields()))
       return usage(command, *refusal);
   return true;
-}
-
-bool is_directory(const std::string& path) {
-  std::error_code ec;
-  return std::filesystem::is_directory(path, ec);
 }
 
 // Classic Kestrel journals carry no magic: a write acts only on what a

@@ -10,6 +10,7 @@
 #include "command_support.h"
 #include "interrupt.h"
 #include "path_family.h"
+#include "path_name.h"
 
 namespace qjt::cli {
 namespace {
@@ -72,7 +73,7 @@ ReplaceRequest replace_request(const NamedOutput& output, const std::vector<std:
   request.watched = existing;
   for (const std::string& path : existing)
     if (claimed_as(output, path)) request.backup.files.push_back(path);
-  if (!request.backup.files.empty()) request.backup.name = fs::path(request.backup.files.front()).filename().string();
+  if (!request.backup.files.empty()) request.backup.name = base_name(request.backup.files.front());
   for (const auto& file : files) {
     ReplacementFile* f = file.get();
     request.changes.push_back(
@@ -108,7 +109,7 @@ ExitCode replace_existing(const NamedOutput& output, const std::vector<std::uniq
       note(output.command, fmt::format("{} was replaced without a backup (--no-backup)", path));
       continue;
     }
-    const std::string copy = (fs::path(result.backup) / fs::path(path).filename()).string();
+    const std::string copy = (fs::path(result.backup) / base_name(path)).string();
     note(output.command,
          fmt::format("the old {} is backed up in {}; to restore it: cp -a {} {}", path, copy, copy, path));
   }
@@ -120,8 +121,7 @@ ExitCode replace_existing(const NamedOutput& output, const std::vector<std::uniq
 std::optional<ExitCode> refuse_existing_outputs(const NamedOutput& output, const std::vector<std::string>& paths) {
   for (const std::string& path : paths) {
     if (path == "-" || !exists(path)) continue;
-    std::error_code ec;
-    if (fs::is_directory(path, ec))
+    if (is_directory(path))
       return usage_error(output.command, fmt::format("{} is a directory: give the path of a file", path));
     if (output.guard.force) continue;
     const auto claimed = claimed_as(output, path);

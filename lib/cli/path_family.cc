@@ -7,7 +7,9 @@
 
 #include <fmt/format.h>
 
+#include "command_support.h"
 #include "input_file.h"
+#include "path_name.h"
 #include "progress.h"
 
 namespace qjt::cli {
@@ -18,11 +20,6 @@ namespace fs = std::filesystem;
 bool is_regular(const std::string& path) {
   struct stat st {};
   return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
-}
-
-bool is_directory(const std::string& path) {
-  std::error_code ec;
-  return fs::is_directory(path, ec);
 }
 
 // nullopt with *error when the file cannot be opened, as when no family
@@ -176,10 +173,9 @@ std::optional<ExitCode> refuse_foreign(std::string_view command, std::string_vie
       continue;
     const std::string what =
         claim->positive ? fmt::format("a {} input", claim->driver->name()) : std::string("of no known format");
-    fmt::print(stderr,
-               "qjt {}: refused: {} is {} ({}), not a {} input; nothing was changed "
-               "(qjt help formats says which commands take each format)\n",
-               command, path, what, claim->evidence, family);
+    usage_error(command, fmt::format("refused: {} is {} ({}), not a {} input; nothing was changed "
+                                     "(qjt help formats says which commands take each format)",
+                                     path, what, claim->evidence, family));
     refused = true;
   }
   if (refused) return ExitCode::kUsage;

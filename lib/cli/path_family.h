@@ -52,9 +52,10 @@ enum class WeakFiles { kRefused, kAccepted };
 // For a command that only `family` answers: each PATH claimed by another
 // family, or by `family` without positive evidence, is refused (a weak
 // claim on a file passes with WeakFiles::kAccepted; on a directory never).
-// Prints one line per refused PATH to stderr, naming the PATH, the family
-// that claims it and the evidence, and returns kUsage; nothing is opened
-// for writing. nullopt when every PATH may go to `family`.
+// Reports each refused PATH through report_error (a line on stderr naming
+// the PATH, the family that claims it and the evidence; under --json, a
+// JSON error object on stdout as well), and returns kUsage; nothing is
+// opened for writing. nullopt when every PATH may go to `family`.
 std::optional<ExitCode> refuse_foreign(std::string_view command, std::string_view family,
                                        const std::vector<std::string>& paths, Registry drivers,
                                        WeakFiles weak_files = WeakFiles::kRefused);

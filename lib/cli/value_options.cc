@@ -1,22 +1,18 @@
 #include "value_options.h"
 
-#include <charconv>
-
 #include <fmt/format.h>
 
 #include "clock.h"
 #include "json_writer.h"
 #include "time_value.h"
+#include "whole_number.h"
 
 namespace qjt::cli {
 
 std::optional<std::uint64_t> parse_offset(const std::string& text) {
   const bool hex = text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
   const std::string_view digits = hex ? std::string_view(text).substr(2) : std::string_view(text);
-  std::uint64_t value = 0;
-  const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value, hex ? 16 : 10);
-  if (error != std::errc() || end != digits.data() + digits.size() || digits.empty()) return std::nullopt;
-  return value;
+  return whole_number<std::uint64_t>(digits, hex ? 16 : 10);
 }
 
 CLI::Option* add_time_option(CLI::App* command, const std::string& name, std::optional<std::int64_t>* ms,

@@ -355,7 +355,8 @@ case_libkestrel() {
   [ "$expected" = "$actual" ] || fail "libkestrel readers: gen says $expected, replay $actual"
   jq -e '.findings == [] and .broken == false and .tail_id == 2000' "$tmp/replay.json" >/dev/null ||
     fail "libkestrel replay: $(jq -c '[.tail_id, .broken, .findings]' "$tmp/replay.json")"
-  expect_usage libkestrel "--open 1" "--reader x" "--reader a=1 --reader a=2" "--segments 0" "--queue a.b" \
+  expect_usage libkestrel "--open 1" "--reader x" "--reader a=1 --reader a=2" "--reader a=" "--reader a=-1" \
+    "--reader a=18446744073709551616" "--reader a=5x" "--segments 0" "--queue a.b" \
     "--corrupt flip --records 0"
 }
 

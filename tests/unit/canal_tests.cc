@@ -298,6 +298,27 @@ TEST_CASE("canal binlogs: the boxed table and mysql -B output") {
   CHECK(codes(beyond) == std::vector<std::string>{"canal_position_beyond_end"});
 }
 
+TEST_CASE("canal binlogs: a size beyond 64 bits is no row, not a size of 0") {
+  FindingList findings;
+  const auto list = read_binlog_list(
+      "Log_name\tFile_size\nb.000001\t177\nb.000002\t99999999999999999999999\nb.000003\t12abc\n", "b", &findings);
+  CHECK(list == std::map<std::string, std::uint64_t>{{"b.000001", 177}});
+  CHECK(codes(findings) == std::vector<std::string>{"canal_binlogs_line", "canal_binlogs_line"});
+}
+
+TEST_CASE("canal metrics: a store size that is no whole number is left unknown") {
+  FindingList findings;
+  const auto stores = read_store_metrics(
+      "canal_instance_store{destination=\"a\",batchMode=\"MEMSIZE\",size=\"\"} 1\n"
+      "canal_instance_store{destination=\"b\",batchMode=\"MEMSIZE\",size=\"99999999999999999999\"} 1\n"
+      "canal_instance_store{destination=\"c\",batchMode=\"MEMSIZE\",size=\"1024\"} 1\n",
+      "scrape", &findings);
+  REQUIRE(stores.size() == 3);
+  CHECK_FALSE(stores[0].buffer_size);
+  CHECK_FALSE(stores[1].buffer_size);
+  CHECK(stores[2].buffer_size == 1024);
+}
+
 TEST_CASE("canal metrics: the store's invariants from a scrape") {
   FindingList findings;
   const auto stores = read_store_metrics(
@@ -461,4 +482,10 @@ TEST_CASE("canal text readers: seeded random and mutated input never crash") {
     parse_json(ByteSpan(s), &v, &e);
   }
   CHECK(true);
+}
+
+TEST_CASE("canal format names: one table both ways") {
+  CHECK(format_names() == std::vector<std::string_view>{"canal-meta-dat", "canal-meta-log"});
+  for (const std::string_view name : format_names()) CHECK(format_name(*parse_format(std::string(name))) == name);
+  CHECK_FALSE(parse_format("canal"));
 }

@@ -62,13 +62,13 @@ class CanalDriver final : public Driver {
 
   std::string_view name() const override { return "canal"; }
   std::string_view title() const override { return "Canal consumer cursors (meta.dat, meta.log)"; }
-  std::vector<std::string_view> kinds() const override { return {"canal-meta-dat", "canal-meta-log"}; }
+  std::vector<std::string_view> kinds() const override { return canal::format_names(); }
 
   std::optional<Claim> claim(const std::string& path, ByteSpan bytes) const override {
     const auto kind = canal::detect_file_kind(path, bytes);
     if (!kind) return std::nullopt;
     const bool dat = *kind == canal::FileKind::kMetaDat;
-    return Claim{true, dat ? "a Canal meta.dat" : "a Canal meta.log", dat ? "canal-meta-dat" : "canal-meta-log"};
+    return Claim{true, dat ? "a Canal meta.dat" : "a Canal meta.log", std::string(canal::format_name(*kind))};
   }
 
   std::string_view looks_for() const override {

@@ -13,6 +13,7 @@
 #include "json_line.h"
 #include "output.h"
 #include "path_family.h"
+#include "path_name.h"
 #include "time_value.h"
 
 namespace qjt::cli {
@@ -136,7 +137,7 @@ bool changes(const Plan& p) { return p.before != p.after; }
 std::string backup_path(const Plan& p, const WriteGuardOptions& guard, std::string_view stamp) {
   const std::string suffix = fmt::format(".qjt-backup-{}", stamp);
   if (guard.backup_root.empty()) return p.path + suffix;
-  return (fs::path(guard.backup_root) / (fs::path(p.path).filename().string() + suffix)).string();
+  return (fs::path(guard.backup_root) / (base_name(p.path) + suffix)).string();
 }
 
 void write_loss_json(JsonWriter* line, const canal::MetaLoss& loss) {
@@ -252,8 +253,7 @@ ExitCode run_canal_repair(const CanalRepairRun& run) {
     usage("a Canal repair takes exactly one meta.dat PATH");
     return ExitCode::kUsage;
   }
-  std::error_code ec;
-  if (std::filesystem::is_directory(run.paths.front(), ec)) {
+  if (is_directory(run.paths.front())) {
     usage(
         fmt::format("refused: {} is a directory; a Canal repair rewrites one meta.dat, named as PATH; nothing "
                     "was changed",

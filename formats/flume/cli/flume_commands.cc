@@ -1,7 +1,5 @@
 #include "flume/cli/flume_commands.h"
 
-#include <charconv>
-
 #include <fmt/format.h>
 
 #include "command_support.h"
@@ -12,6 +10,7 @@
 #include "json_line.h"
 #include "output.h"
 #include "reporters.h"
+#include "whole_number.h"
 
 namespace qjt::cli {
 namespace {
@@ -61,13 +60,7 @@ DataMode data_mode(const FlumeRun& run, bool json) {
 std::optional<std::int64_t> event_time(const flume::LogRecord& r) {
   if (r.type != flume::LogRecordType::kPut) return std::nullopt;
   for (const flume::EventHeader& h : r.headers)
-    if (h.key.as_chars() == "timestamp") {
-      const std::string_view text = h.value.as_chars();
-      std::int64_t ms = 0;
-      const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), ms);
-      if (error != std::errc() || end != text.data() + text.size() || text.empty()) return std::nullopt;
-      return ms;
-    }
+    if (h.key.as_chars() == "timestamp") return whole_number<std::int64_t>(h.value.as_chars());
   return std::nullopt;
 }
 

@@ -24,6 +24,7 @@
 #include "named_output.h"
 #include "output.h"
 #include "path_family.h"
+#include "path_name.h"
 
 namespace qjt::cli {
 namespace {
@@ -217,7 +218,7 @@ std::optional<std::uint64_t> read_lines(const std::string& name, flume::LogJsonA
 std::optional<std::string> meta_for(const flume::LogJsonAssembler& log, const std::string& output) {
   if (auto bytes = log.meta_bytes()) return bytes;
   std::optional<std::int32_t> id;
-  if (!flume::is_log_name(fs::path(output).filename().string(), &id) || !id) return std::nullopt;
+  if (!flume::is_log_name(base_name(output), &id) || !id) return std::nullopt;
   flume::LogMetadata meta;
   meta.log_file_id = *id;
   note("convert", fmt::format("no log_meta line: {}.meta written for file id {}, checkpoint positions 0", output, *id));

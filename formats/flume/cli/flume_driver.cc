@@ -14,6 +14,7 @@
 #include "flume/cli/flume_repair.h"
 #include "flume/file_kind.h"
 #include "in_use.h"
+#include "path_name.h"
 
 namespace qjt::cli {
 namespace {
@@ -81,8 +82,7 @@ class FlumeDriver final : public Driver {
 
   std::optional<Claim> claim(const std::string& path, ByteSpan bytes) const override {
     // The lock Flume takes in each of a channel's directories: no file to decode.
-    if (std::filesystem::path(path).filename() == flume::kLockFileName)
-      return Claim{true, "Flume's in_use.lock", std::string(kLockGroup)};
+    if (base_name(path) == flume::kLockFileName) return Claim{true, "Flume's in_use.lock", std::string(kLockGroup)};
     if (!flume::looks_like_flume(path, bytes)) return std::nullopt;
     const auto kind = flume::detect_file_kind(path, bytes);
     return Claim{true, fmt::format("a Flume file channel {} file", flume::file_kind_name(kind.kind)), "flume"};

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include <filesystem>
+#include "path_name.h"
 
 namespace qjt::cli {
 namespace {
@@ -30,7 +30,7 @@ std::string channel_words(const FlumeOptions& flume) {
 
 // "N:OFFSET" of a finding in log-N; "FILE_ID:OFFSET" when unknown.
 std::string event_of(const Finding& f) {
-  const std::string name = std::filesystem::path(f.file).filename().string();
+  const std::string name = base_name(f.file);
   if (!name.starts_with("log-") || !f.offset) return "FILE_ID:OFFSET";
   return fmt::format("{}:{}", name.substr(4), *f.offset);
 }

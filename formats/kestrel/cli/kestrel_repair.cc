@@ -18,6 +18,7 @@
 #include "kestrel/journal_repair.h"
 #include "kestrel/journal_selection.h"
 #include "path_family.h"
+#include "path_name.h"
 #include "reporters.h"
 
 namespace qjt::cli {
@@ -286,7 +287,7 @@ struct RepairGroup {
 
 RepairGroup* group_of(std::vector<RepairGroup>* groups, const FilePlan& f) {
   const std::string dir = directory_of(*f.journal, f.path());
-  const std::string name = f.journal->directory.empty() ? fs::path(f.path()).filename().string() : f.journal->queue;
+  const std::string name = f.journal->directory.empty() ? base_name(f.path()) : f.journal->queue;
   auto group = std::find_if(groups->begin(), groups->end(), [&](const RepairGroup& g) {
     return g.request.lock_dirs.front() == dir && g.request.backup.name == name;
   });

@@ -17,6 +17,7 @@
 #include "libkestrel/queue_converter.h"
 #include "named_output.h"
 #include "path_family.h"
+#include "path_name.h"
 
 namespace qjt::cli {
 namespace {
@@ -84,7 +85,7 @@ ExitCode to_libkestrel(const LibkestrelConvert& run) {
     return usage_error(
         "convert", fmt::format("{} holds {} queues: choose one with --queue", run.input, selection.journals.size()));
   const kestrel::OpenJournal& journal = selection.journals.front();
-  const std::string name = fs::path(run.input).filename().string();
+  const std::string name = base_name(run.input);
   const std::string queue = journal.directory.empty() ? name.substr(0, name.find('.')) : journal.queue;
   FindingList findings;
   kestrel::ReplayState state(kestrel::ReplayOptions{}, &findings);

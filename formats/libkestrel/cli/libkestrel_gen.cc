@@ -2,14 +2,13 @@
 // libkestrel/libkestrel_generator.h.
 #include "libkestrel/cli/libkestrel_gen.h"
 
-#include <charconv>
-
 #include <fmt/format.h>
 
 #include "command_support.h"
 #include "gen_report.h"
 #include "json_line.h"
 #include "libkestrel/libkestrel_generator.h"
+#include "whole_number.h"
 
 namespace qjt::cli {
 namespace {
@@ -24,12 +23,13 @@ bool parse_readers(const std::vector<std::string>& given, std::vector<libkestrel
   readers->clear();
   for (const std::string& text : given) {
     const auto eq = text.rfind('=');
-    libkestrel::ReaderPosition reader;
-    const char* end = text.data() + text.size();
-    if (eq == std::string::npos || std::from_chars(text.data() + eq + 1, end, reader.head).ptr != end ||
-        eq + 1 == text.size())
+    const auto head =
+        eq == std::string::npos ? std::nullopt : whole_number<std::uint64_t>(std::string_view(text).substr(eq + 1));
+    if (!head)
       return usage(fmt::format("--reader {}: expected NAME=HEAD (an item id; =HEAD for the default reader)", text));
+    libkestrel::ReaderPosition reader;
     reader.name = text.substr(0, eq);
+    reader.head = *head;
     readers->push_back(reader);
   }
   return true;

@@ -6,16 +6,12 @@
 
 #include "command_support.h"
 #include "libkestrel/libkestrel_layout.h"
+#include "path_name.h"
 
 namespace qjt::cli {
 namespace {
 
 namespace fs = std::filesystem;
-
-bool is_directory(const std::string& path) {
-  std::error_code ec;
-  return path != "-" && fs::is_directory(path, ec);
-}
 
 // Told by the magic, through InputFile: a FIFO or a device is read once
 // there, and the open that reads the file after this one gets the same
@@ -47,7 +43,7 @@ void add_directory(const std::string& dir, const std::string& queue, Reporter* r
     for (const auto& b : layout.bookmarks)
       q.files.push_back(LkFile{b.path, libkestrel::FileKind::kBookmark, b.reader, nullptr});
     for (const Finding& f : layout_findings.findings()) {
-      const std::string name = fs::path(f.file).filename().string();
+      const std::string name = base_name(f.file);
       if (name.rfind(q.name + ".", 0) == 0 || name.rfind(q.name + "~~", 0) == 0) q.layout_findings.push_back(f);
     }
     selection->queues.push_back(std::move(q));
@@ -62,7 +58,7 @@ void add_directory(const std::string& dir, const std::string& queue, Reporter* r
 
 // The reader a bookmark named directly belongs to: the text after ".read.".
 std::string reader_of(const std::string& path) {
-  const std::string name = fs::path(path).filename().string();
+  const std::string name = base_name(path);
   const auto at = name.find(".read.");
   return at == std::string::npos ? name : name.substr(at + 6);
 }
@@ -73,7 +69,7 @@ LkSelection open_libkestrel(const std::vector<std::string>& paths, const std::st
   LkSelection selection;
   LkQueue given;
   for (const std::string& path : paths) {
-    if (is_directory(path)) {
+    if (path != "-" && is_directory(path)) {
       add_directory(path, queue, reporter, &selection);
       continue;
     }
