@@ -50,7 +50,7 @@ std::string cursor_text(const Cursor& c) {
 
 void append_meta_dat_json(std::string* out, const std::string& path, const canal::MetaDat& meta,
                           const std::optional<canal::RestartCursor>& restart) {
-  JsonLine line(out);
+  JsonLine line(out, JsonType::kRecord);
   line.envelope(record_format::kCanal, path).str("destination", meta.destination).begin_array("clients");
   for (const auto& c : meta.clients) {
     line.begin_object().num("client_id", c.client_id).str("destination", c.destination);
@@ -88,7 +88,7 @@ std::string meta_dat_text(const canal::MetaDat& meta, const std::optional<canal:
 }
 
 void append_entry_json(std::string* out, const canal::LogEntry& e) {
-  JsonLine line(out);
+  JsonLine line(out, JsonType::kRecord);
   line.envelope(record_format::kCanal, e.file)
       .unsigned_num("line", e.line)
       .unsigned_num("offset", e.offset)
@@ -321,7 +321,11 @@ ExitCode run_canal_replay(const CanalRun& run) {
   const std::string destination = canal::destination_of_meta_log(run.paths.front());
   const std::string meta = canal::write_meta_dat(canal::meta_dat_from_log(cursors, destination, nullptr));
   if (run.json) {
-    JsonLine(out.buffer()).num("at_ms", *at).str("destination", destination).str("meta_dat", meta).finish();
+    JsonLine(out.buffer(), JsonType::kReport)
+        .num("at_ms", *at)
+        .str("destination", destination)
+        .str("meta_dat", meta)
+        .finish();
   } else {
     out.write(meta);
   }
