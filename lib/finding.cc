@@ -155,7 +155,10 @@ std::string format_finding(const Finding& finding, bool colour) {
 }
 
 void write_finding_json(JsonWriter* out, const Finding& finding) {
-  out->begin_object().str("severity", severity_name(finding.severity)).str("code", finding.code);
+  out->begin_object()
+      .type(JsonType::kFinding)
+      .str("severity", severity_name(finding.severity))
+      .str("code", finding.code);
   out->str("file", finding.file);
   if (finding.offset) {
     out->unsigned_num("offset", *finding.offset);

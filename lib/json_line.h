@@ -14,14 +14,15 @@ namespace qjt {
 
 class JsonLine : public JsonWriter {
  public:
-  // Starts an object at the end of *out.
-  explicit JsonLine(std::string* out) : JsonWriter(out) { begin_object(); }
+  // Starts an object at the end of *out, with "type" (json_writer.h) as its
+  // first member: every line qjt prints says what it is.
+  JsonLine(std::string* out, JsonType type) : JsonWriter(out) { begin_object().type(type); }
 
   // The two fields every record of a stream (dump --json, convert --to
-  // jsonl) starts with: "format", the family (record_format.h), then
+  // jsonl) has after "type":"record": "format", the family (record_format.h), then
   // "file", the file the record came from as it was given. Lines of
   // several files and families, once concatenated, still say where each
-  // came from. Must be the first fields added.
+  // came from. Must be the first fields added after the type.
   JsonWriter& envelope(std::string_view format, std::string_view file) {
     return str("format", format).str("file", file);
   }

@@ -1,8 +1,10 @@
 #include "json_writer.h"
 
+#include <array>
 #include <cassert>
 #include <cstdint>
 #include <cstring>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -67,6 +69,29 @@ bool is_big(std::int64_t value) {
 }
 
 }  // namespace
+
+namespace {
+constexpr std::array<std::pair<JsonType, std::string_view>, 6> kJsonTypeNames{{
+    {JsonType::kRecord, "record"},
+    {JsonType::kReport, "report"},
+    {JsonType::kFinding, "finding"},
+    {JsonType::kPlan, "plan"},
+    {JsonType::kError, "error"},
+    {JsonType::kSummary, "summary"},
+}};
+}  // namespace
+
+std::string_view json_type_name(JsonType type) {
+  for (const auto& [t, name] : kJsonTypeNames)
+    if (t == type) return name;
+  return "";
+}
+
+std::optional<JsonType> parse_json_type(std::string_view name) {
+  for (const auto& [t, n] : kJsonTypeNames)
+    if (n == name) return t;
+  return std::nullopt;
+}
 
 void write_big_numbers_as_strings(bool as_strings) {
   RunContext::process().settings().big_numbers_as_strings = as_strings;

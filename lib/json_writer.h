@@ -47,6 +47,24 @@ inline constexpr std::uint64_t kMaxExactDouble = std::uint64_t{1} << 53;
 // quoted by hand stays the error it was.
 std::optional<std::int64_t> parse_big_number_string(std::string_view text);
 
+// What a top-level JSON object is: its "type", the first member of every
+// line qjt prints (as ripgrep's --json lines), and of every finding object
+// wherever it is nested. The one place these names are spelled
+// (qjt-json(5), "Common fields").
+enum class JsonType {
+  kRecord,   // a line of a record stream: dump --json, convert --to jsonl
+  kReport,   // what a command did or found: verify, replay, an applied repair or compact
+  kFinding,  // a finding object (finding.h), at any depth
+  kPlan,     // what a command would do: repair without --apply, compact --dry-run
+  kError,    // a command stopped before or instead of its output
+  kSummary,  // what gen wrote
+};
+
+// The name of `type` as written: "record", "report", ...
+std::string_view json_type_name(JsonType type);
+// The type a name stands for; nullopt for a name that is none of them.
+std::optional<JsonType> parse_json_type(std::string_view name);
+
 class JsonWriter {
  public:
   static constexpr std::size_t kMaxDepth = 16;
@@ -82,6 +100,8 @@ class JsonWriter {
   JsonWriter& raw(std::string_view name, std::string_view json) { return key(name).raw(json); }
   JsonWriter& begin_object(std::string_view name) { return key(name).begin_object(); }
   JsonWriter& begin_array(std::string_view name) { return key(name).begin_array(); }
+  // The "type" member (JsonType): the first of its object.
+  JsonWriter& type(JsonType type) { return str("type", json_type_name(type)); }
 
   // Closes the innermost object and ends the line: the last call for a
   // line of a record stream or a one-line report.

@@ -1,5 +1,9 @@
 #include "flume/event_json.h"
 
+#include <string_view>
+
+#include "whole_number.h"
+
 namespace qjt::flume {
 
 void write_headers_json(JsonWriter* out, const LogRecord& put) {
@@ -10,8 +14,20 @@ void write_headers_json(JsonWriter* out, const LogRecord& put) {
   out->end_object();
 }
 
+std::optional<std::int64_t> event_time_ms(const LogRecord& put) {
+  if (put.type != LogRecordType::kPut) return std::nullopt;
+  for (const EventHeader& h : put.headers)
+    if (h.key.as_chars() == "timestamp") return whole_number<std::int64_t>(h.value.as_chars());
+  return std::nullopt;
+}
+
+void write_event_time_json(JsonWriter* out, const LogRecord& put) {
+  if (const auto ms = event_time_ms(put)) out->num("time_ms", *ms);
+}
+
 void add_event_fields(JsonWriter* line, const LogRecord& put, DataMode mode) {
   write_headers_json(&line->key("headers"), put);
+  write_event_time_json(line, put);
   line->unsigned_num("size", put.body.size());
   add_payload(line, put.body, mode);
 }

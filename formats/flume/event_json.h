@@ -2,9 +2,14 @@
 // same in dump, replay and convert:
 //   "headers": {"key": "value", ...}   (in record order; invalid UTF-8 in a
 //                                       key or value becomes U+FFFD)
+//   "time_ms": the "timestamp" header as epoch milliseconds, when it holds
+//              a decimal integer (the header itself stays in "headers")
 //   "size": body bytes, then the body as every qjt payload is rendered
 //   (lib/payload.h: data / data_b64 / data_hex, or nothing for --data none).
 #pragma once
+
+#include <cstdint>
+#include <optional>
 
 #include "flume/log_record.h"
 #include "json_line.h"
@@ -13,6 +18,13 @@
 namespace qjt::flume {
 
 void add_event_fields(JsonWriter* line, const LogRecord& put, DataMode mode);
+
+// A put's event time: its "timestamp" header, where Flume's
+// TimestampInterceptor (and most sources) put epoch milliseconds; nullopt
+// for another record, or a header that is absent or no decimal integer.
+std::optional<std::int64_t> event_time_ms(const LogRecord& put);
+// "time_ms": event_time_ms, when there is one.
+void write_event_time_json(JsonWriter* out, const LogRecord& put);
 
 // The headers alone, as a JSON object.
 void write_headers_json(JsonWriter* out, const LogRecord& put);

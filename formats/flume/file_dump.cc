@@ -171,7 +171,7 @@ std::string optional_text(std::optional<std::int64_t> value) {
 
 void append_checkpoint_header(const Dump& dump, const CheckpointFile& checkpoint, const QueueState& state) {
   if (dump.json()) {
-    JsonLine line(dump.out());
+    JsonLine line(dump.out(), JsonType::kRecord);
     line.envelope(record_format::kFlume, dump.path()).str("kind", "checkpoint").num("version", checkpoint.version());
     line.num("write_order_id", checkpoint.write_order_id()).unsigned_num("capacity", checkpoint.capacity());
     line.num("marker", checkpoint.marker()).boolean("complete", checkpoint.marker() == kCheckpointComplete);
@@ -194,7 +194,7 @@ void append_checkpoint_header(const Dump& dump, const CheckpointFile& checkpoint
 
 void append_checkpoint_element(const Dump& dump, std::size_t index, const RingElement& element) {
   if (dump.json()) {
-    JsonLine line(dump.out());
+    JsonLine line(dump.out(), JsonType::kRecord);
     line.envelope(record_format::kFlume, dump.path()).str("kind", "checkpoint_element").unsigned_num("index", index);
     line.unsigned_num("slot", element.slot).num("file_id", element.pointer.file_id);
     line.num("offset", element.pointer.offset).finish();
@@ -237,7 +237,7 @@ void dump_checkpoint_meta(Dump* dump, ByteSpan bytes) {
   if (!decoded.valid || dump->full()) return;
   const CheckpointMeta& meta = decoded.meta;
   if (dump->json()) {
-    JsonLine line(dump->out());
+    JsonLine line(dump->out(), JsonType::kRecord);
     line.envelope(record_format::kFlume, dump->path()).str("kind", "checkpoint_meta").num("version", meta.version);
     line.num("write_order_id", meta.write_order_id).num("queue_size", meta.queue_size);
     line.num("queue_head", meta.queue_head).key("active_logs");
@@ -262,7 +262,7 @@ const char* inflight_kind(std::string_view path) {
 
 void append_inflight(const Dump& dump, const char* kind, const InflightTransaction& transaction) {
   if (dump.json()) {
-    JsonLine line(dump.out());
+    JsonLine line(dump.out(), JsonType::kRecord);
     line.envelope(record_format::kFlume, dump.path()).str("kind", kind).unsigned_num("offset", transaction.offset);
     line.num("transaction_id", transaction.transaction_id).begin_array("pointers");
     for (const EventPointer& pointer : transaction.pointers) write_pointer_json(&line, pointer);
@@ -317,7 +317,7 @@ void check_meta_file_id(const Dump& dump, const std::string& meta_path, const Lo
 // `bytes`: the meta file's, carried as raw bytes when Flume's encoding of
 // the fields would differ (log_json.h).
 void append_log_meta_json(const Dump& dump, const LogMetadata& m, ByteSpan bytes) {
-  JsonLine line(dump.out());
+  JsonLine line(dump.out(), JsonType::kRecord);
   line.envelope(record_format::kFlume, dump.path()).str("kind", "log_meta").num("version", m.version);
   line.num("log_file_id", m.log_file_id).num("checkpoint_position", m.checkpoint_position);
   line.num("checkpoint_write_order_id", m.checkpoint_write_order_id);
@@ -394,23 +394,33 @@ bool carries_transaction(LogRecordType type) {
          type == LogRecordType::kCommit;
 }
 
+// The type of a commit as the text shows it (put, take), or nullptr for a
+// number Flume does not write.
 const char* commit_type_name(std::int16_t type) {
-  if (type == 1) return "put";
-  if (type == 2) return "take";
+  if (type == 1) return log_record_type_name(LogRecordType::kPut);
+  if (type == 2) return log_record_type_name(LogRecordType::kTake);
+  return nullptr;
+}
+
+// The same in JSON, upper case as every "op" (PUT, TAKE).
+const char* commit_type_json_name(std::int16_t type) {
+  if (type == 1) return log_record_op_name(LogRecordType::kPut);
+  if (type == 2) return log_record_op_name(LogRecordType::kTake);
   return nullptr;
 }
 
 // `file` and `cipher`: the log's bytes and its cipher, for the fields that
 // make a V3 line give back its bytes (log_json.h).
 void append_record_json(const Dump& dump, const LogRecord& record, int version, ByteSpan file, AesCtr* cipher) {
-  JsonLine line(dump.out());
+  JsonLine line(dump.out(), JsonType::kRecord);
   line.envelope(record_format::kFlume, dump.path()).str("kind", "log_record").unsigned_num("offset", record.offset);
-  line.str("type", log_record_type_name(record.type)).num("version", version);
+  line.str("op", log_record_op_name(record.type)).num("version", version);
   if (carries_transaction(record.type))
     line.num("transaction_id", record.transaction_id).num("write_order_id", record.write_order_id);
   switch (record.type) {
     case LogRecordType::kPut:
       write_headers_json(&line.key("headers"), record);
+      write_event_time_json(&line, record);
       line.unsigned_num("size", record.body.size());
       add_payload(&line, record.body, dump.options().mode);
       if (record.stored_crc) {
@@ -424,7 +434,7 @@ void append_record_json(const Dump& dump, const LogRecord& record, int version, 
       write_pointer_json(&line.key("taken"), record.taken);
       break;
     case LogRecordType::kCommit:
-      if (const char* name = commit_type_name(record.commit_type)) {
+      if (const char* name = commit_type_json_name(record.commit_type)) {
         line.str("commit_type", name);
       } else {
         line.num("commit_type", record.commit_type);

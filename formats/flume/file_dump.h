@@ -36,15 +36,17 @@
 //    "encryption":null|{"cipher_provider","key_alias","parameters_hex"|null}}
 //     raw_*: the whole file, only when its bytes are not Flume's encoding of
 //     the fields (log_json.h; hex under --data=hex, base64 otherwise).
-//   {"file","kind":"log_record","offset","type","version", then by type:
-//     put:      "transaction_id","write_order_id","headers":{..},"size",
+//   (every line starts with "type":"record","format":"flume")
+//   {"file","kind":"log_record","offset","op","version", then by op:
+//     PUT:      "transaction_id","write_order_id","headers":{..},
+//               "time_ms" (the timestamp header, when a number),"size",
 //               payload (add_payload: data|data_b64|data_hex, none: omitted),
 //               "crc" (stored, null when absent),"crc_ok"
-//     take:     "transaction_id","write_order_id","taken":{"file_id","offset"}
-//     rollback: "transaction_id","write_order_id"
-//     commit:   "transaction_id","write_order_id","commit_type":"put"|"take"|N
-//     noop:     "size" (bytes skipped, framing included)
-//     end_of_data: nothing more;  broken: "error"}
+//     TAKE:     "transaction_id","write_order_id","taken":{"file_id","offset"}
+//     ROLLBACK: "transaction_id","write_order_id"
+//     COMMIT:   "transaction_id","write_order_id","commit_type":"PUT"|"TAKE"|N
+//     NOOP:     "size" (bytes skipped, framing included)
+//     END_OF_DATA: nothing more;  BROKEN: "error"}
 //   V3 records then add what `qjt convert --to flume-log` needs to give
 //   the bytes back (log_json.h add_exact_fields; "_hex" under --data=hex,
 //   "_b64" otherwise): put/take/rollback/commit "raw_b64" only when the

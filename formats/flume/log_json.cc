@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <limits>
+#include <optional>
 #include <set>
+#include <string>
+#include <string_view>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -18,6 +21,16 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 constexpr std::size_t kShownChars = 60;
+
+// The "op" of a log record a release before the common fields (qjt-json(5))
+// wrote as "type", in lower case; nullopt for any other value.
+std::optional<std::string> op_of_older_type(std::string_view type) {
+  for (const LogRecordType t :
+       {LogRecordType::kPut, LogRecordType::kTake, LogRecordType::kRollback, LogRecordType::kCommit,
+        LogRecordType::kNoop, LogRecordType::kEndOfData, LogRecordType::kBroken})
+    if (type == log_record_type_name(t)) return std::string(log_record_op_name(t));
+  return std::nullopt;
+}
 
 std::string show(const Json& value) {
   std::string text = value.dump(-1, ' ', false, Json::error_handler_t::replace);
@@ -211,13 +224,13 @@ class LineParser {
 
   bool record(LogJsonLine* line) {
     line->kind = LogJsonKind::kRecord;
-    const auto type = string(*object_, "type");
+    const auto type = string(*object_, "op");
     const auto version = type ? integer("version", 2, 3) : std::nullopt;
     if (!version || !raw("raw", line)) return false;
     line->version = static_cast<int>(*version);
-    if (*type == "end_of_data") return end(line);
-    if (*type == "noop" || *type == "broken") {
-      line->type = *type == "noop" ? LogRecordType::kNoop : LogRecordType::kBroken;
+    if (*type == "END_OF_DATA") return end(line);
+    if (*type == "NOOP" || *type == "BROKEN") {
+      line->type = *type == "NOOP" ? LogRecordType::kNoop : LogRecordType::kBroken;
       if (line->raw) return true;
       return fail(
           fmt::format("expected the {} record's bytes in \"raw_b64\" or \"raw_hex\" (dump --json of a V3 "
@@ -225,15 +238,15 @@ class LineParser {
                       *type));
     }
     if (!transaction(line)) return false;
-    if (*type == "put") return put(line);
-    if (*type == "take") return take(line);
-    if (*type == "commit") return commit(line);
-    if (*type == "rollback") {
+    if (*type == "PUT") return put(line);
+    if (*type == "TAKE") return take(line);
+    if (*type == "COMMIT") return commit(line);
+    if (*type == "ROLLBACK") {
       line->type = LogRecordType::kRollback;
       return true;
     }
-    return fail(fmt::format("expected \"type\" put, take, rollback, commit, noop, broken or end_of_data, found {}",
-                            show_field(*object_, "type")));
+    return fail(fmt::format("expected \"op\" PUT, TAKE, ROLLBACK, COMMIT, NOOP, BROKEN or END_OF_DATA, found {}",
+                            show_field(*object_, "op")));
   }
 
   bool transaction(LogJsonLine* line) {
@@ -287,14 +300,14 @@ class LineParser {
     const auto it = object_->find("commit_type");
     if (it != object_->end() && it->is_string()) {
       const auto& name = it->get_ref<const std::string&>();
-      if (name == "put" || name == "take") {
-        line->commit_type = name == "put" ? 1 : 2;
+      if (name == "PUT" || name == "TAKE") {
+        line->commit_type = name == "PUT" ? 1 : 2;
         return true;
       }
     }
     const auto type =
         integer("commit_type", std::numeric_limits<std::int16_t>::min(), std::numeric_limits<std::int16_t>::max());
-    if (!type) return fail(*error_ + " (or \"put\" or \"take\")");
+    if (!type) return fail(*error_ + " (or \"PUT\" or \"TAKE\")");
     line->commit_type = static_cast<std::int16_t>(*type);
     return true;
   }
@@ -366,7 +379,18 @@ bool parse_log_json_line(std::string_view text, LogJsonLine* line, std::string* 
     *error = fmt::format("expected one JSON object, found {}", show(object));
     return false;
   }
-  if (!record_format::check(object, record_format::kFlume, error)) return false;
+  if (!record_format::check(object, record_format::kFlume, error)) {
+    // A line of a release before the common fields (qjt-json(5)) named the
+    // record "type", in lower case: say where it went.
+    const auto type = object.find("type");
+    if (type != object.end() && type->is_string() && !object.contains("op"))
+      if (const auto op = op_of_older_type(type->get_ref<const std::string&>()))
+        *error += fmt::format(
+            " (a line of a release before the common fields, which wrote the record as \"type\" {}: it is now "
+            "\"op\" \"{}\" beside \"type\" \"record\")",
+            type->dump(), *op);
+    return false;
+  }
   LineParser parser(&object, error);
   const auto kind = object.find("kind");
   if (kind != object.end() && *kind == "log_meta") return parser.meta(line);

@@ -27,6 +27,26 @@ const char* log_record_type_name(LogRecordType type) {
   return "broken";
 }
 
+const char* log_record_op_name(LogRecordType type) {
+  switch (type) {
+    case LogRecordType::kPut:
+      return "PUT";
+    case LogRecordType::kTake:
+      return "TAKE";
+    case LogRecordType::kRollback:
+      return "ROLLBACK";
+    case LogRecordType::kCommit:
+      return "COMMIT";
+    case LogRecordType::kNoop:
+      return "NOOP";
+    case LogRecordType::kEndOfData:
+      return "END_OF_DATA";
+    case LogRecordType::kBroken:
+      return "BROKEN";
+  }
+  return "BROKEN";
+}
+
 std::string crc_mismatch_message(const LogRecord& put) {
   return fmt::format("expected CRC32 {:08x}, found {:08x} over bytes {} to {}", put.stored_crc.value_or(0),
                      put.computed_crc, put.body_offset, put.body_offset + put.body.size());

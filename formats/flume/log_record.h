@@ -28,6 +28,9 @@ enum class LogRecordType : std::uint8_t {
 
 // "put", "take", "rollback", "commit", "noop", "end_of_data", "broken"
 const char* log_record_type_name(LogRecordType type);
+// The same in upper case, as JSON's "op" has every family's record kind
+// (qjt-json(5)): "PUT", "TAKE", ..., "END_OF_DATA", "BROKEN".
+const char* log_record_op_name(LogRecordType type);
 
 struct LogRecord;
 // For a put whose CRC32 fails: "expected CRC32 S, found C over bytes A to B"

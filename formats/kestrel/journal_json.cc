@@ -9,14 +9,14 @@
 namespace qjt::kestrel {
 namespace {
 
-// add_time_ms (null for the legacy ADD, which stores none), expiry_ms, size
-// and the payload: the fields every item carries.
+// time_ms, the add time (null for the legacy ADD, which stores none),
+// expiry_ms, size and the payload: the fields every item carries.
 void add_item_fields(JsonWriter* line, bool has_add_time, std::int64_t add_time_ms, std::int64_t expiry_ms,
                      ByteSpan payload, DataMode mode) {
   if (has_add_time) {
-    line->num("add_time_ms", add_time_ms);
+    line->num("time_ms", add_time_ms);
   } else {
-    line->null("add_time_ms");
+    line->null("time_ms");
   }
   line->num("expiry_ms", expiry_ms).unsigned_num("size", payload.size());
   add_payload(line, payload, mode);
@@ -25,7 +25,7 @@ void add_item_fields(JsonWriter* line, bool has_add_time, std::int64_t add_time_
 }  // namespace
 
 void append_record_json(std::string* out, std::string_view file, const JournalRecord& record, DataMode mode) {
-  JsonLine line(out);
+  JsonLine line(out, JsonType::kRecord);
   line.envelope(record_format::kKestrel, file).unsigned_num("offset", record.offset);
   line.str("op", record_type_name(record.type));
   if (carries_xid(record.type)) line.num("xid", record.xid);

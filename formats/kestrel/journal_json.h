@@ -14,7 +14,7 @@
 
 namespace qjt::kestrel {
 
-// {"format":"kestrel","file":..,"offset":..,"op":..,[xid],[add_time_ms,expiry_ms,size,data],
+// {"type":"record","format":"kestrel","file":..,"offset":..,"op":..,[xid],[time_ms,expiry_ms,size,data],
 //  [tail_bytes,data,error]}; a BROKEN record's data is its raw tail bytes.
 void append_record_json(std::string* out, std::string_view file, const JournalRecord& record, DataMode mode);
 
@@ -23,7 +23,7 @@ void append_record_json(std::string* out, std::string_view file, const JournalRe
 // its own indented line unless `mode` is none.
 void append_record_text(std::string* out, const JournalRecord& record, DataMode mode);
 
-// {"file":..,"offset":..,"add_time_ms":..,"expiry_ms":..,"size":..,data},
+// {"file":..,"offset":..,"time_ms":..,"expiry_ms":..,"size":..,data},
 // with "xid" first when the item is held by an open transaction. `added_by`
 // is the record that added the item (ReplayState::item_record); `file`
 // names the file holding it.

@@ -117,13 +117,19 @@ bool check_payload_size(std::string_view op, std::size_t size, std::int32_t head
 bool read_item(json* object, std::string_view op, JournalRecord* record, std::string* storage, std::string* error) {
   constexpr std::int64_t kMin64 = std::numeric_limits<std::int64_t>::min();
   constexpr std::int64_t kMax64 = std::numeric_limits<std::int64_t>::max();
+  // The add time is "time_ms"; lines of releases before the common fields
+  // (qjt-json(5)) named it "add_time_ms", which is read when "time_ms" is absent.
+  constexpr std::string_view kTimeKey = "time_ms";
+  constexpr std::string_view kOlderTimeKey = "add_time_ms";
+  const bool older = !object->contains(kTimeKey) && object->contains(kOlderTimeKey);
+  const std::string_view time_key = older ? kOlderTimeKey : kTimeKey;
   if (record->type == RecordType::kAdd) {
-    const auto add_time = object->find("add_time_ms");
+    const auto add_time = object->find(time_key);
     if (add_time != object->end() && !add_time->is_null()) {
       *error = fmt::format(
           "ADD (the legacy opcode 0x00) stores no add time: expected "
-          "\"add_time_ms\" null or absent, found {} (use ADDX to keep one)",
-          show(*add_time));
+          "\"{}\" null or absent, found {} (use ADDX to keep one)",
+          time_key, show(*add_time));
       return false;
     }
     constexpr std::int64_t kSecondsMin = std::numeric_limits<std::int32_t>::min();
@@ -140,7 +146,7 @@ bool read_item(json* object, std::string_view op, JournalRecord* record, std::st
     record->expiry_ms = *expiry;
     record->has_add_time = false;
   } else {
-    const auto add_time = integer_field(*object, op, "add_time_ms", kMin64, kMax64, "an integer (milliseconds)", error);
+    const auto add_time = integer_field(*object, op, time_key, kMin64, kMax64, "an integer (milliseconds)", error);
     if (!add_time) return false;
     const auto expiry = integer_field(*object, op, "expiry_ms", kMin64, kMax64, "an integer (milliseconds)", error);
     if (!expiry) return false;

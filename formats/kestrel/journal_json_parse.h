@@ -6,16 +6,19 @@
 //   every line      "op", one of the record names (END_OF_FILE writes nothing)
 //   xid records     "xid", an integer in the i32 range
 //   ADD (legacy)    "expiry_ms", a multiple of 1000 whose seconds fit an i32;
-//                   "add_time_ms" absent or null (the record stores none)
-//   ADDX, ADD_XID,  "add_time_ms" and "expiry_ms", integers in the i64 range
+//                   "time_ms" absent or null (the record stores none)
+//   ADDX, ADD_XID,  "time_ms" (the add time) and "expiry_ms", integers in the
+//                   i64 range ("add_time_ms", as older releases wrote it,
+//                   when "time_ms" is absent)
 //   CONTINUE
 //   items, BROKEN   the payload in exactly one of "data" (UTF-8 text),
 //                   "data_b64" (RFC 4648 base64, padded) or "data_hex"
 //                   (an even number of hex digits, either case)
 // "file", "offset", "size", "tail_bytes" and "error" are informational and
 // ignored (record surgery with jq leaves them stale); so is any other key.
-// "format", when present, must be "kestrel": a line of another family
-// (record_format.h) is refused rather than read as a broken journal record.
+// "type", when present, must be "record", and "format" "kestrel": another
+// kind of line or a line of another family (record_format.h) is refused
+// rather than read as a broken journal record.
 #pragma once
 
 #include <string>

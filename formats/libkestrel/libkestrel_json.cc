@@ -15,7 +15,7 @@ JsonWriter& add_fields(JsonWriter& line, const Record& record, DataMode mode) {
   line.unsigned_num("offset", record.offset).str("op", op_name(record.op));
   switch (record.op) {
     case Op::kPut:
-      line.num("id", record.id).num("error_count", record.error_count).num("add_time_ms", record.add_time_ms);
+      line.num("id", record.id).num("error_count", record.error_count).num("time_ms", record.add_time_ms);
       record.expiry_ms ? line.num("expiry_ms", *record.expiry_ms) : line.null("expiry_ms");
       line.unsigned_num("size", record.data.size());
       add_payload(&line, record.data, mode);
@@ -43,7 +43,7 @@ JsonWriter& add_fields(JsonWriter& line, const Record& record, DataMode mode) {
 }  // namespace
 
 void append_record_json(std::string* out, std::string_view file, const Record& record, DataMode mode) {
-  JsonLine line(out);
+  JsonLine line(out, JsonType::kRecord);
   add_fields(line.envelope(record_format::kLibkestrel, file), record, mode).finish();
 }
 

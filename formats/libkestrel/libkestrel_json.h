@@ -12,12 +12,12 @@
 
 namespace qjt::libkestrel {
 
-// {"format":"libkestrel","file":..,"offset":..,"op":..} then, by op: PUT
-// id, error_count, add_time_ms, expiry_ms (null when none), size, payload;
+// {"type":"record","format":"libkestrel","file":..,"offset":..,"op":..} then, by op: PUT
+// id, error_count, time_ms (the add time), expiry_ms (null when none), size, payload;
 // READ_HEAD id; READ_DONE ids; UNKNOWN command, size; BROKEN error. Ends the
 // line.
 void append_record_json(std::string* out, std::string_view file, const Record& record, DataMode mode);
-// The same object without the envelope's "format" (it is no record stream's
+// The same object without the envelope ("type" and "format": it is no record stream's
 // line) and without the line end, to nest in a larger document.
 void write_record_object(JsonWriter* out, std::string_view file, const Record& record, DataMode mode);
 

@@ -116,7 +116,7 @@ void write_verify_report(Output* out, const VerifyTally& tally, ExitCode status,
   const std::size_t warnings = findings.count(Severity::kWarning);
   const bool ok = status == ExitCode::kOk;
   if (json) {
-    JsonLine line(out->buffer());
+    JsonLine line(out->buffer(), JsonType::kReport);
     line.boolean("ok", ok).unsigned_num("files", tally.files).unsigned_num("records", tally.records);
     line.unsigned_num("errors", errors).unsigned_num("warnings", warnings);
     line.key("findings");
@@ -189,8 +189,7 @@ void set_json_errors(bool json) { RunContext::process().settings().json_errors =
 
 void write_error_json(std::string_view command, ExitCode status, std::string_view message) {
   std::string line;
-  JsonLine(&line)
-      .str("type", "error")
+  JsonLine(&line, JsonType::kError)
       .str("command", command)
       .num("exit_status", to_int(status))
       .str("message", message)

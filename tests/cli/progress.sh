@@ -47,7 +47,7 @@ check "verify: bytes, records, rate" yes \
 {
   echo '{"kind":"log_meta","version":3,"log_file_id":1,"checkpoint_position":0,"checkpoint_write_order_id":0}'
   awk 'BEGIN { for (i = 1; i <= 30000; i++)
-    printf "{\"kind\":\"log_record\",\"type\":\"put\",\"version\":3,\"transaction_id\":%d,\"write_order_id\":%d,\"headers\":{},\"data\":\"payload-%06d\"}\n", i, i, i }'
+    printf "{\"kind\":\"log_record\",\"op\":\"PUT\",\"version\":3,\"transaction_id\":%d,\"write_order_id\":%d,\"headers\":{},\"data\":\"payload-%06d\"}\n", i, i, i }'
 } >"$WORK/flume.jsonl"
 mkdir -p "$WORK/flume"
 "$QJT" convert --to flume-log -o "$WORK/flume/log-1" "$WORK/flume.jsonl" >/dev/null || exit 1

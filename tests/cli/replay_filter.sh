@@ -65,7 +65,7 @@ check "libkestrel text: a count under each reader" \
 mkdir -p "$WORK/flume/checkpoint" "$WORK/flume/data1" "$WORK/flume/data2"
 for n in 1 2; do
   "$QJT" convert --to jsonl "$DATA/flume/channel/data$n/log-$n" |
-    jq -c 'if .type == "put" and .transaction_id != 4
+    jq -c 'if .op == "PUT" and .transaction_id != 4
            then .headers.timestamp = (1700000000000 + .transaction_id | tostring) else . end' |
     "$QJT" convert --to flume-log -o "$WORK/flume/data$n/log-$n" -
 done

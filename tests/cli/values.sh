@@ -38,10 +38,10 @@ check "a time without a zone is refused" 2 \
   "$("$qjt" dump --until 2023-11-14T22:13:20 "$every" >/dev/null 2>&1; echo $?)"
 check "convert --add-time takes ISO 8601" "1700000000000" \
   "$("$qjt" convert --to kestrel2 --add-time 2023-11-14T22:13:20Z -o "$scratch/upgraded" testdata/kestrel/files/legacy-1x &&
-     "$qjt" dump --json --op ADD,ADDX "$scratch/upgraded" | jq -s '.[0].add_time_ms')"
+     "$qjt" dump --json --op ADD,ADDX "$scratch/upgraded" | jq -s '.[0].time_ms')"
 check "gen --add-time -1d" "1699913600000" \
   "$(QJT_NOW_MS=1700000000000 "$qjt" gen kestrel --records 1 --add-time -1d -o "$scratch/gen" >/dev/null &&
-     "$qjt" dump --json --limit 1 "$scratch/gen" | jq .add_time_ms)"
+     "$qjt" dump --json --limit 1 "$scratch/gen" | jq .time_ms)"
 
 # ---- offsets and text --------------------------------------------------------
 check "offsets: decimal and 0x on input, decimal in text" \
@@ -56,12 +56,12 @@ check "--local-time: the zone's offset" "         0  ADDX 5      add=2023-11-15T
   "$(TZ=UTC-8 "$qjt" dump --local-time --limit 1 "$every")"
 
 # ---- big numbers -----------------------------------------------------------------
-"$qjt" convert --to jsonl "$every" | sed 's/"add_time_ms":1700000000000/"add_time_ms":9007199254740993/' |
+"$qjt" convert --to jsonl "$every" | sed 's/"time_ms":1700000000000/"time_ms":9007199254740993/' |
   "$qjt" convert --to kestrel -o "$scratch/big" -
 check "a big number: exact by default" 9007199254740993 \
-  "$("$qjt" dump --json --limit 1 "$scratch/big" | grep -o '"add_time_ms":[0-9]*' | cut -d: -f2)"
+  "$("$qjt" dump --json --limit 1 "$scratch/big" | grep -o '"time_ms":[0-9]*' | cut -d: -f2)"
 check "--json-big-numbers=string: a string, small numbers kept" '"9007199254740993" 1700000000001' \
-  "$("$qjt" dump --json --json-big-numbers=string --limit 2 "$scratch/big" | jq -sc '.[0].add_time_ms, .[1].add_time_ms' | paste -sd' ')"
+  "$("$qjt" dump --json --json-big-numbers=string --limit 2 "$scratch/big" | jq -sc '.[0].time_ms, .[1].time_ms' | paste -sd' ')"
 "$qjt" convert --to jsonl --json-big-numbers=string "$scratch/big" | jq -c . |
   "$qjt" convert --to kestrel -o "$scratch/big.edited" -
 check "--json-big-numbers=string: jq round-trips the journal byte for byte" same \

@@ -13,8 +13,8 @@ mtime_ms=${mtime_s}000
 # The queue state with legacy add times filled in as compaction fills them.
 expected_state() {
   queue_state "$@" | jq -c --argjson t "$mtime_ms" \
-    'walk(if type == "object" and has("add_time_ms") and .add_time_ms == null
-          then .add_time_ms = $t else . end)'
+    'walk(if type == "object" and has("time_ms") and .time_ms == null
+          then .time_ms = $t else . end)'
 }
 
 check_compaction() {  # check_compaction NAME PATH [QUEUE]

@@ -246,11 +246,18 @@ TEST_CASE("a parsed line encodes like the record it describes") {
   CHECK(record.type == qjt::kestrel::RecordType::kAdd);
   CHECK_FALSE(record.has_add_time);
   CHECK(record.expiry_ms == -2000);
-  CHECK_FALSE(qjt::kestrel::parse_record_json(R"({"op":"ADDX","add_time_ms":1.5,"expiry_ms":0,"data":""})", &record,
+  CHECK_FALSE(qjt::kestrel::parse_record_json(R"({"op":"ADDX","time_ms":1.5,"expiry_ms":0,"data":""})", &record,
                                               &storage, &error));
   CHECK(error ==
-        "ADDX needs \"add_time_ms\" as an integer (milliseconds) from -9223372036854775808 "
+        "ADDX needs \"time_ms\" as an integer (milliseconds) from -9223372036854775808 "
         "to 9223372036854775807: found 1.5");
+  // "time_ms" is the add time; "add_time_ms", as older releases wrote it, only when it is absent.
+  REQUIRE(qjt::kestrel::parse_record_json(R"({"op":"ADDX","time_ms":7,"add_time_ms":8,"expiry_ms":0,"data":""})",
+                                          &record, &storage, &error));
+  CHECK(record.add_time_ms == 7);
+  CHECK_FALSE(qjt::kestrel::parse_record_json(R"({"op":"ADD","time_ms":5,"expiry_ms":0,"data":"x"})", &record, &storage,
+                                              &error));
+  CHECK(error.find("\"time_ms\" null or absent") != std::string::npos);
 }
 
 TEST_CASE("a parsed line may carry the envelope, of its own family only") {
@@ -265,6 +272,14 @@ TEST_CASE("a parsed line may carry the envelope, of its own family only") {
         "expected \"format\" \"kestrel\" or no \"format\", found \"libkestrel\": the line is not a "
         "kestrel record (give each family's lines to its own conversion)");
   CHECK_FALSE(qjt::kestrel::parse_record_json(R"({"format":7,"op":"REMOVE"})", &record, &storage, &error));
+  // "type", when present, must be "record": the other lines qjt prints are refused.
+  CHECK(qjt::kestrel::parse_record_json(R"({"type":"record","format":"kestrel","file":"any","offset":0,"op":"REMOVE"})",
+                                        &record, &storage, &error));
+  for (const char* other : {R"({"type":"finding","severity":"error","code":"broken_record","op":"REMOVE"})",
+                            R"({"type":"report","ok":true,"op":"REMOVE"})", R"({"type":7,"op":"REMOVE"})"}) {
+    CHECK_FALSE(qjt::kestrel::parse_record_json(other, &record, &storage, &error));
+    CHECK_MESSAGE(error.find("expected \"type\" \"record\" or no \"type\"") != std::string::npos, error);
+  }
 }
 
 TEST_CASE("LegacyUpgrade assigns the xids Kestrel 1.x would") {
@@ -402,7 +417,7 @@ TEST_CASE("surgery: records deleted and edited in the JSON Lines convert back") 
 
 TEST_CASE("malformed lines exit 1 with a finding naming the line and write nothing") {
   TempDir dir;
-  const std::string good1 = R"({"op":"ADDX","add_time_ms":1,"expiry_ms":0,"data":"ok"})";
+  const std::string good1 = R"({"op":"ADDX","time_ms":1,"expiry_ms":0,"data":"ok"})";
   const std::string good2 = R"({"op":"REMOVE"})";
   struct Case {
     const char* line;
@@ -420,23 +435,22 @@ TEST_CASE("malformed lines exit 1 with a finding naming the line and write nothi
       {R"({"op":"CONFIRM_REMOVE","xid":"7"})", "found \"7\""},
       {R"({"op":"SAVE_XID","xid":2147483648})", "found 2147483648"},
       {R"({"op":"REMOVE_TENTATIVE_XID","xid":-2147483649})", "found -2147483649"},
-      {R"({"op":"CONTINUE","xid":1.5,"add_time_ms":1,"expiry_ms":0,"data":""})", "found 1.5"},
-      {R"({"op":"ADDX","expiry_ms":0,"data":"x"})", "\"add_time_ms\" as an integer (milliseconds)"},
-      {R"({"op":"ADDX","add_time_ms":null,"expiry_ms":0,"data":"x"})", "found null"},
-      {R"({"op":"ADDX","add_time_ms":0,"expiry_ms":9223372036854775808,"data":"x"})", "found 9223372036854775808"},
-      {R"({"op":"ADD_XID","xid":1,"add_time_ms":0,"expiry_ms":0})", "found none (a dump made with --data=none"},
-      {R"({"op":"ADDX","add_time_ms":0,"expiry_ms":0,"data":"x","data_hex":"78"})",
-       "found both \"data\" and \"data_hex\""},
-      {R"({"op":"ADDX","add_time_ms":0,"expiry_ms":0,"data_b64":"eA==","data_hex":"78"})", "found both"},
-      {R"({"op":"ADDX","add_time_ms":0,"expiry_ms":0,"data":42})", "\"data\" as a string: found 42"},
-      {R"({"op":"ADDX","add_time_ms":0,"expiry_ms":0,"data_b64":"eA="})", "base64"},
-      {R"({"op":"ADDX","add_time_ms":0,"expiry_ms":0,"data_b64":"e!=="})", "found '!' at character 1"},
-      {R"({"op":"ADDX","add_time_ms":0,"expiry_ms":0,"data_hex":"787"})", "odd number of digits"},
+      {R"({"op":"CONTINUE","xid":1.5,"time_ms":1,"expiry_ms":0,"data":""})", "found 1.5"},
+      {R"({"op":"ADDX","expiry_ms":0,"data":"x"})", "\"time_ms\" as an integer (milliseconds)"},
+      {R"({"op":"ADDX","time_ms":null,"expiry_ms":0,"data":"x"})", "found null"},
+      {R"({"op":"ADDX","time_ms":0,"expiry_ms":9223372036854775808,"data":"x"})", "found 9223372036854775808"},
+      {R"({"op":"ADD_XID","xid":1,"time_ms":0,"expiry_ms":0})", "found none (a dump made with --data=none"},
+      {R"({"op":"ADDX","time_ms":0,"expiry_ms":0,"data":"x","data_hex":"78"})", "found both \"data\" and \"data_hex\""},
+      {R"({"op":"ADDX","time_ms":0,"expiry_ms":0,"data_b64":"eA==","data_hex":"78"})", "found both"},
+      {R"({"op":"ADDX","time_ms":0,"expiry_ms":0,"data":42})", "\"data\" as a string: found 42"},
+      {R"({"op":"ADDX","time_ms":0,"expiry_ms":0,"data_b64":"eA="})", "base64"},
+      {R"({"op":"ADDX","time_ms":0,"expiry_ms":0,"data_b64":"e!=="})", "found '!' at character 1"},
+      {R"({"op":"ADDX","time_ms":0,"expiry_ms":0,"data_hex":"787"})", "odd number of digits"},
       {R"({"op":"BROKEN","tail_bytes":1,"data_hex":"g0","error":"x"})", "found 'g' at character 0"},
       {R"({"op":"BROKEN","tail_bytes":1,"error":"x"})", "found none"},
-      {R"({"op":"ADD","add_time_ms":null,"expiry_ms":1500,"data":"x"})", "multiple of 1000"},
+      {R"({"op":"ADD","time_ms":null,"expiry_ms":1500,"data":"x"})", "multiple of 1000"},
       {R"({"op":"ADD","expiry_ms":2147483648000,"data":"x"})", "found 2147483648000"},
-      {R"({"op":"ADD","add_time_ms":5,"expiry_ms":0,"data":"x"})", "stores no add time"},
+      {R"({"op":"ADD","time_ms":5,"expiry_ms":0,"data":"x"})", "stores no add time"},
   };
   const fs::path out = dir / "out";
   for (const Case& c : cases) {
@@ -628,7 +642,7 @@ TEST_CASE("kestrel2: Kestrel 2.x replay of the output equals 1.x replay of the i
   // positions; the legacy ADDs' null add time is the one given.
   const std::string filter =
       " | jq -S --argjson t " + std::to_string(kT) +
-      " 'def items: map(del(.file, .offset) | if .add_time_ms == null then .add_time_ms = $t else . end);"
+      " 'def items: map(del(.file, .offset) | if .time_ms == null then .time_ms = $t else . end);"
       " {queue: (.queue | items), open: (.open_transactions | items), after: (.after_restart | items)}'";
   const fs::path a = dir / "a.json", b = dir / "b.json";
   CHECK(shell(quote(QJT_BINARY) + " replay --legacy-xids --json " + quote(in.string()) + filter + " >" +
@@ -690,8 +704,8 @@ TEST_CASE("usage and I/O errors") {
   CHECK(r.err.find("exists") != std::string::npos);
   CHECK(read_file(out) == "OLD");
   CHECK(run_qjt(dir, "convert --to jsonl --force " + q + " -o " + quote(out.string())).status == 0);
-  CHECK(read_file(out) == "{\"format\":\"kestrel\",\"file\":" + std::string("\"") + in.string() +
+  CHECK(read_file(out) == "{\"type\":\"record\",\"format\":\"kestrel\",\"file\":" + std::string("\"") + in.string() +
                               "\",\"offset\":0,\"op\":\"REMOVE\"}\n"
-                              "{\"format\":\"kestrel\",\"file\":\"" +
+                              "{\"type\":\"record\",\"format\":\"kestrel\",\"file\":\"" +
                               in.string() + "\",\"offset\":1,\"op\":\"END_OF_FILE\"}\n");
 }

@@ -83,7 +83,7 @@ check "filters: over a channel, only log records are selected" "2" \
   "$("$qjt" dump --json --op take $(dirs channel) | jq -r 'select(.kind == "log_record") | .offset' | wc -l)"
 scratch=$(mktemp -d) && trap 'rm -rf "$scratch"' EXIT
 "$qjt" convert --to jsonl "$log1" |
-  jq -c 'if .type == "put" then .headers.timestamp = (1700000000000 + .transaction_id | tostring) else . end' |
+  jq -c 'if .op == "PUT" then .headers.timestamp = (1700000000000 + .transaction_id | tostring) else . end' |
   "$qjt" convert --to flume-log -o "$scratch/log-1" -
 check "filters: --since/--until on a put's timestamp header (event time)" "5 8" \
   "$("$qjt" dump --json --since 1700000000005 --until 2023-11-14T22:13:20.008Z "$scratch/log-1" |

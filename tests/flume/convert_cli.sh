@@ -34,9 +34,9 @@ for log in "$td"/channel/data*/log-? "$td"/damaged/data*/log-? "$td"/encrypted/d
 done
 check "every V3 log of testdata/flume round-trips in every data mode" 18 "$trips"
 
-out=$("$qjt" convert --to jsonl "$td/channel/data2/log-2" | jq -c '[.kind, .type // null, .fill // null]' | tr -d '\n')
+out=$("$qjt" convert --to jsonl "$td/channel/data2/log-2" | jq -c '[.kind, .op // null, .fill // null]' | tr -d '\n')
 check "the meta line first, then dump --json's lines" \
-  '["log_meta",null,null]["log_record","put",null]["log_record","commit",null]["log_record","put",null]["log_record","commit",null]["log_record","put",null]["log_record","commit",null]["log_record","end_of_data",64]' "$out"
+  '["log_meta",null,null]["log_record","PUT",null]["log_record","COMMIT",null]["log_record","PUT",null]["log_record","COMMIT",null]["log_record","PUT",null]["log_record","COMMIT",null]["log_record","END_OF_DATA",64]' "$out"
 check "the records are exactly dump --json's" "$("$qjt" dump --json "$td/channel/data2/log-2")" \
   "$("$qjt" convert --to jsonl "$td/channel/data2/log-2" | tail -n +2)"
 
@@ -47,7 +47,7 @@ check "the records are exactly dump --json's" "$("$qjt" dump --json "$td/channel
 check "edited log: written" 0 $?
 check "edited log: the new body, a valid CRC, the header, foxtrot gone" \
   '[{"data":"charlie","crc_ok":true,"headers":{"empty":""}},{"data":"delta, edited","crc_ok":true,"headers":{"by":"jq"}}]' \
-  "$("$qjt" dump --json log-2 | jq -c '[select(.type == "put") | {data, crc_ok, headers}]' | jq -sc add)"
+  "$("$qjt" dump --json log-2 | jq -c '[select(.op == "PUT") | {data, crc_ok, headers}]' | jq -sc add)"
 "$qjt" verify log-2 >/dev/null
 check "edited log: verify finds nothing" 0 $?
 check "edited log: the meta is the original's" "$(cat "$td/channel/data2/log-2.meta" | od -An -tx1)" "$(od -An -tx1 <log-2.meta)"
@@ -59,9 +59,9 @@ check "encrypted log without --key: usage error, no output" "2 0" "$? $(wc -c <e
 check "back to an encrypted log without --key: usage error" 2 $?
 check "  ... saying which key" 1 "$(grep -c 'expected --key k1=HEX' err)"
 [ -e enc/log-2 ]; check "  ... and writing nothing" 1 $?
-printf '%s\n' '{"kind":"log_record","type":"rollback","version":3,"transaction_id":1,"write_order_id":2}' \
-  '{"kind":"log_record","type":"take","version":3,"transaction_id":1,"write_order_id":3}' \
-  '{"kind":"log_record","type":"end_of_data","version":3}' '{"kind":"log_record","type":"end_of_data","version":3}' >bad.jsonl
+printf '%s\n' '{"kind":"log_record","op":"ROLLBACK","version":3,"transaction_id":1,"write_order_id":2}' \
+  '{"kind":"log_record","op":"TAKE","version":3,"transaction_id":1,"write_order_id":3}' \
+  '{"kind":"log_record","op":"END_OF_DATA","version":3}' '{"kind":"log_record","op":"END_OF_DATA","version":3}' >bad.jsonl
 "$qjt" convert --to flume-log -o log-5 bad.jsonl 2>err
 check "bad lines: usage error" 2 $?
 check "bad lines: each reported with its line, what was expected and found" \
@@ -76,7 +76,7 @@ check "a standard output that cannot be written: exit 3" 3 $?
 check "an output that cannot be created: exit 3" 3 $?
 
 # No meta line: one made up from the output's name.
-printf '%s\n' '{"kind":"log_record","type":"rollback","version":3,"transaction_id":1,"write_order_id":2}' >one.jsonl
+printf '%s\n' '{"kind":"log_record","op":"ROLLBACK","version":3,"transaction_id":1,"write_order_id":2}' >one.jsonl
 "$qjt" convert --to flume-log -o log-7 one.jsonl 2>err
 check "synthesized meta: said on stderr" \
   "qjt convert: no log_meta line: log-7.meta written for file id 7, checkpoint positions 0" "$(cat err)"
@@ -89,8 +89,8 @@ check "no meta line and no log-N name: usage error" 2 $?
 # V2 logs: converted back they are V3 logs with the same records.
 v2_same() {  # v2_same V2LOG: the records of V2LOG and of its V3 conversion, compared
   "$qjt" convert --to jsonl --format flume-log-v2 "$1" | "$qjt" convert --to flume-log -o v3/log-1 --force - 2>/dev/null
-  diff <("$qjt" dump --json --format flume-log-v2 "$1" | jq -c 'select(.type != "end_of_data") | del(.file, .offset, .version)') \
-       <("$qjt" dump --json v3/log-1 | jq -c 'select(.type != "end_of_data") | del(.file, .offset, .version)') >/dev/null &&
+  diff <("$qjt" dump --json --format flume-log-v2 "$1" | jq -c 'select(.op != "END_OF_DATA") | del(.file, .offset, .version)') \
+       <("$qjt" dump --json v3/log-1 | jq -c 'select(.op != "END_OF_DATA") | del(.file, .offset, .version)') >/dev/null &&
     "$qjt" verify v3/log-1 >/dev/null && echo same
 }
 mkdir -p v3
@@ -111,7 +111,7 @@ queue() { "$qjt" replay --json "${channel[@]}" | jq -c '[.queue[].data]'; }
 before=$(queue)
 check "v2 channel: the queue Flume recovers" '["bravo","charlie","delta"]' "$before"
 out=$("$qjt" convert --to flume-v3 --json "${channel[@]}")
-check "plan: JSON" '{"checkpoint":"ch/checkpoint/checkpoint","state":"v2","version":2,"applied":false,"backup":null,"write_order_id":1000,"queue_size":3,"queue_head":8,"active_logs":[{"file_id":1,"count":2},{"file_id":2,"count":1}],"verify":null}' "$out"
+check "plan: JSON" '{"type":"plan","checkpoint":"ch/checkpoint/checkpoint","state":"v2","version":2,"applied":false,"backup":null,"write_order_id":1000,"queue_size":3,"queue_head":8,"active_logs":[{"file_id":1,"count":2},{"file_id":2,"count":1}],"verify":null}' "$out"
 check "plan: nothing changed" "checkpoint" "$(ls ch/checkpoint)"
 sleep 600 <ch/checkpoint/checkpoint &
 holder=$!

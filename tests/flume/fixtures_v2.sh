@@ -57,7 +57,7 @@ check "the checkpoint's pointers lead to the puts of bodies 62 ... 70" "62 63 64
 for spec in 1:2587:3586 2:2557:3585 3:2554:3582; do
   IFS=: read -r i position records <<<"$spec"
   check "log-$i: records" "$records" \
-    "$("$qjt" dump "post/data$i/log-$i" --json | jq -s '[.[] | select(.type != "end_of_data")] | length')"
+    "$("$qjt" dump "post/data$i/log-$i" --json | jq -s '[.[] | select(.op != "END_OF_DATA")] | length')"
 done
 
 # pre-FLUME-1432 (capacity 10000): the channel yields 50 events
@@ -65,8 +65,8 @@ done
 expected=$(for i in $(seq 0 49); do printf '"rollback-%d-0",' "$i"; done)
 check "pre-FLUME-1432 replay: the 50 events in order" "[${expected%,}]" \
   "$("$qjt" replay $(channel pre) --json | jq -c '[.queue[].data]')"
-check "pre-FLUME-1432 logs: 34 / 32 / 34 records, puts and commits only" "34 put,commit 32 put,commit 34 put,commit " \
-  "$(for i in 1 2 3; do "$qjt" dump "pre/data$i/log-$i" --json | jq -rs '[.[] | select(.type != "end_of_data")] | "\(length) \([.[].type] | unique | sort_by(.=="commit") | join(","))"' | tr '\n' ' '; done)"
+check "pre-FLUME-1432 logs: 34 / 32 / 34 records, puts and commits only" "34 PUT,COMMIT 32 PUT,COMMIT 34 PUT,COMMIT " \
+  "$(for i in 1 2 3; do "$qjt" dump "pre/data$i/log-$i" --json | jq -rs '[.[] | select(.op != "END_OF_DATA")] | "\(length) \([.[].op] | unique | sort_by(.=="COMMIT") | join(","))"' | tr '\n' ' '; done)"
 
 # verify: both channels are sound apart from the missing inflight files.
 for set in post pre; do

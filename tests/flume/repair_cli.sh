@@ -43,7 +43,7 @@ check "damaged: plan exit status" 1 "$status"
 check "damaged: the plan is one byte over foxtrot's OP byte" \
   '[{"file":"'"$work"'/c/data2/log-2","action":"patch","size":347,"size_after":347,"changes":[{"offset":181,"old_byte":127,"new_byte":0,"kind":"crc_mismatch"}],"backup":null}]' \
   "$(jq -c '[.files[] | del(.reason) | .changes |= map(del(.reason))]' <<<"$out")"
-check "damaged: plan report" '{"applied":false,"checkpoint_action":"keep","feasible":true,"rebuild":null,"recovery":{"events_now":3,"events_after":3,"lost":[],"revived":[],"refused":false},"records_lost":1,"items_lost":0,"gentler":null,"backup_dir":null,"backup_to":"'"$work"'/c/checkpoint.qjt-backup/channel.<ms>","findings":[],"verify":null}' \
+check "damaged: plan report" '{"type":"plan","applied":false,"checkpoint_action":"keep","feasible":true,"rebuild":null,"recovery":{"events_now":3,"events_after":3,"lost":[],"revived":[],"refused":false},"records_lost":1,"items_lost":0,"gentler":null,"backup_dir":null,"backup_to":"'"$work"'/c/checkpoint.qjt-backup/channel.<ms>","findings":[],"verify":null}' \
   "$(jq -c 'del(.files)' <<<"$out")"
 check "damaged: a plan changes nothing" same "$(same_files "$td/damaged" "$work/c")"
 

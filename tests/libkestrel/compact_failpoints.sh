@@ -28,7 +28,7 @@ printf '\x26\x3c\x26\x03\x02\x03\0\0\0\0\0\0\0\x91\x18\0\0\0\x09\0\0\0\0\0\0\0\x
   > "$source_dir/jobs.read.web"
 cp "$TD/queue/jobs.read.audit" "$source_dir/jobs.read.web~~123"
 expected=$(state "$source_dir")
-[ "$expected" = '[{"name":"audit","head":4,"done":[],"pending":[{"op":"PUT","id":5,"error_count":0,"add_time_ms":1700000005000,"expiry_ms":null,"size":4,"data":"echo"},{"op":"PUT","id":6,"error_count":0,"add_time_ms":1700000006000,"expiry_ms":null,"size":7,"data":"foxtrot"}]},{"name":"web","head":3,"done":[5],"pending":[{"op":"PUT","id":4,"error_count":2,"add_time_ms":1700000004000,"expiry_ms":null,"size":5,"data":"delta"},{"op":"PUT","id":6,"error_count":0,"add_time_ms":1700000006000,"expiry_ms":null,"size":7,"data":"foxtrot"}]}]' ] ||
+[ "$expected" = '[{"name":"audit","head":4,"done":[],"pending":[{"op":"PUT","id":5,"error_count":0,"time_ms":1700000005000,"expiry_ms":null,"size":4,"data":"echo"},{"op":"PUT","id":6,"error_count":0,"time_ms":1700000006000,"expiry_ms":null,"size":7,"data":"foxtrot"}]},{"name":"web","head":3,"done":[5],"pending":[{"op":"PUT","id":4,"error_count":2,"time_ms":1700000004000,"expiry_ms":null,"size":5,"data":"delta"},{"op":"PUT","id":6,"error_count":0,"time_ms":1700000006000,"expiry_ms":null,"size":7,"data":"foxtrot"}]}]' ] ||
   fail "unexpected starting state: $expected"
 
 out=$("$QJT" compact --dry-run --json --rewrite-bookmarks "$source_dir") || fail "dry run failed"

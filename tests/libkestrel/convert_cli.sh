@@ -15,7 +15,7 @@ QJT=$1 TD=$2 WORK=$3
 source "$(dirname "$0")/../check.sh"
 rm -rf "$WORK"; mkdir -p "$WORK"; cd "$WORK" || exit 1
 classic_queue() {  # the items after a restart, without positions
-  "$QJT" replay --json --data base64 "$@" 2>/dev/null | jq -c '[.after_restart[] | {add_time_ms, expiry_ms, size, data_b64}]'
+  "$QJT" replay --json --data base64 "$@" 2>/dev/null | jq -c '[.after_restart[] | {time_ms, expiry_ms, size, data_b64}]'
 }
 
 for input in "--queue orders $TD/kestrel/sample" "$TD/kestrel/files/every-opcode" "$TD/kestrel/files/legacy-1x"; do
@@ -41,8 +41,8 @@ check "every-opcode: the bookmark's bytes (magic, READ_HEAD 0, READ_DONE of 0 by
 
 "$QJT" convert --to classic -o web.journal --reader web "$TD/libkestrel/queue"; check "web: to classic" 0 $?
 check "web: its pending items as ADDX" \
-  '[{"add_time_ms":1700000004000,"expiry_ms":0,"data":"delta"},{"add_time_ms":1700000006000,"expiry_ms":0,"data":"foxtrot"}]' \
-  "$("$QJT" replay --json web.journal | jq -c '[.queue[] | {add_time_ms, expiry_ms, data}]')"
+  '[{"time_ms":1700000004000,"expiry_ms":0,"data":"delta"},{"time_ms":1700000006000,"expiry_ms":0,"data":"foxtrot"}]' \
+  "$("$QJT" replay --json web.journal | jq -c '[.queue[] | {time_ms, expiry_ms, data}]')"
 "$QJT" convert --to classic -o x.journal "$TD/libkestrel/queue" 2>/dev/null; check "two readers need --reader" 2 $?
 "$QJT" convert --to libkestrel -o "lk-legacy-1x" "$TD/kestrel/files/legacy-1x" 2>/dev/null
 check "an existing queue is not overwritten" 2 $?

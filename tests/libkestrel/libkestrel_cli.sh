@@ -28,19 +28,19 @@ check "queue: segments" \
   '[[1,2,2,72],[3,4,2,66],[5,6,2,81]]' \
   "$(jq -c '[.segments[] | [.first_id, .last_id, .items, .bytes]]' <<<"$out")"
 check "queue: a pending PUT rendered as dump renders it" \
-  "{\"file\":\"$td/queue/jobs.1700000001000\",\"offset\":36,\"op\":\"PUT\",\"id\":4,\"error_count\":2,\"add_time_ms\":1700000004000,\"expiry_ms\":null,\"size\":5,\"data\":\"delta\"}" \
+  "{\"file\":\"$td/queue/jobs.1700000001000\",\"offset\":36,\"op\":\"PUT\",\"id\":4,\"error_count\":2,\"time_ms\":1700000004000,\"expiry_ms\":null,\"size\":5,\"data\":\"delta\"}" \
   "$(jq -c '.readers[1].pending[0]' <<<"$out")"
 check "queue: --data hex" '["6563686f","666f7874726f74"]' \
   "$("$qjt" replay --json --data hex "$td/queue" | jq -c '[.readers[0].pending[].data_hex]')"
 "$qjt" verify --strict "$td/queue" >/dev/null; check "queue: verify --strict" 0 $?
 
 check "dump --json of a segment and a bookmark" \
-  '{"format":"libkestrel","offset":4,"op":"PUT","id":1,"error_count":0,"add_time_ms":1700000001000,"expiry_ms":null,"size":5,"data":"alpha"}
-{"format":"libkestrel","offset":34,"op":"PUT","id":2,"error_count":0,"add_time_ms":1700000002000,"expiry_ms":1700000600000,"size":5,"data":"bravo"}
-{"format":"libkestrel","offset":72,"op":"END_OF_FILE"}
-{"format":"libkestrel","offset":4,"op":"READ_HEAD","id":3}
-{"format":"libkestrel","offset":13,"op":"READ_DONE","ids":[5]}
-{"format":"libkestrel","offset":26,"op":"END_OF_FILE"}' \
+  '{"type":"record","format":"libkestrel","offset":4,"op":"PUT","id":1,"error_count":0,"time_ms":1700000001000,"expiry_ms":null,"size":5,"data":"alpha"}
+{"type":"record","format":"libkestrel","offset":34,"op":"PUT","id":2,"error_count":0,"time_ms":1700000002000,"expiry_ms":1700000600000,"size":5,"data":"bravo"}
+{"type":"record","format":"libkestrel","offset":72,"op":"END_OF_FILE"}
+{"type":"record","format":"libkestrel","offset":4,"op":"READ_HEAD","id":3}
+{"type":"record","format":"libkestrel","offset":13,"op":"READ_DONE","ids":[5]}
+{"type":"record","format":"libkestrel","offset":26,"op":"END_OF_FILE"}' \
   "$("$qjt" dump --json "$td/queue/jobs.1700000000000" "$td/queue/jobs.read.web" | jq -c 'del(.file)')"
 check "dump text: zero padding ends the segment" \
   '         4  PUT 4      id=5 add=2023-11-14T22:13:25.000Z
@@ -51,7 +51,7 @@ check "dump --limit spans files" 3 "$("$qjt" dump --json --limit 3 "$td/queue" |
 
 out=$("$qjt" dump --json "$td/damaged" 2>/dev/null); status=$?
 check "damaged: dump ends q.1 with BROKEN at 65" \
-  '1 {"format":"libkestrel","offset":65,"op":"BROKEN","error":"truncated entry: 5 data byte(s) announced, 3 remain"} {"format":"libkestrel","offset":32,"op":"UNKNOWN","command":5,"size":0}' \
+  '1 {"type":"record","format":"libkestrel","offset":65,"op":"BROKEN","error":"truncated entry: 5 data byte(s) announced, 3 remain"} {"type":"record","format":"libkestrel","offset":32,"op":"UNKNOWN","command":5,"size":0}' \
   "$status $(jq -c 'select(.op == "BROKEN") | del(.file)' <<<"$out") $(jq -c 'select(.op == "UNKNOWN") | del(.file)' <<<"$out")"
 out=$("$qjt" verify --json "$td/damaged"); status=$?
 check "damaged: verify findings" \

@@ -201,11 +201,11 @@ inline std::string payload_field(std::string_view data, DataMode mode) {
 
 // One line of `qjt dump --json`.
 inline std::string dump_json_line(std::string_view file, const ExpectedRecord& r, DataMode mode) {
-  std::string out = "{\"format\":\"kestrel\",\"file\":" + json_string(file) +
+  std::string out = "{\"type\":\"record\",\"format\":\"kestrel\",\"file\":" + json_string(file) +
                     ",\"offset\":" + std::to_string(r.offset) + ",\"op\":" + json_string(r.op);
   if (r.xid) out += ",\"xid\":" + std::to_string(*r.xid);
   if (r.item) {
-    out += ",\"add_time_ms\":" + (r.add_time_ms ? std::to_string(*r.add_time_ms) : std::string("null"));
+    out += ",\"time_ms\":" + (r.add_time_ms ? std::to_string(*r.add_time_ms) : std::string("null"));
     out += ",\"expiry_ms\":" + std::to_string(r.expiry_ms);
     out += ",\"size\":" + std::to_string(r.data.size());
     out += payload_field(r.data, mode);

@@ -20,7 +20,7 @@ class Raw(str): pass
 def item(file, offset, add, exp, data=None, b64=None, size=None, xid=None):
     p = []
     if xid is not None: p.append(("xid", xid))
-    p += [("file", file), ("offset", offset), ("add_time_ms", add), ("expiry_ms", exp)]
+    p += [("file", file), ("offset", offset), ("time_ms", add), ("expiry_ms", exp)]
     if b64 is not None:
         p += [("size", size), ("data_b64", b64)]
     else:
@@ -28,7 +28,7 @@ def item(file, offset, add, exp, data=None, b64=None, size=None, xid=None):
     return Raw(obj(p))
 def arr(xs): return Raw("[" + ",".join(xs) + "]")
 def finding(sev, code, file, offset, msg, hint=None):
-    pairs = [("severity", sev), ("code", code), ("file", file), ("offset", offset), ("message", msg)]
+    pairs = [("type", "finding"), ("severity", sev), ("code", code), ("file", file), ("offset", offset), ("message", msg)]
     return Raw(obj(pairs + ([("hint", hint)] if hint else [])))
 # verify gives a broken record the command that repairs it (the hint table
 # of formats/kestrel/cli/kestrel_hints.cc); replay does not.
@@ -41,12 +41,12 @@ def replay(name, files, queue, open_, ctr, jb, lb, broken, findings):
     q = [item(*a) for a in queue]
     o = [item(*a, xid=x) for x, a in open_]
     ar = [item(*a) for _, a in open_] + q
-    return obj([("queue_name", name), ("files", arr(files)), ("queue", arr(q)),
+    return obj([("type", "report"), ("queue_name", name), ("files", arr(files)), ("queue", arr(q)),
                 ("open_transactions", arr(o)), ("after_restart", arr(ar)), ("xid_counter", ctr),
                 ("journal_bytes", jb), ("live_bytes", lb), ("broken", broken),
                 ("findings", arr(findings))]) + "\n"
 def verify(ok, files, records, errors, warnings, findings):
-    return obj([("ok", ok), ("files", files), ("records", records), ("errors", errors),
+    return obj([("type", "report"), ("ok", ok), ("files", files), ("records", records), ("errors", errors),
                 ("warnings", warnings), ("findings", arr(findings))]) + "\n"
 def write(name, text):
     with open(os.path.join(OUT, name), "w") as f: f.write(text)

@@ -201,7 +201,7 @@ TEST_CASE("flume convert: records JSON cannot show keep their bytes, and only th
   for (std::size_t i : {4u, 8u}) CHECK_MESSAGE(!qjt_test::contains(lines[i], "\"raw_b64\""), lines[i]);
   CHECK(qjt_test::contains(lines[4], "\"crc\":null"));
   CHECK(qjt_test::contains(lines[5], "\"crc_ok\":false"));
-  CHECK(qjt_test::contains(lines[7], "\"type\":\"noop\""));
+  CHECK(qjt_test::contains(lines[7], "\"op\":\"NOOP\""));
   CHECK(qjt_test::contains(lines[9], R"("fill":100,"after_fill_b64":"bGF0ZQ==")"));  // "late"
   CHECK(bad_crc > 0);
   check_round_trip(tmp.path() / "log-9");
@@ -218,7 +218,7 @@ TEST_CASE("flume convert: a torn record's bytes run to the end of the file") {
   put(tmp.path() / "log-3", log);
   const auto lines = to_lines(tmp.path() / "log-3", FileKind::kLogV3);
   REQUIRE(lines.size() == 2);  // no meta beside it: put, broken
-  CHECK(qjt_test::contains(lines[1], "\"type\":\"broken\""));
+  CHECK(qjt_test::contains(lines[1], "\"op\":\"BROKEN\""));
   check_round_trip(tmp.path() / "log-3");
 }
 
@@ -275,42 +275,62 @@ TEST_CASE("flume convert: bad lines say what was expected and where the log must
   CHECK(qjt_test::contains(error_of("{"), "expected one JSON object, found invalid JSON"));
   CHECK(error_of("[1]") == "expected one JSON object, found [1]");
   CHECK(qjt_test::contains(error_of(R"({"kind":"checkpoint"})"), "expected \"kind\" log_meta or log_record"));
-  CHECK(error_of(R"({"kind":"log_record","type":"put","version":3,"write_order_id":1})") ==
+  CHECK(error_of(R"({"kind":"log_record","op":"PUT","version":3,"write_order_id":1})") ==
         "expected \"transaction_id\" as an integer from -9223372036854775808 to 9223372036854775807, found no such "
         "field");
-  CHECK(qjt_test::contains(error_of(R"({"kind":"log_record","type":"noop","version":3,"size":5})"),
-                           "expected the noop record's bytes in \"raw_b64\" or \"raw_hex\""));
+  CHECK(qjt_test::contains(error_of(R"({"kind":"log_record","op":"NOOP","version":3,"size":5})"),
+                           "expected the NOOP record's bytes in \"raw_b64\" or \"raw_hex\""));
   CHECK(qjt_test::contains(
-      error_of(R"({"kind":"log_record","type":"put","version":3,"transaction_id":1,"write_order_id":2,"headers":{}})"),
+      error_of(R"({"kind":"log_record","op":"PUT","version":3,"transaction_id":1,"write_order_id":2,"headers":{}})"),
       "found none (a dump made with --data=none"));
-  CHECK(error_of(R"({"kind":"log_record","type":"end_of_data","version":3,"fill":2147483648})") ==
+  CHECK(error_of(R"({"kind":"log_record","op":"END_OF_DATA","version":3,"fill":2147483648})") ==
         "expected \"fill\" as an integer from 0 to 2147483647, found 2147483648");
   CHECK(
       error_of(
-          R"({"kind":"log_record","type":"commit","version":3,"transaction_id":1,"write_order_id":2,"commit_type":"x"})") ==
-      "expected \"commit_type\" as an integer from -32768 to 32767, found \"x\" (or \"put\" or \"take\")");
+          R"({"kind":"log_record","op":"COMMIT","version":3,"transaction_id":1,"write_order_id":2,"commit_type":"x"})") ==
+      "expected \"commit_type\" as an integer from -32768 to 32767, found \"x\" (or \"PUT\" or \"TAKE\")");
   CHECK(qjt_test::contains(
       error_of(
-          R"({"kind":"log_record","type":"put","version":3,"transaction_id":1,"write_order_id":2,"headers":{},"data":"a","data_hex":"61"})"),
+          R"({"kind":"log_record","op":"PUT","version":3,"transaction_id":1,"write_order_id":2,"headers":{},"data":"a","data_hex":"61"})"),
       "expected one of \"data\" and \"data_hex\", found both"));
   // The envelope: "file" is ignored, "format" must name Flume.
-  CHECK(error_of(R"({"format":"kestrel","file":"x","kind":"log_record","type":"end_of_data","version":3})") ==
+  CHECK(error_of(R"({"format":"kestrel","file":"x","kind":"log_record","op":"END_OF_DATA","version":3})") ==
         "expected \"format\" \"flume\" or no \"format\", found \"kestrel\": the line is not a flume record "
         "(give each family's lines to its own conversion)");
+  // "type", when present, must be "record": a finding or report line is no record.
+  CHECK(qjt_test::contains(
+      error_of(R"({"type":"finding","severity":"error","kind":"log_record","op":"END_OF_DATA","version":3})"),
+      "expected \"type\" \"record\" or no \"type\", found \"finding\""));
+  CHECK(qjt_test::contains(error_of(R"({"type":"report","ok":true})"), "found \"report\""));
+  {
+    LogJsonLine record;
+    std::string why;
+    CHECK(parse_log_json_line(
+        R"({"type":"record","format":"flume","file":"x","kind":"log_record","op":"END_OF_DATA","version":3})", &record,
+        &why));
+    // The old lower-case names of the record are not read: "op" is upper case.
+    CHECK_FALSE(parse_log_json_line(
+        R"({"kind":"log_record","op":"rollback","version":3,"transaction_id":1,"write_order_id":2})", &record, &why));
+    CHECK(qjt_test::contains(why, "expected \"op\" PUT, TAKE"));
+    // A line of an older release ("type":"put") is told where its record went.
+    CHECK_FALSE(parse_log_json_line(R"({"kind":"log_record","type":"put","version":3})", &record, &why));
+    CHECK(qjt_test::contains(why, R"(found "put")"));
+    CHECK(qjt_test::contains(why, R"(it is now "op" "PUT" beside "type" "record")"));
+  }
 
   // Order: the meta first, nothing after the end; the key for an encrypted meta.
   LogJsonAssembler assembler(nullptr);
   LogJsonLine line;
   std::string error;
   REQUIRE(parse_log_json_line(
-      R"({"kind":"log_record","type":"rollback","version":3,"transaction_id":1,"write_order_id":2})", &line, &error));
+      R"({"kind":"log_record","op":"ROLLBACK","version":3,"transaction_id":1,"write_order_id":2})", &line, &error));
   CHECK(assembler.add(line, &error));
   REQUIRE(parse_log_json_line(
       R"({"kind":"log_meta","version":3,"log_file_id":1,"checkpoint_position":0,"checkpoint_write_order_id":0,"encryption":null})",
       &line, &error));
   CHECK_FALSE(assembler.add(line, &error));
   CHECK(error == "expected the log_meta line first (it decides the encryption), found it later");
-  REQUIRE(parse_log_json_line(R"({"format":"flume","file":"x","kind":"log_record","type":"end_of_data","version":3})",
+  REQUIRE(parse_log_json_line(R"({"format":"flume","file":"x","kind":"log_record","op":"END_OF_DATA","version":3})",
                               &line, &error));
   CHECK(assembler.add(line, &error));
   CHECK_FALSE(assembler.add(line, &error));

@@ -102,19 +102,19 @@ std::string sample_v3_log() {
 }
 
 const char* const kSampleV3JsonStart =
-    R"({"format":"flume","file":"@D/log-3","kind":"log_record","offset":0,"type":"put","version":3,"transaction_id":1,"write_order_id":101,"headers":{"k1":"v1"},"size":5,"data":"hello","crc":907060870,"crc_ok":true})"
+    R"({"type":"record","format":"flume","file":"@D/log-3","kind":"log_record","offset":0,"op":"PUT","version":3,"transaction_id":1,"write_order_id":101,"headers":{"k1":"v1"},"size":5,"data":"hello","crc":907060870,"crc_ok":true})"
     "\n"
-    R"({"format":"flume","file":"@D/log-3","kind":"log_record","offset":59,"type":"take","version":3,"transaction_id":2,"write_order_id":102,"taken":{"file_id":1,"offset":0}})"
+    R"({"type":"record","format":"flume","file":"@D/log-3","kind":"log_record","offset":59,"op":"TAKE","version":3,"transaction_id":2,"write_order_id":102,"taken":{"file_id":1,"offset":0}})"
     "\n"
-    R"({"format":"flume","file":"@D/log-3","kind":"log_record","offset":100,"type":"commit","version":3,"transaction_id":1,"write_order_id":103,"commit_type":"put"})"
+    R"({"type":"record","format":"flume","file":"@D/log-3","kind":"log_record","offset":100,"op":"COMMIT","version":3,"transaction_id":1,"write_order_id":103,"commit_type":"PUT"})"
     "\n"
-    R"({"format":"flume","file":"@D/log-3","kind":"log_record","offset":136,"type":"rollback","version":3,"transaction_id":3,"write_order_id":104})"
+    R"({"type":"record","format":"flume","file":"@D/log-3","kind":"log_record","offset":136,"op":"ROLLBACK","version":3,"transaction_id":3,"write_order_id":104})"
     "\n"
-    R"({"format":"flume","file":"@D/log-3","kind":"log_record","offset":167,"type":"commit","version":3,"transaction_id":2,"write_order_id":105,"commit_type":9})"
+    R"({"type":"record","format":"flume","file":"@D/log-3","kind":"log_record","offset":167,"op":"COMMIT","version":3,"transaction_id":2,"write_order_id":105,"commit_type":9})"
     "\n"
-    R"({"format":"flume","file":"@D/log-3","kind":"log_record","offset":203,"type":"noop","version":3,"size":41)";
+    R"({"type":"record","format":"flume","file":"@D/log-3","kind":"log_record","offset":203,"op":"NOOP","version":3,"size":41)";
 const char* const kSampleV3JsonEnd =
-    R"({"format":"flume","file":"@D/log-3","kind":"log_record","offset":244,"type":"end_of_data","version":3,"fill":4})"
+    R"({"type":"record","format":"flume","file":"@D/log-3","kind":"log_record","offset":244,"op":"END_OF_DATA","version":3,"fill":4})"
     "\n";
 
 // The NOOP line carries its bytes (the take with its OP byte zeroed) and the
@@ -157,11 +157,11 @@ std::string v2_checkpoint() {
 }
 
 const char* const kV2CheckpointJson =
-    R"({"format":"flume","file":"@F","kind":"checkpoint","version":2,"write_order_id":9,"capacity":4,"marker":1,"complete":false,"size":2,"head":3,"active_logs":[{"file_id":1,"count":2}]})"
+    R"({"type":"record","format":"flume","file":"@F","kind":"checkpoint","version":2,"write_order_id":9,"capacity":4,"marker":1,"complete":false,"size":2,"head":3,"active_logs":[{"file_id":1,"count":2}]})"
     "\n"
-    R"({"format":"flume","file":"@F","kind":"checkpoint_element","index":0,"slot":1032,"file_id":1,"offset":24})"
+    R"({"type":"record","format":"flume","file":"@F","kind":"checkpoint_element","index":0,"slot":1032,"file_id":1,"offset":24})"
     "\n"
-    R"({"format":"flume","file":"@F","kind":"checkpoint_element","index":1,"slot":1029,"file_id":1,"offset":63})"
+    R"({"type":"record","format":"flume","file":"@F","kind":"checkpoint_element","index":1,"slot":1029,"file_id":1,"offset":63})"
     "\n";
 
 std::string with_file(std::string pattern, const std::string& file) {
@@ -242,11 +242,11 @@ TEST_CASE("flume dump: encrypted V3 log, with and without the key") {
   FileDumpOptions options = json_options();
   options.keys = &keys;
   const std::string expected = expand(
-      R"({"format":"flume","file":"@D/log-2","kind":"log_record","offset":0,"type":"put","version":3,"transaction_id":7,"write_order_id":70,"headers":{},"size":6,"data":"secret","crc":1554180325,"crc_ok":true})"
+      R"({"type":"record","format":"flume","file":"@D/log-2","kind":"log_record","offset":0,"op":"PUT","version":3,"transaction_id":7,"write_order_id":70,"headers":{},"size":6,"data":"secret","crc":1554180325,"crc_ok":true})"
       "\n"
-      R"({"format":"flume","file":"@D/log-2","kind":"log_record","offset":50,"type":"commit","version":3,"transaction_id":7,"write_order_id":71,"commit_type":"put"})"
+      R"({"type":"record","format":"flume","file":"@D/log-2","kind":"log_record","offset":50,"op":"COMMIT","version":3,"transaction_id":7,"write_order_id":71,"commit_type":"PUT"})"
       "\n"
-      R"({"format":"flume","file":"@D/log-2","kind":"log_record","offset":86,"type":"end_of_data","version":3,"fill":0})"
+      R"({"type":"record","format":"flume","file":"@D/log-2","kind":"log_record","offset":86,"op":"END_OF_DATA","version":3,"fill":0})"
       "\n",
       dir);
   DumpResult r = dump(tmp.path() / "log-2", FileKind::kLogV3, options);
@@ -287,13 +287,13 @@ TEST_CASE("flume dump: V2 log from offset 24, hex payload") {
   CHECK(
       r.out ==
       expand(
-          R"({"format":"flume","file":"@D/log-1","kind":"log_record","offset":24,"type":"put","version":2,"transaction_id":5,"write_order_id":6,"headers":{"a":"b"},"size":1,"data_hex":"78","crc":null,"crc_ok":true})"
+          R"({"type":"record","format":"flume","file":"@D/log-1","kind":"log_record","offset":24,"op":"PUT","version":2,"transaction_id":5,"write_order_id":6,"headers":{"a":"b"},"size":1,"data_hex":"78","crc":null,"crc_ok":true})"
           "\n"
-          R"({"format":"flume","file":"@D/log-1","kind":"log_record","offset":63,"type":"take","version":2,"transaction_id":8,"write_order_id":9,"taken":{"file_id":1,"offset":24}})"
+          R"({"type":"record","format":"flume","file":"@D/log-1","kind":"log_record","offset":63,"op":"TAKE","version":2,"transaction_id":8,"write_order_id":9,"taken":{"file_id":1,"offset":24}})"
           "\n"
-          R"({"format":"flume","file":"@D/log-1","kind":"log_record","offset":94,"type":"commit","version":2,"transaction_id":5,"write_order_id":7,"commit_type":"put"})"
+          R"({"type":"record","format":"flume","file":"@D/log-1","kind":"log_record","offset":94,"op":"COMMIT","version":2,"transaction_id":5,"write_order_id":7,"commit_type":"PUT"})"
           "\n"
-          R"({"format":"flume","file":"@D/log-1","kind":"log_record","offset":119,"type":"end_of_data","version":2})"
+          R"({"type":"record","format":"flume","file":"@D/log-1","kind":"log_record","offset":119,"op":"END_OF_DATA","version":2})"
           "\n",
           tmp.path().string()));
   CHECK(r.findings == "");
@@ -326,10 +326,10 @@ TEST_CASE("flume dump: truncated V3 log, CRC mismatch, data after the end fill")
   CHECK(
       r.out ==
       expand(
-          R"({"format":"flume","file":"@D/log-5","kind":"log_record","offset":0,"type":"put","version":3,"transaction_id":1,"write_order_id":2,"headers":{},"size":5,"data":"hellO","crc":907060870,"crc_ok":false,"raw_b64":")" +
+          R"({"type":"record","format":"flume","file":"@D/log-5","kind":"log_record","offset":0,"op":"PUT","version":3,"transaction_id":1,"write_order_id":2,"headers":{},"size":5,"data":"hellO","crc":907060870,"crc_ok":false,"raw_b64":")" +
               qjt::base64_encode(qjt::ByteSpan(std::string_view(log).substr(0, 49))) +
               "\"}\n"
-              R"({"format":"flume","file":"@D/log-5","kind":"log_record","offset":49,"type":"broken","version":3,"error":"expected a record payload of 31 bytes, found 21","raw_b64":")" +
+              R"({"type":"record","format":"flume","file":"@D/log-5","kind":"log_record","offset":49,"op":"BROKEN","version":3,"error":"expected a record payload of 31 bytes, found 21","raw_b64":")" +
               qjt::base64_encode(qjt::ByteSpan(std::string_view(log).substr(49))) + "\"}\n",
           dir));
   CHECK(r.findings ==
@@ -366,13 +366,13 @@ TEST_CASE("flume dump: V3 checkpoint with its checkpoint.meta, and without") {
   CHECK(
       r.out ==
       expand(
-          R"({"format":"flume","file":"@D/cp/checkpoint","kind":"checkpoint","version":3,"write_order_id":77,"capacity":5,"marker":0,"complete":true,"size":3,"head":3,"active_logs":[{"file_id":2,"count":2},{"file_id":3,"count":1}]})"
+          R"({"type":"record","format":"flume","file":"@D/cp/checkpoint","kind":"checkpoint","version":3,"write_order_id":77,"capacity":5,"marker":0,"complete":true,"size":3,"head":3,"active_logs":[{"file_id":2,"count":2},{"file_id":3,"count":1}]})"
           "\n"
-          R"({"format":"flume","file":"@D/cp/checkpoint","kind":"checkpoint_element","index":0,"slot":1032,"file_id":2,"offset":100})"
+          R"({"type":"record","format":"flume","file":"@D/cp/checkpoint","kind":"checkpoint_element","index":0,"slot":1032,"file_id":2,"offset":100})"
           "\n"
-          R"({"format":"flume","file":"@D/cp/checkpoint","kind":"checkpoint_element","index":1,"slot":1033,"file_id":2,"offset":200})"
+          R"({"type":"record","format":"flume","file":"@D/cp/checkpoint","kind":"checkpoint_element","index":1,"slot":1033,"file_id":2,"offset":200})"
           "\n"
-          R"({"format":"flume","file":"@D/cp/checkpoint","kind":"checkpoint_element","index":2,"slot":1029,"file_id":3,"offset":50})"
+          R"({"type":"record","format":"flume","file":"@D/cp/checkpoint","kind":"checkpoint_element","index":2,"slot":1029,"file_id":3,"offset":50})"
           "\n",
           dir));
   CHECK(r.lines == 4);
@@ -387,7 +387,7 @@ TEST_CASE("flume dump: V3 checkpoint with its checkpoint.meta, and without") {
   CHECK(
       r.out ==
       expand(
-          R"({"format":"flume","file":"@D/cp/checkpoint.meta","kind":"checkpoint_meta","version":3,"write_order_id":77,"queue_size":3,"queue_head":3,"active_logs":[{"file_id":2,"count":2},{"file_id":3,"count":1}]})"
+          R"({"type":"record","format":"flume","file":"@D/cp/checkpoint.meta","kind":"checkpoint_meta","version":3,"write_order_id":77,"queue_size":3,"queue_head":3,"active_logs":[{"file_id":2,"count":2},{"file_id":3,"count":1}]})"
           "\n",
           dir));
   CHECK(dump(tmp.path() / "cp" / "checkpoint.meta", FileKind::kCheckpointMeta, text_options()).out ==
@@ -398,7 +398,7 @@ TEST_CASE("flume dump: V3 checkpoint with its checkpoint.meta, and without") {
   CHECK(
       r.out ==
       expand(
-          R"({"format":"flume","file":"@D/lone/checkpoint","kind":"checkpoint","version":3,"write_order_id":77,"capacity":5,"marker":0,"complete":true,"size":null,"head":null,"active_logs":null})"
+          R"({"type":"record","format":"flume","file":"@D/lone/checkpoint","kind":"checkpoint","version":3,"write_order_id":77,"capacity":5,"marker":0,"complete":true,"size":null,"head":null,"active_logs":null})"
           "\n",
           dir));
   CHECK(r.findings == expand("@D/lone/checkpoint.meta: warning[missing_checkpoint_meta]: expected checkpoint.meta "
@@ -456,7 +456,7 @@ TEST_CASE("flume dump: inflight files, one line per transaction") {
   CHECK(
       r.out ==
       expand(
-          R"({"format":"flume","file":"@D/inflightputs","kind":"inflight_puts","offset":16,"transaction_id":42,"pointers":[{"file_id":1,"offset":417},{"file_id":2,"offset":5}]})"
+          R"({"type":"record","format":"flume","file":"@D/inflightputs","kind":"inflight_puts","offset":16,"transaction_id":42,"pointers":[{"file_id":1,"offset":417},{"file_id":2,"offset":5}]})"
           "\n",
           dir));
   CHECK(r.findings == "");
@@ -467,9 +467,9 @@ TEST_CASE("flume dump: inflight files, one line per transaction") {
   CHECK(
       r.out ==
       expand(
-          R"({"format":"flume","file":"@D/inflighttakes","kind":"inflight_takes","offset":16,"transaction_id":7,"pointers":[{"file_id":3,"offset":0}]})"
+          R"({"type":"record","format":"flume","file":"@D/inflighttakes","kind":"inflight_takes","offset":16,"transaction_id":7,"pointers":[{"file_id":3,"offset":0}]})"
           "\n"
-          R"({"format":"flume","file":"@D/inflighttakes","kind":"inflight_takes","offset":40,"transaction_id":8,"pointers":[{"file_id":3,"offset":41}]})"
+          R"({"type":"record","format":"flume","file":"@D/inflighttakes","kind":"inflight_takes","offset":40,"transaction_id":8,"pointers":[{"file_id":3,"offset":41}]})"
           "\n",
           dir));
   CHECK(dump(tmp.path() / "inflighttakes", FileKind::kInflight, text_options()).out ==
@@ -484,7 +484,7 @@ TEST_CASE("flume dump: inflight files, one line per transaction") {
   CHECK(
       r.out ==
       expand(
-          R"({"format":"flume","file":"@D/inflight-copy","kind":"inflight","offset":16,"transaction_id":42,"pointers":[{"file_id":1,"offset":417}]})"
+          R"({"type":"record","format":"flume","file":"@D/inflight-copy","kind":"inflight","offset":16,"transaction_id":42,"pointers":[{"file_id":1,"offset":417}]})"
           "\n",
           dir));
   CHECK(qjt_test::contains(r.findings, "error[inflight_checksum]"));
@@ -503,7 +503,7 @@ TEST_CASE("flume dump: log-N.meta, plain and encrypted") {
   CHECK(
       r.out ==
       expand(
-          R"({"format":"flume","file":"@D/log-4.meta","kind":"log_meta","version":3,"log_file_id":4,"checkpoint_position":1234,"checkpoint_write_order_id":99,"backup_checkpoint_position":0,"backup_checkpoint_write_order_id":0,"encryption":null})"
+          R"({"type":"record","format":"flume","file":"@D/log-4.meta","kind":"log_meta","version":3,"log_file_id":4,"checkpoint_position":1234,"checkpoint_write_order_id":99,"backup_checkpoint_position":0,"backup_checkpoint_write_order_id":0,"encryption":null})"
           "\n",
           dir));
   CHECK(r.findings == "");
@@ -523,7 +523,7 @@ TEST_CASE("flume dump: log-N.meta, plain and encrypted") {
   CHECK(
       r.out ==
       expand(
-          R"({"format":"flume","file":"@D/log-9.meta","kind":"log_meta","version":3,"log_file_id":9,"checkpoint_position":0,"checkpoint_write_order_id":0,"backup_checkpoint_position":null,"backup_checkpoint_write_order_id":null,"encryption":{"cipher_provider":"AESCTRNOPADDING","key_alias":"key-0","parameters_hex":"000102030405060708090a0b0c0d0e0f"}})"
+          R"({"type":"record","format":"flume","file":"@D/log-9.meta","kind":"log_meta","version":3,"log_file_id":9,"checkpoint_position":0,"checkpoint_write_order_id":0,"backup_checkpoint_position":null,"backup_checkpoint_write_order_id":null,"encryption":{"cipher_provider":"AESCTRNOPADDING","key_alias":"key-0","parameters_hex":"000102030405060708090a0b0c0d0e0f"}})"
           "\n",
           dir));
   CHECK(dump(tmp.path() / "log-9.meta", FileKind::kLogMeta, text_options()).out ==
@@ -574,25 +574,25 @@ TEST_CASE("flume dump: real V2 checkpoint fixture, nine elements from head 0") {
   CHECK(
       r.out ==
       with_file(
-          R"({"format":"flume","file":"@F","kind":"checkpoint","version":2,"write_order_id":1344302226747,"capacity":10,"marker":0,"complete":true,"size":9,"head":0,"active_logs":[{"file_id":1,"count":3},{"file_id":2,"count":3},{"file_id":3,"count":3}]})"
+          R"({"type":"record","format":"flume","file":"@F","kind":"checkpoint","version":2,"write_order_id":1344302226747,"capacity":10,"marker":0,"complete":true,"size":9,"head":0,"active_logs":[{"file_id":1,"count":3},{"file_id":2,"count":3},{"file_id":3,"count":3}]})"
           "\n"
-          R"({"format":"flume","file":"@F","kind":"checkpoint_element","index":0,"slot":1029,"file_id":2,"offset":2212})"
+          R"({"type":"record","format":"flume","file":"@F","kind":"checkpoint_element","index":0,"slot":1029,"file_id":2,"offset":2212})"
           "\n"
-          R"({"format":"flume","file":"@F","kind":"checkpoint_element","index":1,"slot":1030,"file_id":1,"offset":2267})"
+          R"({"type":"record","format":"flume","file":"@F","kind":"checkpoint_element","index":1,"slot":1030,"file_id":1,"offset":2267})"
           "\n"
-          R"({"format":"flume","file":"@F","kind":"checkpoint_element","index":2,"slot":1031,"file_id":3,"offset":2265})"
+          R"({"type":"record","format":"flume","file":"@F","kind":"checkpoint_element","index":2,"slot":1031,"file_id":3,"offset":2265})"
           "\n"
-          R"({"format":"flume","file":"@F","kind":"checkpoint_element","index":3,"slot":1032,"file_id":2,"offset":2327})"
+          R"({"type":"record","format":"flume","file":"@F","kind":"checkpoint_element","index":3,"slot":1032,"file_id":2,"offset":2327})"
           "\n"
-          R"({"format":"flume","file":"@F","kind":"checkpoint_element","index":4,"slot":1033,"file_id":1,"offset":2382})"
+          R"({"type":"record","format":"flume","file":"@F","kind":"checkpoint_element","index":4,"slot":1033,"file_id":1,"offset":2382})"
           "\n"
-          R"({"format":"flume","file":"@F","kind":"checkpoint_element","index":5,"slot":1034,"file_id":3,"offset":2380})"
+          R"({"type":"record","format":"flume","file":"@F","kind":"checkpoint_element","index":5,"slot":1034,"file_id":3,"offset":2380})"
           "\n"
-          R"({"format":"flume","file":"@F","kind":"checkpoint_element","index":6,"slot":1035,"file_id":2,"offset":2442})"
+          R"({"type":"record","format":"flume","file":"@F","kind":"checkpoint_element","index":6,"slot":1035,"file_id":2,"offset":2442})"
           "\n"
-          R"({"format":"flume","file":"@F","kind":"checkpoint_element","index":7,"slot":1036,"file_id":1,"offset":2497})"
+          R"({"type":"record","format":"flume","file":"@F","kind":"checkpoint_element","index":7,"slot":1036,"file_id":1,"offset":2497})"
           "\n"
-          R"({"format":"flume","file":"@F","kind":"checkpoint_element","index":8,"slot":1037,"file_id":3,"offset":2495})"
+          R"({"type":"record","format":"flume","file":"@F","kind":"checkpoint_element","index":8,"slot":1037,"file_id":3,"offset":2495})"
           "\n",
           file));
   CHECK(r.lines == 10);

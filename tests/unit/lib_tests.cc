@@ -170,9 +170,19 @@ TEST_CASE("ByteSpan: subspan clamps to the span") {
 
 // ---------------------------------------------------------------- JSON
 
+TEST_CASE("JsonType: one name each, read back") {
+  for (const JsonType t : {JsonType::kRecord, JsonType::kReport, JsonType::kFinding, JsonType::kPlan, JsonType::kError,
+                           JsonType::kSummary}) {
+    CHECK_FALSE(json_type_name(t).empty());
+    CHECK(parse_json_type(json_type_name(t)) == t);
+  }
+  CHECK(json_type_name(JsonType::kRecord) == "record");
+  CHECK_FALSE(parse_json_type("put").has_value());
+}
+
 TEST_CASE("JsonLine: fields in order and one line") {
   std::string out = "prefix:";
-  JsonLine line(&out);
+  JsonLine line(&out, JsonType::kReport);
   line.str("s", "text")
       .num("n", -5)
       .num("big", INT64_MIN)
@@ -183,18 +193,18 @@ TEST_CASE("JsonLine: fields in order and one line") {
       .raw("r", "[1,{\"a\":2}]");
   line.finish();
   CHECK(out ==
-        "prefix:{\"s\":\"text\",\"n\":-5,\"big\":-9223372036854775808,"
+        "prefix:{\"type\":\"report\",\"s\":\"text\",\"n\":-5,\"big\":-9223372036854775808,"
         "\"u\":18446744073709551615,\"t\":true,\"f\":false,\"z\":null,\"r\":[1,{\"a\":2}]}\n");
 }
 
-TEST_CASE("JsonLine: empty object and end_object without newline") {
+TEST_CASE("JsonLine: the type first, and end_object without newline") {
   std::string a;
-  JsonLine(&a).finish();
-  CHECK(a == "{}\n");
+  JsonLine(&a, JsonType::kSummary).finish();
+  CHECK(a == "{\"type\":\"summary\"}\n");
   std::string b;
-  JsonLine inner(&b);
+  JsonLine inner(&b, JsonType::kRecord);
   inner.num("x", 1).end_object();
-  CHECK(b == "{\"x\":1}");
+  CHECK(b == "{\"type\":\"record\",\"x\":1}");
   CHECK(inner.depth() == 0);
 }
 
@@ -440,8 +450,8 @@ TEST_CASE("render_payload: base64 hex and none modes") {
 TEST_CASE("add_payload: the field a record line gets in each mode") {
   auto line_for = [](ByteSpan payload, DataMode mode) {
     std::string out;
-    JsonLine line(&out);
-    line.num("n", 1);
+    JsonWriter line(&out);
+    line.begin_object().num("n", 1);
     add_payload(&line, payload, mode);
     line.end_object();
     return out;
@@ -672,14 +682,14 @@ TEST_CASE("findings as JSON and FindingList counts") {
   JsonWriter one_writer(&one);
   write_finding_json(&one_writer, list.findings()[0]);
   CHECK(one ==
-        "{\"severity\":\"error\",\"code\":\"broken_record\",\"file\":\"q\",\"offset\":17,"
+        "{\"type\":\"finding\",\"severity\":\"error\",\"code\":\"broken_record\",\"file\":\"q\",\"offset\":17,"
         "\"message\":\"bad \\\"x\\\"\"}");
   std::string all;
   JsonWriter all_writer(&all);
   write_findings_json(&all_writer, {list.findings()[1], list.findings()[2]});
   CHECK(all ==
-        "[{\"severity\":\"warning\",\"code\":\"temp_file\",\"file\":\"q~~1\",\"offset\":null,"
-        "\"message\":\"m\"},{\"severity\":\"warning\",\"code\":\"unknown_xid\",\"file\":\"q\","
+        "[{\"type\":\"finding\",\"severity\":\"warning\",\"code\":\"temp_file\",\"file\":\"q~~1\",\"offset\":null,"
+        "\"message\":\"m\"},{\"type\":\"finding\",\"severity\":\"warning\",\"code\":\"unknown_xid\",\"file\":\"q\","
         "\"offset\":3,\"message\":\"m2\"}]");
   std::string none;
   JsonWriter none_writer(&none);
@@ -696,7 +706,7 @@ TEST_CASE("hints: a second text line, a JSON member, left out when empty") {
   JsonWriter writer(&json);
   write_finding_json(&writer, f);
   CHECK(json ==
-        "{\"severity\":\"error\",\"code\":\"broken_record\",\"file\":\"q\",\"offset\":17,"
+        "{\"type\":\"finding\",\"severity\":\"error\",\"code\":\"broken_record\",\"file\":\"q\",\"offset\":17,"
         "\"message\":\"m\",\"hint\":\"qjt repair --apply q\"}");
 }
 
@@ -758,7 +768,8 @@ TEST_CASE("FindingList: findings with one cause fold into one, with their count 
   JsonWriter writer(&json);
   write_finding_json(&writer, folded);
   CHECK(json ==
-        "{\"severity\":\"error\",\"code\":\"dangling_pointer\",\"file\":\"c/data/log-1\",\"offset\":10,"
+        "{\"type\":\"finding\",\"severity\":\"error\",\"code\":\"dangling_pointer\",\"file\":\"c/data/"
+        "log-1\",\"offset\":10,"
         "\"message\":\"548 queue elements point into log-1, which cannot be read\",\"count\":548,"
         "\"last_offset\":557}");
 }

@@ -50,7 +50,7 @@ std::string cursor_text(const Cursor& c) {
 
 void append_meta_dat_json(std::string* out, const std::string& path, const canal::MetaDat& meta,
                           const std::optional<canal::RestartCursor>& restart) {
-  JsonLine line(out);
+  JsonLine line(out, JsonType::kRecord);
   line.envelope(record_format::kCanal, path).str("destination", meta.destination).begin_array("clients");
   for (const auto& c : meta.clients) {
     line.begin_object().num("client_id", c.client_id).str("destination", c.destination);
@@ -88,7 +88,7 @@ std::string meta_dat_text(const canal::MetaDat& meta, const std::optional<canal:
 }
 
 void append_entry_json(std::string* out, const canal::LogEntry& e) {
-  JsonLine line(out);
+  JsonLine line(out, JsonType::kRecord);
   line.envelope(record_format::kCanal, e.file)
       .unsigned_num("line", e.line)
       .unsigned_num("offset", e.offset)
@@ -124,19 +124,19 @@ ExitCode outcome(bool read_all, std::size_t errors) {
   return worse(read_all ? ExitCode::kOk : ExitCode::kIoError, errors > 0 ? ExitCode::kProblems : ExitCode::kOk);
 }
 
-bool usage(const std::string& message) {
-  usage_error("", message);
+bool usage(std::string_view command, const std::string& message) {
+  usage_error(command, message);
   return false;
 }
 
 // Every PATH is of one kind (the dispatch groups them by their claims);
 // a PATH no claim told is refused here.
-bool known_kind(const CanalRun& run) {
+bool known_kind(const CanalRun& run, std::string_view command) {
   if (run.kind || run.paths.empty()) return true;
-  return usage(
-      fmt::format("{} is not a Canal meta.dat or meta.log; name its kind with --format canal-meta-dat or "
-                  "--format canal-meta-log",
-                  run.paths.front()));
+  return usage(command,
+               fmt::format("{} is not a Canal meta.dat or meta.log; name its kind with --format canal-meta-dat or "
+                           "--format canal-meta-log",
+                           run.paths.front()));
 }
 
 struct Verified {
@@ -209,7 +209,7 @@ void add_canal_replay_options(CLI::App* command, CanalOptions* o) {
 }
 
 ExitCode run_canal_dump(const CanalRun& run) {
-  if (!known_kind(run)) return ExitCode::kUsage;
+  if (!known_kind(run, "dump")) return ExitCode::kUsage;
   const auto kind = run.kind;
   StderrReporter printed;
   HintingReporter reporter(canal_hint, &printed);
@@ -236,7 +236,7 @@ ExitCode run_canal_dump(const CanalRun& run) {
     return finish_output(&out, outcome(read_all, printed.errors()));
   }
   if (const auto refusal = check_filter_fields(run.filter, "canal meta.dat", {})) {
-    usage(*refusal + " (the filters select meta.log lines)");
+    usage("dump", *refusal + " (the filters select meta.log lines)");
     return ExitCode::kUsage;
   }
   for (const std::string& path : run.paths) {
@@ -255,10 +255,10 @@ ExitCode run_canal_dump(const CanalRun& run) {
 }
 
 std::optional<VerifyTally> check_canal(const CanalRun& run) {
-  if (!known_kind(run)) return std::nullopt;
+  if (!known_kind(run, "verify")) return std::nullopt;
   const auto kind = run.kind;
   if (!run.canal.binlogs.empty() && kind != FileKind::kMetaDat) {
-    usage("--binlogs checks meta.dat files");
+    usage("verify", "--binlogs checks meta.dat files");
     return std::nullopt;
   }
   Verified v;
@@ -283,17 +283,17 @@ std::optional<VerifyTally> check_canal(const CanalRun& run) {
 }
 
 ExitCode run_canal_replay(const CanalRun& run) {
-  if (!known_kind(run)) return ExitCode::kUsage;
+  if (!known_kind(run, "replay")) return ExitCode::kUsage;
   if (run.kind != FileKind::kMetaLog) {
-    usage("replay reads meta.log files (plain or gzip'd)");
+    usage("replay", "replay reads meta.log files (plain or gzip'd)");
     return ExitCode::kUsage;
   }
   if (!run.canal.at.empty() && run.filter.selects_time()) {
-    usage("--at prints one meta.dat; --since/--until select the history's cursors, without --at");
+    usage("replay", "--at prints one meta.dat; --since/--until select the history's cursors, without --at");
     return ExitCode::kUsage;
   }
   std::optional<std::int64_t> at;
-  if (!run.canal.at.empty() && !(at = parse_at_option(run.canal.at))) return ExitCode::kUsage;
+  if (!run.canal.at.empty() && !(at = parse_at_option("replay", run.canal.at))) return ExitCode::kUsage;
   StderrReporter reporter;
   Output out;
   canal::CursorOrderCheck order;
@@ -321,7 +321,11 @@ ExitCode run_canal_replay(const CanalRun& run) {
   const std::string destination = canal::destination_of_meta_log(run.paths.front());
   const std::string meta = canal::write_meta_dat(canal::meta_dat_from_log(cursors, destination, nullptr));
   if (run.json) {
-    JsonLine(out.buffer()).num("at_ms", *at).str("destination", destination).str("meta_dat", meta).finish();
+    JsonLine(out.buffer(), JsonType::kReport)
+        .num("at_ms", *at)
+        .str("destination", destination)
+        .str("meta_dat", meta)
+        .finish();
   } else {
     out.write(meta);
   }

@@ -24,7 +24,7 @@ std::optional<std::string> unused_option(const GenRequest& r) {
 
 void append_report_json(std::string* out, const std::string& dir, const canal::MetaGeneratorOptions& o,
                         const canal::MetaGeneratorReport& r) {
-  JsonLine line(out);
+  JsonLine line(out, JsonType::kSummary);
   line.str("format", "canal")
       .str("path", dir)
       .unsigned_num("seed", o.seed)

@@ -13,13 +13,13 @@
 
 namespace qjt::cli {
 
-std::optional<std::int64_t> parse_at_option(const std::string& at) {
+std::optional<std::int64_t> parse_at_option(std::string_view command, const std::string& at) {
   auto ms = parse_time_value(at, now_ms());
   if (!ms) ms = canal::parse_at_time(at);
   if (!ms)
-    usage_error("", fmt::format("--at {}: expected {}, or a local time as meta.log writes it (yyyy-MM-dd "
-                                "HH:mm:ss[.SSS], read in the --tz zone)",
-                                at, kTimeValueForms));
+    usage_error(command, fmt::format("--at {}: expected {}, or a local time as meta.log writes it (yyyy-MM-dd "
+                                     "HH:mm:ss[.SSS], read in the --tz zone)",
+                                     at, kTimeValueForms));
   return ms;
 }
 

@@ -8,6 +8,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "canal/canal_file_kind.h"
@@ -19,8 +20,8 @@ namespace qjt::cli {
 
 // An --at value: a time of time_value.h, or a local time as meta.log
 // writes it (canal::parse_at_time); a malformed one is printed as a
-// usage error and gives nullopt.
-std::optional<std::int64_t> parse_at_option(const std::string& at);
+// usage error of `command` (replay, repair) and gives nullopt.
+std::optional<std::int64_t> parse_at_option(std::string_view command, const std::string& at);
 // --tz ZONE: the zone meta.log's local times are read in, set for the
 // whole process (time_value.h use_time_zone) as it is parsed.
 void add_time_zone_option(CLI::App* command);

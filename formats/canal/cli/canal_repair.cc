@@ -61,7 +61,7 @@ bool parse_edits(const CanalRepairOptions& o, canal::MetaEdits* edits) {
 std::optional<canal::MetaDat> from_log(const CanalRepairOptions& o, const std::optional<canal::MetaDat>& old,
                                        const std::string& destination, Plan* plan, ExitCode* status) {
   std::optional<std::int64_t> at = INT64_MAX;
-  if (!o.at.empty() && !(at = parse_at_option(o.at))) return std::nullopt;
+  if (!o.at.empty() && !(at = parse_at_option("repair", o.at))) return std::nullopt;
   StderrReporter reporter;
   canal::CursorsAt at_time(*at);
   if (!read_meta_logs(o.from_logs, &reporter, [&at_time](const canal::LogEntry& e) { at_time.add(e); })) {
@@ -169,7 +169,7 @@ std::string loss_text(const Plan& p, bool colour) {
 
 void print(Output* out, const Plan& p, bool applied, bool json, const FindingList& verified) {
   if (json) {
-    JsonLine line(out->buffer());
+    JsonLine line(out->buffer(), applied ? JsonType::kReport : JsonType::kPlan);
     line.boolean("applied", applied).str("file", p.path).begin_array("actions");
     for (const std::string& a : p.actions) line.string(a);
     line.end_array().boolean("changed", changes(p));

@@ -55,14 +55,8 @@ DataMode data_mode(const FlumeRun& run, bool json) {
   return *parse_data_mode(run.data.empty() ? (json ? "text" : "none") : run.data);
 }
 
-// A put's event time: its "timestamp" header, where Flume's
-// TimestampInterceptor (and most sources) put epoch milliseconds.
-std::optional<std::int64_t> event_time(const flume::LogRecord& r) {
-  if (r.type != flume::LogRecordType::kPut) return std::nullopt;
-  for (const flume::EventHeader& h : r.headers)
-    if (h.key.as_chars() == "timestamp") return whole_number<std::int64_t>(h.value.as_chars());
-  return std::nullopt;
-}
+// A put's event time (flume/event_json.h): its "timestamp" header.
+std::optional<std::int64_t> event_time(const flume::LogRecord& r) { return flume::event_time_ms(r); }
 
 // Whether a log record passes dump's filters. Only puts have a time, and
 // only those whose event carries one.
@@ -202,7 +196,7 @@ ExitCode run_flume_replay(const FlumeRun& run) {
   Output out;
   if (run.json) {
     print_io_errors(findings.findings());
-    JsonLine line(out.buffer());
+    JsonLine line(out.buffer(), JsonType::kReport);
     line.str("source", flume::replay_source_name(replay.source));
     line.num("checkpoint_version", replay.checkpoint_version);
     line.num("checkpoint_write_order_id", replay.checkpoint_write_order_id);

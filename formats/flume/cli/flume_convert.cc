@@ -285,7 +285,7 @@ ExitCode jsonl_to_log(const FlumeConvertOptions& o, const flume::KeyRing& keys) 
 void print_plan_json(const flume::UpgradePlan& plan, bool applied, const std::string& backup,
                      const std::optional<FindingList>& verified) {
   std::string out;
-  JsonLine line(&out);
+  JsonLine line(&out, applied ? JsonType::kReport : JsonType::kPlan);
   line.str("checkpoint", plan.checkpoint_path).str("state", flume::upgrade_state_name(plan.state));
   line.num("version", plan.version).boolean("applied", applied);
   if (backup.empty()) {

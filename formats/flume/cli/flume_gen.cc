@@ -62,7 +62,7 @@ bool make_options(const GenRequest& r, const FlumeGenOptions& f, flume::ChannelG
 
 void append_report_json(std::string* out, const std::string& dir, const flume::ChannelGeneratorOptions& o,
                         const flume::ChannelGeneratorReport& r) {
-  JsonLine line(out);
+  JsonLine line(out, JsonType::kSummary);
   line.str("format", "flume")
       .str("path", dir)
       .unsigned_num("seed", o.seed)

@@ -167,8 +167,9 @@ std::uint64_t records_lost(const flume::ChannelRepairPlan& plan) {
 std::uint64_t items_lost(const Report& r) { return r.recovery ? r.recovery->lost.size() : 0; }
 
 void print_json(Output* out, const Report& r, const flume::ChannelRepairRequest& request) {
-  JsonLine line(out->buffer());
-  line.boolean("applied", r.options.apply && r.verified.has_value())
+  const bool applied = r.options.apply && r.verified.has_value();
+  JsonLine line(out->buffer(), applied ? JsonType::kReport : JsonType::kPlan);
+  line.boolean("applied", applied)
       .str("checkpoint_action", flume::checkpoint_action_name(request.checkpoint))
       .boolean("feasible", r.plan.feasible)
       .key("files");

@@ -41,7 +41,7 @@ void append_json(Output* out, const ReplayResult& r, const kestrel::ReplayState&
                  const std::vector<Finding>& findings, DataMode mode, const ReadFilter& filter) {
   const auto& files = r.journal->files;
   // The writer only appends, so the buffer can be flushed between items.
-  JsonLine line(out->buffer());
+  JsonLine line(out->buffer(), JsonType::kReport);
   TimeRangeCount queued(filter), open(filter), after_restart(filter);
   auto item = [&](const kestrel::QueuedItem& i, std::optional<std::int32_t> xid, TimeRangeCount* count) {
     const kestrel::JournalRecord record = state.item_record(i);

@@ -52,7 +52,7 @@ void print_report(Output* out, const Report& r, bool json) {
   const auto ratio = overflow_ratio(r);
   if (json) {
     std::string* buf = out->buffer();
-    JsonLine line(buf);
+    JsonLine line(buf, r.action == "dry_run" ? JsonType::kPlan : JsonType::kReport);
     line.str("queue_name", r.queue).str("action", r.action);
     r.reason.empty() ? line.null("reason") : line.str("reason", r.reason);
     line.begin_object("before")

@@ -61,7 +61,7 @@ bool make_options(const GenRequest& r, const KestrelGenOptions& k, kestrel::Gene
 
 void append_report_json(std::string* out, const std::string& path, const kestrel::GeneratorOptions& o,
                         const kestrel::GeneratorReport& r) {
-  JsonLine line(out);
+  JsonLine line(out, JsonType::kSummary);
   line.str("format", "kestrel").str("path", path).unsigned_num("seed", o.seed).begin_array("files");
   for (const auto& f : r.files) {
     line.begin_object()

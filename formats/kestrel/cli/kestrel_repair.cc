@@ -375,7 +375,7 @@ void write_gentler_json(JsonWriter* out, const RunPlan& run) {
 
 void print(Output* out, const RunPlan& run, const RepairOptions& o, const FindingList* verified) {
   if (!o.json) return print_text(out, run, o, verified);
-  JsonLine line(out->buffer());
+  JsonLine line(out->buffer(), o.apply ? JsonType::kReport : JsonType::kPlan);
   std::uint64_t records_lost = 0;
   for (const auto& f : run.files) records_lost += f.records.lost;
   line.boolean("applied", o.apply).boolean("salvage", o.salvage).begin_array("files");

@@ -98,7 +98,7 @@ void write_readers(JsonWriter* json, Output* out, const QueueReplay& replay, Dat
 
 void append_replay_json(Output* out, const LkQueue& q, const QueueReplay& replay, const FindingList& findings,
                         DataMode mode, const ReadFilter& filter) {
-  JsonLine line(out->buffer());
+  JsonLine line(out->buffer(), JsonType::kReport);
   line.str("queue_name", q.name).num("tail_id", replay.tail_id()).key("readers");
   write_readers(&line, out, replay, mode, filter);
   write_segments(&line.key("segments"), replay);

@@ -39,7 +39,7 @@ std::vector<std::string> bookmark_paths(const libkestrel::CompactionPlan& plan) 
 
 void print_report(Output* out, const Report& r, bool json) {
   if (json) {
-    JsonLine line(out->buffer());
+    JsonLine line(out->buffer(), r.action == "dry_run" ? JsonType::kPlan : JsonType::kReport);
     line.str("queue_name", r.queue).str("action", r.action);
     r.reason.empty() ? line.null("reason") : line.str("reason", r.reason);
     write_paths_json(&line.key("deleted_segments"), r.plan.delete_segments);

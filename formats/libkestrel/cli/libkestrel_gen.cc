@@ -58,7 +58,7 @@ bool make_options(const GenRequest& r, const LibkestrelGenOptions& l, libkestrel
 
 void append_report_json(std::string* out, const std::string& dir, const libkestrel::QueueGeneratorOptions& o,
                         const libkestrel::QueueGeneratorReport& r) {
-  JsonLine line(out);
+  JsonLine line(out, JsonType::kSummary);
   line.str("format", "libkestrel").str("path", dir).unsigned_num("seed", o.seed).str("queue", o.queue);
   line.begin_array("files");
   for (const auto& f : r.files) {
