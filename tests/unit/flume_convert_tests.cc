@@ -254,7 +254,10 @@ TEST_CASE("flume convert: V2 logs become V3 logs holding the same records") {
     logs.emplace_back("fixture log-" + std::to_string(i), std::string(fixture->begin(), fixture->end()));
   }
   qjt_test::TempDir tmp("convert-v2");
-  for (const auto& [name, bytes] : logs) {
+  // Not a structured binding: clang 14 cannot capture one in doctest's lambdas.
+  for (const auto& log : logs) {
+    const std::string& name = log.first;
+    const std::string& bytes = log.second;
     put(tmp.path() / "log-1", bytes);
     const Assembled back = assemble(to_lines(tmp.path() / "log-1", FileKind::kLogV2));
     CHECK(back.upgraded);
