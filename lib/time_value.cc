@@ -1,9 +1,6 @@
 #include "time_value.h"
 
 #include <chrono>
-#include <cstdlib>
-#include <ctime>
-#include <filesystem>
 
 #include <fmt/format.h>
 
@@ -13,6 +10,11 @@ namespace qjt {
 namespace {
 
 bool local_time = false;
+
+std::optional<TimeZone>& chosen_display_zone() {
+  static std::optional<TimeZone> zone;
+  return zone;
+}
 
 // `n` digits at text[at], or nullopt.
 std::optional<int> digits(std::string_view text, std::size_t at, std::size_t n) {
@@ -148,41 +150,26 @@ std::string format_utc_time(std::int64_t ms) {
   return format_shifted(ms, "Z");
 }
 
-std::string format_local_time(std::int64_t ms) {
+std::string format_zoned_time(std::int64_t ms, const TimeZone& zone) {
   if (!shown_as_date(ms)) return fmt::format("{}ms", ms);
-  const std::time_t seconds = static_cast<std::time_t>(floor_div(ms, 1000));
-  std::tm tm{};
-  if (localtime_r(&seconds, &tm) == nullptr) return format_utc_time(ms);
-  const long offset = tm.tm_gmtoff;
-  const long minutes = (offset < 0 ? -offset : offset) / 60;
-  return format_shifted(ms + offset * 1000,
+  const std::int32_t offset = zone.offset_at_utc(floor_div(ms, 1000));
+  const std::int32_t minutes = (offset < 0 ? -offset : offset) / 60;
+  return format_shifted(ms + std::int64_t{offset} * 1000,
                         fmt::format("{}{:02}:{:02}", offset < 0 ? '-' : '+', minutes / 60, minutes % 60));
 }
+
+std::string format_local_time(std::int64_t ms) { return format_zoned_time(ms, display_zone()); }
 
 std::string format_time(std::int64_t ms) { return local_time ? format_local_time(ms) : format_utc_time(ms); }
 
 void show_local_time(bool local) { local_time = local; }
 
-bool use_time_zone(std::string_view zone) {
-  std::string tz;
-  if (zone.size() == 6 && zone[3] == ':' && zone_offset_seconds(zone)) {
-    // POSIX counts offsets west of UTC, and a quoted zone name holds no
-    // colon: +08:00 is "<+0800>-08:00".
-    tz = fmt::format("<{}{}{}>{}{}", zone[0], zone.substr(1, 2), zone.substr(4, 2), zone[0] == '+' ? '-' : '+',
-                     zone.substr(1));
-  } else {
-    // glibc reads any unknown name as UTC without a word: look it up first.
-    const char* dir = std::getenv("TZDIR");
-    const std::filesystem::path file = std::filesystem::path(dir != nullptr ? dir : "/usr/share/zoneinfo") / zone;
-    std::error_code ec;
-    if (zone.empty() || zone.front() == '/' || zone.find("..") != std::string_view::npos ||
-        !std::filesystem::is_regular_file(file, ec))
-      return false;
-    tz = std::string(zone);
-  }
-  setenv("TZ", tz.c_str(), 1);
-  tzset();
-  return true;
+void set_display_zone(TimeZone zone) { chosen_display_zone() = std::move(zone); }
+
+const TimeZone& display_zone() {
+  if (const auto& chosen = chosen_display_zone()) return *chosen;
+  static const TimeZone local = TimeZone::local();
+  return local;
 }
 
 }  // namespace qjt

@@ -14,15 +14,18 @@
 //
 // Text output shows a time as ISO 8601 UTC with milliseconds
 // (2021-01-16T06:49:08.123Z), or, once show_local_time(true) was called
-// (--local-time), in the local zone with its offset
-// (2021-01-16T14:49:08.123+08:00). The local zone is the TZ variable's,
-// which use_time_zone() may set (Canal's --tz). JSON keeps integers.
+// (--local-time), in the display zone with its offset
+// (2021-01-16T14:49:08.123+08:00): set_display_zone()'s (Canal's --tz),
+// else this machine's (TimeZone::local(): the TZ variable's, else
+// /etc/localtime). JSON keeps integers.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+
+#include "time_zone.h"
 
 namespace qjt {
 
@@ -44,7 +47,9 @@ std::int64_t utc_ms(int year, int month, int day, int hour, int minute, int seco
 // `ms` as 2021-01-16T06:49:08.123Z; a time outside the years 0 to 9999
 // (a damaged or sentinel value) as its milliseconds, "-9223372036854775808ms".
 std::string format_utc_time(std::int64_t ms);
-// `ms` in the local zone with its offset: 2021-01-16T14:49:08.123+08:00.
+// `ms` in `zone` with its offset there: 2021-01-16T14:49:08.123+08:00.
+std::string format_zoned_time(std::int64_t ms, const TimeZone& zone);
+// format_zoned_time in the display zone.
 std::string format_local_time(std::int64_t ms);
 // format_local_time under --local-time, else format_utc_time: the one
 // rendering of a time in text output.
@@ -52,9 +57,12 @@ std::string format_time(std::int64_t ms);
 // Process-wide, set once from --local-time before a command runs.
 void show_local_time(bool local);
 
-// Makes `zone` the local zone of this process (the TZ variable): an IANA
-// name (Asia/Shanghai, UTC) known to the system's zone database, or a fixed
-// offset +HH:MM / -HH:MM. False, changing nothing, when it is neither.
-bool use_time_zone(std::string_view zone);
+// The zone --local-time shows times in. Process-wide like
+// show_local_time, and set the same way: once, from the options, before a
+// command runs (Canal's --tz); the code that reads a zone's local times
+// takes its own TimeZone instead.
+void set_display_zone(TimeZone zone);
+// set_display_zone's, else TimeZone::local(), read on first use.
+const TimeZone& display_zone();
 
 }  // namespace qjt

@@ -26,7 +26,8 @@ bool starts_with_cursor_line(std::string_view text) {
   struct Ignore : Reporter {
     void report(Finding) override {}
   } ignore;
-  read_meta_log(text.substr(0, text.find('\n')), "", &entries, &ignore);
+  // Whether a line is a cursor line does not depend on the zone.
+  read_meta_log(text.substr(0, text.find('\n')), "", TimeZone::utc(), &entries, &ignore);
   return !entries.empty();
 }
 

@@ -4,7 +4,7 @@
 // Contract:
 //  - The same options (seed included) give the same bytes: synthetic_data.h's
 //    PRNG, no clock, and the log's times written in UTC (read them back
-//    with TZ=UTC or --time-zone UTC to get the same instants).
+//    with TZ=UTC or --tz UTC to get the same instants).
 //  - meta.log is streamed through a FileWriter; memory holds one cursor
 //    per client. meta.dat is written by write_meta_dat, Canal's layout.
 //  - Both files are written under `~~` names and renamed into place;

@@ -1,7 +1,6 @@
 #include "canal/meta_log.h"
 
 #include <array>
-#include <ctime>
 #include <filesystem>
 
 #include <fmt/format.h>
@@ -96,7 +95,7 @@ bool parse_line(std::string_view line, TimeMs time_ms, LogEntry* e) {
 
 }  // namespace
 
-std::optional<std::int64_t> parse_log_time(std::string_view t) {
+std::optional<std::int64_t> parse_log_time(std::string_view t, const TimeZone& zone) {
   if (t.size() != 23 || t[4] != '-' || t[7] != '-' || t[10] != ' ' || t[13] != ':' || t[16] != ':' || t[19] != '.')
     return std::nullopt;
   const auto field = [&t](std::size_t at, std::size_t n) { return whole_number<int>(t.substr(at, n)); };
@@ -105,23 +104,15 @@ std::optional<std::int64_t> parse_log_time(std::string_view t) {
   if (!year || !month || !day || !hour || !minute || !second || !ms) return std::nullopt;
   if (*month < 1 || *month > 12 || *day < 1 || *day > 31 || *hour > 23 || *minute > 59 || *second > 60)
     return std::nullopt;
-  std::tm tm{};
-  tm.tm_year = *year - 1900;
-  tm.tm_mon = *month - 1;
-  tm.tm_mday = *day;
-  tm.tm_hour = *hour;
-  tm.tm_min = *minute;
-  tm.tm_sec = *second;
-  tm.tm_isdst = -1;
-  const std::time_t seconds = std::mktime(&tm);
-  if (seconds == static_cast<std::time_t>(-1)) return std::nullopt;
-  return static_cast<std::int64_t>(seconds) * 1000 + *ms;
+  // A day past the month's end (February 31st) is carried into the next
+  // month (CivilTime).
+  return zone.utc_from_local(CivilTime{*year, *month, *day, *hour, *minute, *second}) * 1000 + *ms;
 }
 
-std::optional<std::int64_t> parse_at_time(std::string_view text) {
+std::optional<std::int64_t> parse_at_time(std::string_view text, const TimeZone& zone) {
   if (const auto ms = whole_number<std::int64_t>(text)) return ms;
-  if (text.size() == 19) return parse_log_time(std::string(text) + ".000");
-  return parse_log_time(text);
+  if (text.size() == 19) return parse_log_time(std::string(text) + ".000", zone);
+  return parse_log_time(text, zone);
 }
 
 std::optional<std::int64_t> MetaLogParser::time_ms(std::string_view text) {
@@ -131,7 +122,7 @@ std::optional<std::int64_t> MetaLogParser::time_ms(std::string_view text) {
     const auto second = whole_number<int>(text.substr(17, 2)), ms = whole_number<int>(text.substr(20, 3));
     if (second && ms && *second <= 60) return minute_ms_ + *second * 1000 + *ms;
   }
-  const auto ms = parse_log_time(text);
+  const auto ms = parse_log_time(text, zone_);
   if (ms) {
     minute_ = std::string(text.substr(0, kMinute));
     minute_ms_ = *ms - *whole_number<int>(text.substr(17, 2)) * 1000 - *whole_number<int>(text.substr(20, 3));
@@ -180,8 +171,9 @@ bool MetaLogParser::parse(const std::string& file, const TextLine& line, LogEntr
   return true;
 }
 
-void read_meta_log(std::string_view text, const std::string& file, std::vector<LogEntry>* entries, Reporter* reporter) {
-  MetaLogParser parser(reporter);
+void read_meta_log(std::string_view text, const std::string& file, const TimeZone& zone, std::vector<LogEntry>* entries,
+                   Reporter* reporter) {
+  MetaLogParser parser(reporter, zone);
   LogEntry entry;
   LineSplitter lines([&](const TextLine& line) {
     if (parser.parse(file, line, &entry)) entries->push_back(entry);

@@ -7,7 +7,9 @@
 // logs/<destination>/<date>/meta-<date>-<i>.log.gz.
 //
 // The time at the head of a line is the server's local time; it is turned
-// into epoch milliseconds by this process's time zone (the TZ variable).
+// into epoch milliseconds in the zone the caller passes (--tz, else this
+// machine's: TimeZone::local()), by TimeZone::utc_from_local, whose header
+// says how a time that occurs twice or never is read.
 #pragma once
 
 #include <cstdint>
@@ -21,6 +23,7 @@
 #include "canal/line_splitter.h"
 #include "canal/meta_dat.h"
 #include "finding.h"
+#include "time_zone.h"
 
 namespace qjt::canal {
 
@@ -36,15 +39,16 @@ struct LogEntry {
   std::string address_text;  // as written inside address[...]
 };
 
-// "yyyy-MM-dd HH:mm:ss.SSS" as local time, in epoch milliseconds.
-std::optional<std::int64_t> parse_log_time(std::string_view text);
+// "yyyy-MM-dd HH:mm:ss.SSS" as local time in `zone`, in epoch milliseconds.
+std::optional<std::int64_t> parse_log_time(std::string_view text, const TimeZone& zone);
 
 // Turns meta.log lines into entries one at a time, so that a log is read in
 // memory bounded by its longest line, and across files in the order read: a
 // line without an address takes its client's last address.
 class MetaLogParser {
  public:
-  explicit MetaLogParser(Reporter* reporter) : reporter_(reporter) {}
+  // Reads the lines' times in `zone`.
+  MetaLogParser(Reporter* reporter, TimeZone zone) : reporter_(reporter), zone_(std::move(zone)) {}
 
   // True with *entry for a cursor line of `file`. *entry is written over
   // (pass the same one each time: its buffers are reused); on false it
@@ -58,15 +62,18 @@ class MetaLogParser {
   std::optional<std::int64_t> time_ms(std::string_view text);
 
   Reporter* reporter_;
+  TimeZone zone_;
   std::map<std::int64_t, std::pair<std::string, std::int64_t>> last_address_;
-  // parse_log_time's mktime (which may stat /etc/localtime) once a minute
-  // of log, not once a line: the minute "yyyy-MM-dd HH:mm" and its time.
+  // parse_log_time's zone lookup once a minute of log, not once a line:
+  // the minute "yyyy-MM-dd HH:mm" and its time.
   std::string minute_;
   std::int64_t minute_ms_ = 0;
 };
 
-// The entries of one meta.log's whole text, appended to *entries.
-void read_meta_log(std::string_view text, const std::string& file, std::vector<LogEntry>* entries, Reporter* reporter);
+// The entries of one meta.log's whole text, times read in `zone`, appended
+// to *entries.
+void read_meta_log(std::string_view text, const std::string& file, const TimeZone& zone, std::vector<LogEntry>* entries,
+                   Reporter* reporter);
 
 // Warns (canal_cursor_backwards) where a client's cursor moves before its
 // previous one, by Canal's own comparison (restart_cursor.h). Keeps one
@@ -79,9 +86,9 @@ class CursorOrderCheck {
   std::map<std::int64_t, Cursor> last_;
 };
 
-// A --at value: epoch milliseconds, or local time as the log writes it
-// ("yyyy-MM-dd HH:mm:ss.SSS", the milliseconds optional).
-std::optional<std::int64_t> parse_at_time(std::string_view text);
+// A --at value: epoch milliseconds, or local time in `zone` as the log
+// writes it ("yyyy-MM-dd HH:mm:ss.SSS", the milliseconds optional).
+std::optional<std::int64_t> parse_at_time(std::string_view text, const TimeZone& zone);
 
 // Each client's last entry logged at or before a time, in the order the
 // clients first appear, gathered from the entries in the order logged.

@@ -227,8 +227,6 @@ TEST_CASE("canal restart cursor: Canal's min, journal names compared as strings"
 }
 
 TEST_CASE("canal meta.log: both line forms, the three address forms, a GTID set with commas") {
-  setenv("TZ", "UTC", 1);
-  tzset();
   const std::string text =
       "2020-07-01 17:39:47.432 - clientId:1001 cursor:[mysql-bin.001967,321450468,1593595911000,3251810213,] "
       "address[mysqlhostname/172.17.0.5:3307]\n"
@@ -237,7 +235,7 @@ TEST_CASE("canal meta.log: both line forms, the three address forms, a GTID set 
       "\tat com.alibaba.otter.canal.meta.FileMixedMetaManager.flushDataToFile\n";
   std::vector<LogEntry> entries;
   FindingList findings;
-  read_meta_log(text, "meta.log", &entries, &findings);
+  read_meta_log(text, "meta.log", TimeZone::utc(), &entries, &findings);
   REQUIRE(entries.size() == 3);
   CHECK(entries[0].time_ms == 1593625187432);
   CHECK(entries[0].cursor.address == "mysqlhostname");
@@ -251,21 +249,58 @@ TEST_CASE("canal meta.log: both line forms, the three address forms, a GTID set 
   CHECK(*entries[2].cursor.gtid == "u:1-5,v:1-2");
   CHECK(codes(findings) == std::vector<std::string>{"canal_log_line"});
   CHECK(*findings.findings()[0].offset == text.find("\tat"));
-  CHECK(*parse_at_time("2020-07-01 17:39:47") == 1593625187000);
-  CHECK(*parse_at_time("1593625187432") == 1593625187432);
-  CHECK_FALSE(parse_at_time("2020-13-01 00:00:00"));
+  CHECK(*parse_at_time("2020-07-01 17:39:47", TimeZone::utc()) == 1593625187000);
+  CHECK(*parse_at_time("1593625187432", TimeZone::utc()) == 1593625187432);
+  CHECK_FALSE(parse_at_time("2020-13-01 00:00:00", TimeZone::utc()));
+}
+
+TEST_CASE("canal meta.log: times are read in the zone passed, whatever TZ says") {
+  std::string error;
+  const auto shanghai = TimeZone::load("Asia/Shanghai", &error);
+  REQUIRE_MESSAGE(shanghai, error);
+  const TimeZone plus8 = TimeZone::fixed(8 * 3600);
+  const std::string line = "2021-01-15 22:49:07.101 - clientId:1 cursor:[b.000001,4,1610722147000,1,] address[h:1]\n";
+  for (const TimeZone* zone : {&*shanghai, &plus8}) {
+    std::vector<LogEntry> entries;
+    FindingList findings;
+    read_meta_log(line, "meta.log", *zone, &entries, &findings);
+    REQUIRE(entries.size() == 1);
+    CHECK(entries[0].time_ms == 1610722147101);
+    CHECK(*parse_at_time("2021-01-15 22:49:07", *zone) == 1610722147000);
+    CHECK(*parse_log_time("2021-01-15 22:49:07.101", *zone) == 1610722147101);
+  }
+  // New York's clocks went forward at 2021-03-14 02:00 and back at
+  // 2021-11-07 02:00: a time in the gap is read as after it, a time that
+  // occurred twice as the first.
+  const auto new_york = TimeZone::load("America/New_York", &error);
+  REQUIRE_MESSAGE(new_york, error);
+  CHECK(*parse_log_time("2021-03-14 02:30:00.000", *new_york) == 1615707000000);  // 03:30 EDT
+  CHECK(*parse_log_time("2021-11-07 01:30:00.000", *new_york) == 1636263000000);  // 01:30 EDT
+  CHECK(*parse_log_time("2021-02-31 12:00:00.000", TimeZone::utc()) ==
+        *parse_log_time("2021-03-03 12:00:00.000", TimeZone::utc()));
+  // The minute cached by MetaLogParser is the zone's: a line a minute
+  // later across New York's change is read anew.
+  std::vector<LogEntry> entries;
+  FindingList findings;
+  read_meta_log(
+      "2021-11-07 00:59:59.000 - clientId:1 cursor:[b.000001,4,1,1,] address[h:1]\n"
+      "2021-11-07 00:59:59.500 - clientId:1 cursor:[b.000001,5,1,1,] address[h:1]\n"
+      "2021-11-07 03:00:00.000 - clientId:1 cursor:[b.000001,6,1,1,] address[h:1]\n",
+      "meta.log", *new_york, &entries, &findings);
+  REQUIRE(entries.size() == 3);
+  CHECK(entries[0].time_ms == 1636261199000);
+  CHECK(entries[1].time_ms == 1636261199500);
+  CHECK(entries[2].time_ms == 1636272000000);
 }
 
 TEST_CASE("canal meta.log: the cursors at a time, and a cursor moving back") {
-  setenv("TZ", "UTC", 1);
-  tzset();
   std::vector<LogEntry> entries;
   FindingList findings;
   read_meta_log(
       "2021-01-15 22:49:07.000 - clientId:1 cursor:[b.000001,400,1610750947000,1,] address[h:1]\n"
       "2021-01-15 22:49:08.000 - clientId:1 cursor:[b.000001,300,1610750948000,1,] address[h:1]\n"
       "2021-01-15 22:49:09.000 - clientId:2 cursor:[b.000001,900,1610750949000,1,] address[h:1]\n",
-      "meta.log", &entries, &findings);
+      "meta.log", TimeZone::utc(), &entries, &findings);
   CursorOrderCheck order;
   CursorsAt at(1610750948500), later(1610750949000);
   for (const LogEntry& e : entries) {
@@ -438,13 +473,11 @@ TEST_CASE("canal lines: split across pieces, offsets in the text, a line over th
 }
 
 TEST_CASE("canal meta.log: a line over the bound is an error, not memory, and the next line is read") {
-  setenv("TZ", "UTC", 1);
-  tzset();
   const std::string next = "2021-01-15 22:49:07.000 - clientId:1 cursor:[b.000001,400,1610750947000,1,] address[h:1]\n";
   const std::string text = std::string(kMaxLineBytes + 1, 'x') + "\n" + next;
   std::vector<LogEntry> entries;
   FindingList findings;
-  read_meta_log(text, "meta.log", &entries, &findings);
+  read_meta_log(text, "meta.log", TimeZone::utc(), &entries, &findings);
   CHECK(codes(findings) == std::vector<std::string>{"canal_long_line"});
   REQUIRE(entries.size() == 1);
   CHECK(entries[0].line == 2);
@@ -472,7 +505,7 @@ TEST_CASE("canal text readers: seeded random and mutated input never crash") {
     s = s.substr(0, random() % (s.size() + 1));
     FindingList findings;
     std::vector<LogEntry> entries;
-    read_meta_log(s, "f", &entries, &findings);
+    read_meta_log(s, "f", TimeZone::utc(), &entries, &findings);
     read_binlog_list(s, "f", &findings);
     for (const auto& m : read_store_metrics(s, "f", &findings)) check_store(m, 1024, "f", &findings);
     StoreMetrics huge{"h", 0, "MEMSIZE", INT64_MAX / 2, 10, 0, 1000, 0};

@@ -64,19 +64,19 @@ TEST_CASE("time text: ISO 8601 UTC with milliseconds, or local with its offset")
   CHECK(format_utc_time(0) == "1970-01-01T00:00:00.000Z");
   CHECK(format_utc_time(-1) == "1969-12-31T23:59:59.999Z");
   CHECK(format_time(1610779748123) == "2021-01-16T06:49:08.123Z");
-  REQUIRE(use_time_zone("+08:00"));
-  CHECK(format_local_time(1610779748123) == "2021-01-16T14:49:08.123+08:00");
-  REQUIRE(use_time_zone("-05:30"));
+  CHECK(format_zoned_time(1610779748123, TimeZone::fixed(8 * 3600)) == "2021-01-16T14:49:08.123+08:00");
+  set_display_zone(TimeZone::fixed(-(5 * 3600 + 30 * 60)));
   CHECK(format_local_time(1610779748123) == "2021-01-16T01:19:08.123-05:30");
   show_local_time(true);
   CHECK(format_time(1610779748123) == "2021-01-16T01:19:08.123-05:30");
   show_local_time(false);
-  CHECK_FALSE(use_time_zone("Nowhere/Atlantis"));
-  CHECK_FALSE(use_time_zone("../etc/passwd"));
-  CHECK_FALSE(use_time_zone("+8"));
-  REQUIRE(use_time_zone("UTC"));
+  std::string error;
+  const auto new_york = TimeZone::load("America/New_York", &error);
+  REQUIRE_MESSAGE(new_york, error);
+  CHECK(format_zoned_time(1610779748123, *new_york) == "2021-01-16T01:49:08.123-05:00");
+  CHECK(format_zoned_time(1626418148123, *new_york) == "2021-07-16T02:49:08.123-04:00");
+  set_display_zone(TimeZone::utc());
   CHECK(format_local_time(1610779748123) == "2021-01-16T06:49:08.123+00:00");
-  unsetenv("TZ");
 }
 
 // Found by fuzz_libkestrel_segment: a damaged add time overflowed the

@@ -224,7 +224,7 @@ ExitCode run_canal_dump(const CanalRun& run) {
   };
   if (*kind == FileKind::kMetaLog) {
     canal::CursorOrderCheck order;
-    read_all = read_meta_logs(run.paths, &reporter, [&](const canal::LogEntry& e) {
+    read_all = read_meta_logs(run.paths, meta_log_zone(run.canal.time_zone), &reporter, [&](const canal::LogEntry& e) {
       if (limit_reached()) return;
       order.add(e, &reporter);
       if (!run.filter.time_in(e.time_ms) || !run.filter.offset_in(e.offset)) return;
@@ -264,10 +264,11 @@ std::optional<VerifyTally> check_canal(const CanalRun& run) {
   Verified v;
   if (kind == FileKind::kMetaLog) {
     canal::CursorOrderCheck order;
-    v.read_all = read_meta_logs(run.paths, &v.findings, [&v, &order](const canal::LogEntry& e) {
-      order.add(e, &v.findings);
-      ++v.records;
-    });
+    v.read_all = read_meta_logs(run.paths, meta_log_zone(run.canal.time_zone), &v.findings,
+                                [&v, &order](const canal::LogEntry& e) {
+                                  order.add(e, &v.findings);
+                                  ++v.records;
+                                });
   } else if (kind == FileKind::kMetaDat) {
     verify_meta_dats(run, &v);
   }
@@ -292,14 +293,15 @@ ExitCode run_canal_replay(const CanalRun& run) {
     usage("replay", "--at prints one meta.dat; --since/--until select the history's cursors, without --at");
     return ExitCode::kUsage;
   }
+  const TimeZone zone = meta_log_zone(run.canal.time_zone);
   std::optional<std::int64_t> at;
-  if (!run.canal.at.empty() && !(at = parse_at_option("replay", run.canal.at))) return ExitCode::kUsage;
+  if (!run.canal.at.empty() && !(at = parse_at_option("replay", run.canal.at, zone))) return ExitCode::kUsage;
   StderrReporter reporter;
   Output out;
   canal::CursorOrderCheck order;
   canal::CursorsAt at_time(at.value_or(0));
   TimeRangeCount within(run.filter);
-  const bool read_all = read_meta_logs(run.paths, &reporter, [&](const canal::LogEntry& e) {
+  const bool read_all = read_meta_logs(run.paths, zone, &reporter, [&](const canal::LogEntry& e) {
     order.add(e, &reporter);
     if (at) {
       at_time.add(e);

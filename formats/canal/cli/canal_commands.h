@@ -14,14 +14,16 @@
 #include "command_support.h"
 #include "exit_code.h"
 #include "read_filter.h"
+#include "time_zone.h"
 
 namespace qjt::cli {
 
 struct CanalOptions {
-  std::string binlogs;          // verify --binlogs: SHOW BINARY LOGS output
-  std::string metrics;          // verify --metrics: a Prometheus scrape
-  std::int64_t memunit = 1024;  // verify --memunit
-  std::string at;               // replay --at
+  std::string binlogs;                // verify --binlogs: SHOW BINARY LOGS output
+  std::string metrics;                // verify --metrics: a Prometheus scrape
+  std::int64_t memunit = 1024;        // verify --memunit
+  std::string at;                     // replay --at
+  std::optional<TimeZone> time_zone;  // --tz: meta.log's zone; nullopt: this machine's
 };
 
 struct CanalRun {

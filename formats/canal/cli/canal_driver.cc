@@ -20,12 +20,12 @@ class CanalDriver final : public Driver {
  public:
   CanalDriver() {
     dump_.does = "the cursors of a meta.dat; the entries of meta.log files";
-    dump_.add_options = add_time_zone_option;
+    dump_.add_options = [this](CLI::App* group) { add_time_zone_option(group, &dump_options_.time_zone); };
     dump_.read = [this](const ReadRequest& r) { return run_canal_dump(run(r, dump_options_)); };
 
     verify_.does = "cursors and their order; --binlogs, --metrics check the server's side";
     verify_.add_options = [this](CLI::App* group) {
-      add_time_zone_option(group);
+      add_time_zone_option(group, &verify_options_.time_zone);
       add_canal_verify_options(group, &verify_options_);
     };
     verify_.options_name_input = [this] { return !verify_options_.metrics.empty(); };
@@ -38,7 +38,7 @@ class CanalDriver final : public Driver {
 
     replay_.does = "a meta.log's cursor history; --at: the meta.dat of a moment";
     replay_.add_options = [this](CLI::App* group) {
-      add_time_zone_option(group);
+      add_time_zone_option(group, &replay_options_.time_zone);
       add_canal_replay_options(group, &replay_options_);
     };
     replay_.read = [this](const ReadRequest& r) { return run_canal_replay(run(r, replay_options_)); };
@@ -46,7 +46,7 @@ class CanalDriver final : public Driver {
     // No compact: Canal rewrites meta.dat itself each second.
     repair_.does = "rewrites a meta.dat's damaged cursors, with a backup";
     repair_.add_options = [this](CLI::App* group) {
-      add_time_zone_option(group);
+      add_time_zone_option(group, &repair_options_.time_zone);
       add_canal_repair_options(group, &repair_options_);
     };
     repair_.write = [this](const WriteRequest& r) {

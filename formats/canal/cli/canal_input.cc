@@ -13,9 +13,9 @@
 
 namespace qjt::cli {
 
-std::optional<std::int64_t> parse_at_option(std::string_view command, const std::string& at) {
+std::optional<std::int64_t> parse_at_option(std::string_view command, const std::string& at, const TimeZone& zone) {
   auto ms = parse_time_value(at, now_ms());
-  if (!ms) ms = canal::parse_at_time(at);
+  if (!ms) ms = canal::parse_at_time(at, zone);
   if (!ms)
     usage_error(command, fmt::format("--at {}: expected {}, or a local time as meta.log writes it (yyyy-MM-dd "
                                      "HH:mm:ss[.SSS], read in the --tz zone)",
@@ -23,18 +23,26 @@ std::optional<std::int64_t> parse_at_option(std::string_view command, const std:
   return ms;
 }
 
-void add_time_zone_option(CLI::App* command) {
+void add_time_zone_option(CLI::App* command, std::optional<TimeZone>* zone) {
   command
       ->add_option_function<std::string>(
           "--tz",
-          [](const std::string& zone) {
-            if (!use_time_zone(zone))
-              throw CLI::ValidationError(
-                  fmt::format("--tz {}: expected an IANA zone name (Asia/Shanghai, UTC) or an offset (+08:00)", zone));
+          [zone](const std::string& name) {
+            std::string error;
+            *zone = TimeZone::load(name, &error);
+            if (!*zone)
+              throw CLI::ValidationError(fmt::format(
+                  "--tz {}: {}; expected an IANA zone name (Asia/Shanghai, UTC), an offset (+08:00) or a POSIX TZ "
+                  "string (CST-8)",
+                  name, error));
+            set_display_zone(**zone);
           },
-          "Zone of meta.log's local times (IANA name or +HH:MM; default: this machine's); also --local-time's")
+          "Zone of meta.log's local times (IANA name, +HH:MM or POSIX TZ string; default: this machine's); also "
+          "--local-time's")
       ->type_name("ZONE");
 }
+
+TimeZone meta_log_zone(const std::optional<TimeZone>& zone) { return zone ? *zone : TimeZone::local(); }
 
 bool read_whole(const std::string& path, std::string* bytes, Reporter* reporter) {
   Finding failure;
@@ -54,8 +62,9 @@ bool load_meta_dat(const std::string& path, MetaDatFile* out, Reporter* reporter
   return true;
 }
 
-bool read_meta_logs(const std::vector<std::string>& paths, Reporter* reporter, const LogEntrySink& on_entry) {
-  canal::MetaLogParser parser(reporter);
+bool read_meta_logs(const std::vector<std::string>& paths, const TimeZone& zone, Reporter* reporter,
+                    const LogEntrySink& on_entry) {
+  canal::MetaLogParser parser(reporter, zone);
   canal::LogEntry entry;
   bool all = true;
   for (const std::string& path : paths) {

@@ -15,16 +15,20 @@
 #include "canal/meta_dat.h"
 #include "canal/meta_log.h"
 #include "finding.h"
+#include "time_zone.h"
 
 namespace qjt::cli {
 
-// An --at value: a time of time_value.h, or a local time as meta.log
-// writes it (canal::parse_at_time); a malformed one is printed as a
-// usage error of `command` (replay, repair) and gives nullopt.
-std::optional<std::int64_t> parse_at_option(std::string_view command, const std::string& at);
-// --tz ZONE: the zone meta.log's local times are read in, set for the
-// whole process (time_value.h use_time_zone) as it is parsed.
-void add_time_zone_option(CLI::App* command);
+// An --at value: a time of time_value.h, or a local time in `zone` as
+// meta.log writes it (canal::parse_at_time); a malformed one is printed as
+// a usage error of `command` (replay, repair) and gives nullopt.
+std::optional<std::int64_t> parse_at_option(std::string_view command, const std::string& at, const TimeZone& zone);
+// --tz ZONE (TimeZone::load's forms): the zone meta.log's local times are
+// read in, into *zone as it is parsed; it becomes --local-time's zone too
+// (time_value.h set_display_zone). A name that is no zone is a usage error.
+void add_time_zone_option(CLI::App* command, std::optional<TimeZone>* zone);
+// --tz's zone, else this machine's (TimeZone::local()).
+TimeZone meta_log_zone(const std::optional<TimeZone>& zone);
 
 // A whole file's bytes; false with an io_error finding when it cannot be read.
 bool read_whole(const std::string& path, std::string* bytes, Reporter* reporter);
@@ -45,7 +49,9 @@ bool load_meta_dat(const std::string& path, MetaDatFile* out, Reporter* reporter
 // canal_gzip error after the entries of the lines before it (a line cut
 // there is not read). False when a file cannot be opened or read (an
 // io_error finding); the other files are still read.
+// Times are read in `zone`.
 using LogEntrySink = std::function<void(const canal::LogEntry&)>;
-bool read_meta_logs(const std::vector<std::string>& paths, Reporter* reporter, const LogEntrySink& on_entry);
+bool read_meta_logs(const std::vector<std::string>& paths, const TimeZone& zone, Reporter* reporter,
+                    const LogEntrySink& on_entry);
 
 }  // namespace qjt::cli
