@@ -544,7 +544,7 @@ void run_tool_test(bool with_checkpoint) {
   auto append = [&](bool commit, std::int64_t txid, std::string_view body) {
     std::string record;
     V3RecordWriter writer;
-    REQUIRE(commit ? writer.commit(&record, txid, woid, 1) : writer.put(&record, txid, woid, {}, body));
+    REQUIRE((commit ? writer.commit(&record, txid, woid, 1) : writer.put(&record, txid, woid, {}, body)));
     ++woid;
     if (logs.back().bytes.size() + (record.size() - 5) > kMaxFileSize) logs.emplace_back(logs.back().id + 1);
     records.push_back(Written{logs.back().id, logs.back().bytes.size(), commit});
