@@ -12,8 +12,10 @@
 
 #include <CLI/CLI.hpp>
 
+#include <any>
 #include <functional>
 #include <initializer_list>
+#include <memory>
 #include <optional>
 #include <string_view>
 #include <utility>
@@ -33,12 +35,14 @@ class Capability {
   // formats` (for gen: what it writes).
   std::string_view does;
   // Adds this family's options of the command to `group` (its own group
-  // in --help). They are bound to the capability's own values, so what one
-  // command was given never reaches another.
-  std::function<void(CLI::App* group)> add_options;
-  // Whether those options, given, name an input of their own, so that no
-  // PATH is needed (a Flume channel's directories).
-  std::function<bool()> options_name_input;
+  // in --help), bound to values made for this command line (bind_options)
+  // that the call then gets in its request (options_in). The driver keeps
+  // none: two command lines in one process, or a run and its jobs, never
+  // share what they were given.
+  std::function<std::shared_ptr<std::any>(CLI::App* group)> add_options;
+  // Whether those options, given as in `values`, name an input of their
+  // own, so that no PATH is needed (a Flume channel's directories).
+  std::function<bool(const OptionValues& values)> options_name_input;
   // Those options, for the message when a command has no input at all
   // ("a Flume channel's --checkpoint-dir and --data-dir"); empty if none.
   std::string_view input_options;
@@ -86,6 +90,23 @@ class GenCapability final : public Capability {
   std::vector<std::string_view> corruptions;  // the --corrupt modes, "none" aside
   std::function<ExitCode(const GenRequest&)> gen;
 };
+
+// add_options for options held in one O, which add(group, &o) binds.
+template <typename O, typename Add>
+std::function<std::shared_ptr<std::any>(CLI::App*)> bind_options(Add add) {
+  return [add](CLI::App* group) {
+    auto values = std::make_shared<std::any>(O{});
+    add(group, std::any_cast<O>(values.get()));
+    return values;
+  };
+}
+
+// The options of type O in a request, as bind_options<O> made and CLI11
+// filled them; O's defaults for a request made without them.
+template <typename O>
+O options_in(const OptionValues& values) {
+  return values ? std::any_cast<const O&>(*values) : O{};
+}
 
 // For a driver's provides(): the capability offered under `command`, null
 // when none is.

@@ -100,7 +100,8 @@ std::vector<Assignment> option_inputs(const FamilyOptions& options) {
   std::vector<Assignment> runs;
   for (const auto& [driver, option] : options.given()) {
     const Capability* c = driver->provides(options.command());
-    if (c->options_name_input && c->options_name_input()) runs.push_back(Assignment{driver, "", {}, {}});
+    if (c->options_name_input && c->options_name_input(options.values(driver)))
+      runs.push_back(Assignment{driver, "", {}, {}});
   }
   return runs;
 }
@@ -176,18 +177,18 @@ FamilyOptions::FamilyOptions(CLI::App* command, std::string_view name, Inputs in
     const Capability* part = d->provides(name);
     if (part == nullptr || !part->add_options) continue;
     const std::size_t before = command->get_options().size();
-    part->add_options(command);
+    auto values = part->add_options(command);
     std::vector<CLI::Option*> owned = command->get_options();
     owned.erase(owned.begin(), owned.begin() + static_cast<std::ptrdiff_t>(before));
     // Each family's options are a group of their own in --help.
     for (CLI::Option* option : owned) option->group(std::string(d->title()));
-    groups_.emplace_back(d, std::move(owned));
+    groups_.push_back(Group{d, std::move(owned), std::move(values)});
   }
 }
 
 std::vector<std::pair<Driver*, std::string>> FamilyOptions::given() const {
   std::vector<std::pair<Driver*, std::string>> given;
-  for (const auto& [driver, owned] : groups_) {
+  for (const auto& [driver, owned, values] : groups_) {
     for (const CLI::Option* option : owned) {
       if (option->count() == 0) continue;
       given.emplace_back(driver, option->get_name());
@@ -198,11 +199,17 @@ std::vector<std::pair<Driver*, std::string>> FamilyOptions::given() const {
 }
 
 bool FamilyOptions::gave(std::string_view name) const {
-  for (const auto& [driver, owned] : groups_)
+  for (const auto& [driver, owned, values] : groups_)
     for (const CLI::Option* option : owned)
       if (option->count() > 0 && option->check_lname(std::string(name.substr(name.find_first_not_of('-')))))
         return true;
   return false;
+}
+
+OptionValues FamilyOptions::values(const Driver* driver) const {
+  for (const Group& group : groups_)
+    if (group.driver == driver) return group.values;
+  return nullptr;
 }
 
 std::optional<std::vector<Assignment>> assign(const std::vector<std::string>& paths, const FamilyOptions& options,
@@ -309,15 +316,18 @@ unsigned workers_for(const std::vector<Assignment>& runs, const FamilyOptions& o
   return job_workers(RunContext::current().settings().jobs);
 }
 
-// Runs each(i, request for assignment i, &its status) as job i (jobs.h);
-// returns the worst status of the jobs that count.
+// Runs each(i, request for assignment i with its family's options, &its
+// status) as job i (jobs.h), on the workers workers_for allows; returns
+// the worst status of the jobs that count.
 template <class Request, class Each>
-ExitCode run_assignments(const std::vector<Assignment>& runs, unsigned workers, const Request& request, Each each) {
+ExitCode run_assignments(const std::vector<Assignment>& runs, const FamilyOptions& options, bool run_wide_count,
+                         const Request& request, Each each) {
   std::vector<ExitCode> statuses(runs.size(), ExitCode::kOk);
-  const JobsDone done = run_jobs(runs.size(), workers, [&](std::size_t i) {
+  const JobsDone done = run_jobs(runs.size(), workers_for(runs, options, run_wide_count), [&](std::size_t i) {
     Request own = request;
     own.paths = runs[i].paths;
     own.group = runs[i].group;
+    own.options = options.values(runs[i].driver);
     return each(i, own, &statuses[i]);
   });
   ExitCode status = ExitCode::kOk;
@@ -356,7 +366,7 @@ ExitCode run_read_command(ReadRequest request, const FamilyOptions& options) {
     *result = capability<ReadCapability>(runs[i].driver, own.command)->read(own);
     return JobEnd::kGoOn;
   };
-  return worse(status, run_assignments(runs, workers_for(runs, options, limit.has_value()), request, read));
+  return worse(status, run_assignments(runs, options, limit.has_value(), request, read));
 }
 
 ExitCode run_verify_command(ReadRequest request, const FamilyOptions& options) {
@@ -383,7 +393,7 @@ ExitCode run_verify_command(ReadRequest request, const FamilyOptions& options) {
     }
     return JobEnd::kStop;
   };
-  status = run_assignments(runs, workers_for(runs, options, false), request, verify);
+  status = run_assignments(runs, options, false, request, verify);
   if (status != ExitCode::kOk) return status;
   for (const auto& tally : tallies) total.add(*tally);
   return finish_verify(total, request.json, request.strict, request.quiet);
@@ -406,7 +416,7 @@ ExitCode run_write_command(WriteRequest request, const FamilyOptions& options) {
     *result = capability<WriteCapability>(runs[i].driver, own.command)->write(own);
     return JobEnd::kGoOn;
   };
-  return run_assignments(runs, workers_for(runs, options, false), request, write);
+  return run_assignments(runs, options, false, request, write);
 }
 
 std::vector<std::string> convert_targets(Registry drivers, std::string_view command) {
@@ -462,6 +472,7 @@ ExitCode run_convert_command(ConvertRequest request, const FamilyOptions& option
   }
   request.format = options.format();
   request.drivers = options.drivers();
+  request.options = options.values(driver);
   return capability<ConvertCapability>(driver, command)->convert(request);
 }
 
@@ -485,7 +496,9 @@ ExitCode run_gen_command(const GenRequest& request, const std::string& format, c
   if (request.corrupt != "none" && std::find(modes.begin(), modes.end(), request.corrupt) == modes.end())
     return usage_error(command, fmt::format("--corrupt {}: the modes of {} are none, {}", request.corrupt,
                                             driver->name(), fmt::join(modes, ", ")));
-  return part->gen(request);
+  GenRequest own = request;
+  own.options = options.values(driver);
+  return part->gen(own);
 }
 
 std::string formats_help(Registry drivers, std::span<const std::string_view> commands) {

@@ -50,13 +50,21 @@ class FamilyOptions {
   // After parsing: whether some family's option of this long name (such as
   // "--output") was given.
   bool gave(std::string_view name) const;
+  // After parsing: the values of `driver`'s options on this command line
+  // (Capability::add_options); null when it has none.
+  OptionValues values(const Driver* driver) const;
 
  private:
   std::string_view command_;
   Inputs inputs_;
   Registry drivers_;
   std::string format_ = "auto";
-  std::vector<std::pair<Driver*, std::vector<CLI::Option*>>> groups_;
+  struct Group {
+    Driver* driver;
+    std::vector<CLI::Option*> owned;
+    std::shared_ptr<std::any> values;
+  };
+  std::vector<Group> groups_;
 };
 
 // One driver's share of a command's PATHs.

@@ -2,7 +2,9 @@
 // options every family shares, one request type per kind of command.
 #pragma once
 
+#include <any>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -18,6 +20,9 @@ class Driver;
 // The drivers a command may choose from, in the order they claim PATHs
 // (registry.h has qjt's own list; tests pass their own).
 using Registry = std::span<Driver* const>;
+// One command line's values of the family's own options (capability.h's
+// add_options), for the family's call to read; null when it has none.
+using OptionValues = std::shared_ptr<const std::any>;
 
 // What dump, verify and replay share, whatever the family.
 struct ReadRequest {
@@ -36,6 +41,7 @@ struct ReadRequest {
                                        // replay --since, --until
   bool strict = false, quiet = false;  // verify
   Registry drivers{};                  // the registry in use, to tell other families' files
+  OptionValues options{};              // the family's own options
 };
 
 // What compact and repair share, whatever the family.
@@ -48,7 +54,8 @@ struct WriteRequest {
   bool dry_run = false;  // compact --dry-run
   bool apply = false;    // repair --apply
   WriteGuardOptions guard{};
-  Registry drivers{};  // the registry in use, for checks of other PATHs (a channel's directories)
+  Registry drivers{};      // the registry in use, for checks of other PATHs (a channel's directories)
+  OptionValues options{};  // the family's own options
 };
 
 // What convert shares, whatever the family.
@@ -61,6 +68,7 @@ struct ConvertRequest {
   std::optional<std::int64_t> add_time{};  // --add-time
   WriteGuardOptions guard{};               // --force, --backup-to, ...: an existing OUTPUT (named_output.h)
   Registry drivers{};                      // the registry in use
+  OptionValues options{};                  // the family's own options
 };
 
 // What gen shares, whatever the family (man/qjt-gen.1). Unset means the
@@ -79,6 +87,7 @@ struct GenRequest {
   std::string corrupt = "none";             // --corrupt: a mode of the family's corruptions()
   bool force = false;                       // --force
   bool json = false;                        // --json
+  OptionValues options{};                   // the family's own options
 };
 
 }  // namespace qjt::cli

@@ -41,6 +41,7 @@ done
 setup_run
 
 echo "== writing four classic Kestrel queues of $size and four libkestrel queues"
+mkdir -p "$scratch/kestrel" "$scratch/libkestrel"
 for seed in 1 2 3 4; do
   "$qjt" gen kestrel --size "$size" --payload-size 100 --segments 4 --queue "q$seed" --seed $seed \
     -o "$scratch/kestrel/q$seed" > /dev/null
@@ -51,7 +52,7 @@ speedup() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0) ? a / b : 0 
 declare -a verdicts=()
 for family in kestrel libkestrel; do
   queues=("$scratch/$family"/q*)
-  bytes=$(cat "${queues[@]/%//*}" | wc -c)
+  bytes=$(find "${queues[@]}" -type f -printf '%s\n' | awk '{ s += $1 } END { print s }')
   measure "cat ${queues[*]/%//*} > /dev/null"
   echo "== $family: four queues, $((bytes / 1048576)) MiB; cat ${wall} s"
   printf '  %-22s %8s %8s %8s\n' command wall cpu speedup

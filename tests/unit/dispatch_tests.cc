@@ -81,13 +81,13 @@ class FakeDriver final : public Driver {
       part = std::move(read);
     }
     part->does = "reads it";
-    part->add_options = [this](CLI::App* group) { group->add_flag("--" + name_ + "-option", flag_, "fake"); };
+    part->add_options = bind_options<bool>(
+        [name = name_](CLI::App* group, bool* flag) { group->add_flag("--" + name + "-option", *flag, "fake"); });
     return part;
   }
 
   std::string name_, magic_, kind_ = name_ + "-kind";
   bool fallback_;
-  bool flag_ = false;
   std::vector<std::pair<std::string, std::unique_ptr<Capability>>> parts_;
 };
 
@@ -198,6 +198,22 @@ TEST_CASE("dispatch: an option of another family than the PATHs' is a usage erro
   CHECK_FALSE(f.run("dump", {"--beta-option", a}, &unclaimed));
   CHECK_FALSE(f.run("dump", {"--format", "beta", "--alpha-option", a}, &unclaimed));
   CHECK_FALSE(f.run("dump", {}, &unclaimed));  // no input at all
+}
+
+TEST_CASE("dispatch: a family's options are values of one command line, never held by its driver") {
+  Fixture f;
+  const auto parse = [&f](std::vector<std::string> args, CLI::App* app) {
+    auto options = std::make_unique<FamilyOptions>(app, "dump", Inputs::kRead, f.drivers);
+    app->parse(args);
+    return options;
+  };
+  CLI::App first_app, second_app;
+  const auto first = parse({"--alpha-option"}, &first_app);
+  const auto second = parse({}, &second_app);
+  CHECK(options_in<bool>(first->values(&f.alpha)));
+  CHECK_FALSE(options_in<bool>(second->values(&f.alpha)));  // not what the first command line was given
+  CHECK_FALSE(options_in<bool>(first->values(&f.beta)));
+  CHECK(options_in<bool>(nullptr) == false);  // a request made without them: the defaults
 }
 
 TEST_CASE("dispatch: qjt help formats is printed from the registry") {

@@ -20,44 +20,44 @@ class CanalDriver final : public Driver {
  public:
   CanalDriver() {
     dump_.does = "the cursors of a meta.dat; the entries of meta.log files";
-    dump_.add_options = [this](CLI::App* group) { add_time_zone_option(group, &dump_options_.time_zone); };
-    dump_.read = [this](const ReadRequest& r) { return run_canal_dump(run(r, dump_options_)); };
+    dump_.add_options = bind_options<CanalOptions>(add_time_zone);
+    dump_.read = [](const ReadRequest& r) { return run_canal_dump(run(r)); };
 
     verify_.does = "cursors and their order; --binlogs, --metrics check the server's side";
-    verify_.add_options = [this](CLI::App* group) {
-      add_time_zone_option(group, &verify_options_.time_zone);
-      add_canal_verify_options(group, &verify_options_);
-    };
-    verify_.options_name_input = [this] { return !verify_options_.metrics.empty(); };
+    verify_.add_options = bind_options<CanalOptions>([](CLI::App* group, CanalOptions* o) {
+      add_time_zone(group, o);
+      add_canal_verify_options(group, o);
+    });
+    verify_.options_name_input = [](const OptionValues& v) { return !options_in<CanalOptions>(v).metrics.empty(); };
     verify_.input_options = "Canal's --metrics";
-    verify_.verify = [this](const ReadRequest& r) {
-      auto tally = check_canal(run(r, verify_options_));
+    verify_.verify = [](const ReadRequest& r) {
+      auto tally = check_canal(run(r));
       if (tally) tally->findings.add_hints(canal_hint);
       return tally;
     };
 
     replay_.does = "a meta.log's cursor history; --at: the meta.dat of a moment";
-    replay_.add_options = [this](CLI::App* group) {
-      add_time_zone_option(group, &replay_options_.time_zone);
-      add_canal_replay_options(group, &replay_options_);
-    };
-    replay_.read = [this](const ReadRequest& r) { return run_canal_replay(run(r, replay_options_)); };
+    replay_.add_options = bind_options<CanalOptions>([](CLI::App* group, CanalOptions* o) {
+      add_time_zone(group, o);
+      add_canal_replay_options(group, o);
+    });
+    replay_.read = [](const ReadRequest& r) { return run_canal_replay(run(r)); };
 
     // No compact: Canal rewrites meta.dat itself each second.
     repair_.does = "rewrites a meta.dat's damaged cursors, with a backup";
-    repair_.add_options = [this](CLI::App* group) {
-      add_time_zone_option(group, &repair_options_.time_zone);
-      add_canal_repair_options(group, &repair_options_);
-    };
-    repair_.write = [this](const WriteRequest& r) {
-      return run_canal_repair(
-          CanalRepairRun{r.paths, r.group == "canal-meta-log", repair_options_, r.apply, r.json, r.guard});
+    repair_.add_options = bind_options<CanalRepairOptions>([](CLI::App* group, CanalRepairOptions* o) {
+      add_time_zone_option(group, &o->time_zone);
+      add_canal_repair_options(group, o);
+    });
+    repair_.write = [](const WriteRequest& r) {
+      return run_canal_repair(CanalRepairRun{r.paths, r.group == "canal-meta-log",
+                                             options_in<CanalRepairOptions>(r.options), r.apply, r.json, r.guard});
     };
 
     gen_.does = "a meta.dat and a meta.log history of N updates";
     gen_.corruptions = canal::meta_corruptions();
-    gen_.add_options = [this](CLI::App* group) { add_canal_gen_options(group, &gen_options_); };
-    gen_.gen = [this](const GenRequest& r) { return run_canal_gen(r, gen_options_); };
+    gen_.add_options = bind_options<CanalGenOptions>(add_canal_gen_options);
+    gen_.gen = [](const GenRequest& r) { return run_canal_gen(r, options_in<CanalGenOptions>(r.options)); };
   }
 
   std::string_view name() const override { return "canal"; }
@@ -89,10 +89,13 @@ class CanalDriver final : public Driver {
   // so no file is read twice to tell it; else --format names it. Streams
   // (standard input, a FIFO) are never claimed: under --format canal the
   // first one's bytes tell it, read once (InputFile keeps them for the run).
-  static CanalRun run(const ReadRequest& r, const CanalOptions& options) {
+  static void add_time_zone(CLI::App* group, CanalOptions* o) { add_time_zone_option(group, &o->time_zone); }
+
+  static CanalRun run(const ReadRequest& r) {
     auto kind = canal::parse_format(r.group) ? canal::parse_format(r.group) : canal::parse_format(r.format);
     if (!kind && !r.paths.empty()) kind = stream_kind(r.paths.front());
-    return CanalRun{r.paths, kind, r.json, r.strict, r.quiet, options, r.filter, r.limit, r.printed};
+    return CanalRun{r.paths,  kind,    r.json,   r.strict, r.quiet, options_in<CanalOptions>(r.options),
+                    r.filter, r.limit, r.printed};
   }
 
   static std::optional<canal::FileKind> stream_kind(const std::string& path) {
@@ -108,9 +111,6 @@ class CanalDriver final : public Driver {
   VerifyCapability verify_;
   WriteCapability repair_;
   GenCapability gen_;
-  CanalOptions dump_options_, verify_options_, replay_options_;
-  CanalRepairOptions repair_options_;
-  CanalGenOptions gen_options_;
 };
 
 }  // namespace

@@ -37,46 +37,48 @@ class FlumeDriver final : public Driver {
  public:
   FlumeDriver() {
     dump_.does = "every record of checkpoints, inflight files and logs (also encrypted)";
-    dump_.add_options = [this](CLI::App* group) { add_channel_options(group, &dump_options_, false); };
-    dump_.options_name_input = [this] { return names_channel(dump_options_); };
+    dump_.add_options = channel_options(false);
+    dump_.options_name_input = names_channel_in;
     dump_.input_options = kChannelOptions;
-    dump_.read = [this](const ReadRequest& r) {
-      return r.group == kLockGroup ? tell_locks(r.paths) : run_flume_dump(run(r, dump_options_));
+    dump_.read = [](const ReadRequest& r) {
+      return r.group == kLockGroup ? tell_locks(r.paths) : run_flume_dump(run(r));
     };
 
     verify_.does = "decodes every file, replays the channel, reads every queued event";
-    verify_.add_options = [this](CLI::App* group) { add_channel_options(group, &verify_options_, true); };
-    verify_.options_name_input = [this] { return names_channel(verify_options_); };
+    verify_.add_options = channel_options(true);
+    verify_.options_name_input = names_channel_in;
     verify_.input_options = kChannelOptions;
-    verify_.verify = [this](const ReadRequest& r) { return verify(r); };
+    verify_.verify = verify;
 
     replay_.does = "the queue Flume recovers at startup (a channel's directories)";
-    replay_.add_options = [this](CLI::App* group) { add_channel_options(group, &replay_options_, true); };
-    replay_.options_name_input = [this] { return names_channel(replay_options_); };
+    replay_.add_options = channel_options(true);
+    replay_.options_name_input = names_channel_in;
     replay_.input_options = kChannelOptions;
-    replay_.read = [this](const ReadRequest& r) {
-      return r.group == kLockGroup ? tell_locks(r.paths) : run_flume_replay(run(r, replay_options_));
+    replay_.read = [](const ReadRequest& r) {
+      return r.group == kLockGroup ? tell_locks(r.paths) : run_flume_replay(run(r));
     };
 
     // No compact: Flume's own log cleaner drops the logs no event needs.
     convert_.does = "data logs to and from JSON Lines; a V2 checkpoint to V3 (--apply)";
     convert_.targets = {"jsonl", "flume-log", "flume-v3"};
-    convert_.add_options = [this](CLI::App* group) { add_flume_convert_options(group, &convert_options_); };
-    convert_.convert = [this](const ConvertRequest& r) { return convert(r); };
+    convert_.add_options = bind_options<FlumeConvertOptions>(add_flume_convert_options);
+    convert_.convert = convert;
 
     repair_.does = "rebuilds the checkpoint from the logs, with backups";
-    repair_.add_options = [this](CLI::App* group) { add_flume_repair_options(group, &repair_options_); };
-    repair_.options_name_input = [this] { return names_channel(repair_options_.flume); };
+    repair_.add_options = bind_options<FlumeRepairOptions>(add_flume_repair_options);
+    repair_.options_name_input = [](const OptionValues& v) {
+      return names_channel(options_in<FlumeRepairOptions>(v).flume);
+    };
     repair_.input_options = kChannelOptions;
-    repair_.write = [this](const WriteRequest& r) { return repair(r); };
+    repair_.write = repair;
 
     gen_.does = "a channel: checkpoint (V2 or V3) and data dirs, transactions in flight, encryption";
     gen_.corruptions = flume::channel_corruptions();
-    gen_.add_options = [this](CLI::App* group) { add_flume_gen_options(group, &gen_options_); };
-    gen_.gen = [this](const GenRequest& r) { return run_flume_gen(r, gen_options_); };
+    gen_.add_options = bind_options<FlumeGenOptions>(add_flume_gen_options);
+    gen_.gen = [](const GenRequest& r) { return run_flume_gen(r, options_in<FlumeGenOptions>(r.options)); };
   }
 
-  std::string_view name() const override { return "flume"; }
+  std::string_view name() const override { return kName; }
   std::string_view title() const override { return "Apache Flume file channel"; }
   std::vector<std::string_view> kinds() const override { return flume_format_names(); }
 
@@ -113,44 +115,52 @@ class FlumeDriver final : public Driver {
   }
 
  private:
+  static constexpr std::string_view kName = "flume";
   // The claims' group of in_use.lock files, which have nothing to read.
   static constexpr std::string_view kLockGroup = "flume-lock";
   static constexpr std::string_view kChannelOptions = "a Flume channel's --checkpoint-dir and --data-dir";
 
-  std::optional<VerifyTally> verify(const ReadRequest& r) const {
+  // add_options of dump (no channel given in full), verify and replay.
+  static std::function<std::shared_ptr<std::any>(CLI::App*)> channel_options(bool with_capacity) {
+    return bind_options<FlumeOptions>(
+        [with_capacity](CLI::App* group, FlumeOptions* o) { add_channel_options(group, o, with_capacity); });
+  }
+  static bool names_channel_in(const OptionValues& values) { return names_channel(options_in<FlumeOptions>(values)); }
+
+  static std::optional<VerifyTally> verify(const ReadRequest& r) {
     if (r.group == kLockGroup) {
       VerifyTally tally;
       for (const std::string& path : r.paths) tally.findings.report(lock_file_finding(path));
       tally.files = r.paths.size();
       return tally;
     }
-    const FlumeRun flume = run(r, verify_options_);
+    const FlumeRun flume = run(r);
     auto tally = check_flume(flume);
     if (tally) tally->findings.add_hints(flume_hints(flume.flume));
     return tally;
   }
 
-  ExitCode convert(const ConvertRequest& r) const {
-    FlumeConvertOptions run = convert_options_;
+  static ExitCode convert(const ConvertRequest& r) {
+    FlumeConvertOptions run = options_in<FlumeConvertOptions>(r.options);
     run.to = r.to;
     run.input = r.input;
     run.output = r.output;
     run.data = r.data;
     run.guard = r.guard;
-    run.flume.format = r.format == name() ? "auto" : r.format;
+    run.flume.format = r.format == kName ? "auto" : r.format;
     run.drivers = r.drivers;
     return run_flume_convert(run);
   }
 
   // A channel is named by its directories: a PATH could be one file of
   // it, and rewriting part of a channel is how events get lost.
-  ExitCode repair(const WriteRequest& r) const {
+  static ExitCode repair(const WriteRequest& r) {
     if (!r.paths.empty() || !r.queue.empty()) {
       return usage_error(r.command,
                          "refused: a Flume channel is repaired by naming its directories "
                          "(--checkpoint-dir, --data-dir), not by PATH or --queue; nothing was changed");
     }
-    FlumeRepairOptions run = repair_options_;
+    FlumeRepairOptions run = options_in<FlumeRepairOptions>(r.options);
     run.apply = r.apply;
     run.json = r.json;
     run.guard = r.guard;
@@ -165,8 +175,9 @@ class FlumeDriver final : public Driver {
     return ExitCode::kOk;
   }
 
-  FlumeRun run(const ReadRequest& r, FlumeOptions options) const {
-    options.format = r.format == name() ? "auto" : r.format;
+  static FlumeRun run(const ReadRequest& r) {
+    FlumeOptions options = options_in<FlumeOptions>(r.options);
+    options.format = r.format == kName ? "auto" : r.format;
     return FlumeRun{r.paths, options, r.json, r.data, r.limit, r.filter, r.strict, r.quiet, r.printed};
   }
 
@@ -175,10 +186,6 @@ class FlumeDriver final : public Driver {
   WriteCapability repair_;
   ConvertCapability convert_;
   GenCapability gen_;
-  FlumeOptions dump_options_, verify_options_, replay_options_;
-  FlumeRepairOptions repair_options_;
-  FlumeConvertOptions convert_options_;
-  FlumeGenOptions gen_options_;
 };
 
 }  // namespace

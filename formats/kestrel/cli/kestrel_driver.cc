@@ -21,37 +21,39 @@ class KestrelDriver final : public Driver {
     dump_.read = run_kestrel_dump;
 
     verify_.does = "decodes and replays each queue; every finding";
-    verify_.add_options = [this](CLI::App* group) { add_legacy_xids(group, &verify_options_); };
-    verify_.verify = [this](const ReadRequest& r) -> std::optional<VerifyTally> {
-      VerifyTally tally = check_kestrel(r, verify_options_);
+    verify_.add_options = bind_options<KestrelOptions>(add_legacy_xids);
+    verify_.verify = [](const ReadRequest& r) -> std::optional<VerifyTally> {
+      VerifyTally tally = check_kestrel(r, options_in<KestrelOptions>(r.options));
       tally.findings.add_hints(kestrel_hint);
       return tally;
     };
 
     replay_.does = "the queue Kestrel 2.x rebuilds at startup";
-    replay_.add_options = [this](CLI::App* group) { add_legacy_xids(group, &replay_options_); };
-    replay_.read = [this](const ReadRequest& r) { return run_kestrel_replay(r, replay_options_); };
+    replay_.add_options = bind_options<KestrelOptions>(add_legacy_xids);
+    replay_.read = [](const ReadRequest& r) { return run_kestrel_replay(r, options_in<KestrelOptions>(r.options)); };
 
     compact_.does = "rewrites a queue's journal as its live items (alias roll)";
-    compact_.add_options = [this](CLI::App* group) { add_kestrel_compact_options(group, &compact_options_); };
-    compact_.write = [this](const WriteRequest& r) { return run_kestrel_compact(r, compact_options_); };
+    compact_.add_options = bind_options<KestrelCompactOptions>(add_kestrel_compact_options);
+    compact_.write = [](const WriteRequest& r) {
+      return run_kestrel_compact(r, options_in<KestrelCompactOptions>(r.options));
+    };
 
     convert_.does = "to and from JSON Lines (jsonl, kestrel); a 1.x journal to 2.x (kestrel2)";
     convert_.targets = {"jsonl", "kestrel", "kestrel2"};
     convert_.convert = run_kestrel_convert;
 
     repair_.does = "cuts at the first broken record, or --salvage";
-    repair_.add_options = [this](CLI::App* group) {
-      group->add_flag("--salvage", salvage_, "Keep the records that decode again after each damaged region");
-    };
+    repair_.add_options = bind_options<bool>([](CLI::App* group, bool* salvage) {
+      group->add_flag("--salvage", *salvage, "Keep the records that decode again after each damaged region");
+    });
     repair_.takes_unproven_files = true;
     repair_.one_plan = true;
-    repair_.write = [this](const WriteRequest& r) { return run_kestrel_repair(r, salvage_); };
+    repair_.write = [](const WriteRequest& r) { return run_kestrel_repair(r, options_in<bool>(r.options)); };
 
     gen_.does = "a journal file or a queue directory of segments";
     gen_.corruptions = kestrel_corruptions();
-    gen_.add_options = [this](CLI::App* group) { add_kestrel_gen_options(group, &gen_options_); };
-    gen_.gen = [this](const GenRequest& r) { return run_kestrel_gen(r, gen_options_); };
+    gen_.add_options = bind_options<KestrelGenOptions>(add_kestrel_gen_options);
+    gen_.gen = [](const GenRequest& r) { return run_kestrel_gen(r, options_in<KestrelGenOptions>(r.options)); };
   }
 
   std::string_view name() const override { return "kestrel"; }
@@ -92,10 +94,6 @@ class KestrelDriver final : public Driver {
   WriteCapability compact_, repair_;
   ConvertCapability convert_;
   GenCapability gen_;
-  KestrelOptions verify_options_, replay_options_;
-  KestrelCompactOptions compact_options_;
-  bool salvage_ = false;
-  KestrelGenOptions gen_options_;
 };
 
 }  // namespace

@@ -28,6 +28,11 @@ std::string hex_bytes(ByteSpan bytes) {
   return hex;
 }
 
+// convert's own options.
+struct ConvertOptions {
+  std::string queue, reader;
+};
+
 class LibkestrelDriver final : public Driver {
  public:
   LibkestrelDriver() {
@@ -41,37 +46,38 @@ class LibkestrelDriver final : public Driver {
     replay_.read = [](const ReadRequest& r) { return run_libkestrel_replay(run(r)); };
 
     compact_.does = "drops the segments every reader has read";
-    compact_.add_options = [this](CLI::App* group) {
-      group->add_flag("--rewrite-bookmarks", rewrite_bookmarks_, "Also rewrite each bookmark in its canonical form");
-    };
-    compact_.write = [this](const WriteRequest& r) {
+    compact_.add_options = bind_options<bool>([](CLI::App* group, bool* rewrite_bookmarks) {
+      group->add_flag("--rewrite-bookmarks", *rewrite_bookmarks, "Also rewrite each bookmark in its canonical form");
+    });
+    compact_.write = [](const WriteRequest& r) {
       return run_libkestrel_compact({.paths = r.paths,
                                      .queue = r.queue,
                                      .json = r.json,
                                      .dry_run = r.dry_run,
-                                     .rewrite_bookmarks = rewrite_bookmarks_,
+                                     .rewrite_bookmarks = options_in<bool>(r.options),
                                      .guard = r.guard});
     };
 
     convert_.does = "a classic queue to Kestrel 3 (libkestrel); a reader's queue to classic";
     convert_.targets = {"libkestrel", "classic"};
-    convert_.add_options = [this](CLI::App* group) {
-      group->add_option("--reader", reader_,
+    convert_.add_options = bind_options<ConvertOptions>([](CLI::App* group, ConvertOptions* o) {
+      group->add_option("--reader", o->reader,
                         "libkestrel: the reader to create (default: the default reader); classic: the reader whose "
                         "queue to write");
-      group->add_option("--queue", queue_, "libkestrel, classic: the queue of a directory to convert");
-    };
-    convert_.convert = [this](const ConvertRequest& r) {
+      group->add_option("--queue", o->queue, "libkestrel, classic: the queue of a directory to convert");
+    });
+    convert_.convert = [](const ConvertRequest& r) {
       const auto claim = claim_path(r.input, r.drivers);
       const std::string family = claim && claim->positive ? std::string(claim->driver->name()) : "";
+      const auto o = options_in<ConvertOptions>(r.options);
       return run_libkestrel_convert(
-          {r.to, r.input, r.output, queue_, reader_, family, input_time_ms(r.input, r.add_time), r.guard, r.drivers});
+          {r.to, r.input, r.output, o.queue, o.reader, family, input_time_ms(r.input, r.add_time), r.guard, r.drivers});
     };
 
     gen_.does = "a queue's segments and reader bookmarks";
     gen_.corruptions = libkestrel::queue_corruptions();
-    gen_.add_options = [this](CLI::App* group) { add_libkestrel_gen_options(group, &gen_options_); };
-    gen_.gen = [this](const GenRequest& r) { return run_libkestrel_gen(r, gen_options_); };
+    gen_.add_options = bind_options<LibkestrelGenOptions>(add_libkestrel_gen_options);
+    gen_.gen = [](const GenRequest& r) { return run_libkestrel_gen(r, options_in<LibkestrelGenOptions>(r.options)); };
   }
 
   std::string_view name() const override { return "libkestrel"; }
@@ -146,9 +152,6 @@ class LibkestrelDriver final : public Driver {
   WriteCapability compact_;
   ConvertCapability convert_;
   GenCapability gen_;
-  bool rewrite_bookmarks_ = false;
-  std::string queue_, reader_;  // convert
-  LibkestrelGenOptions gen_options_;
 };
 
 }  // namespace
