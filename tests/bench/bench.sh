@@ -48,16 +48,13 @@ events=1000000
 payload=1K
 family=""
 while [ $# -gt 0 ]; do
+  shared_option "$@"
+  [ "$shifted" -gt 0 ] && { shift "$shifted"; continue; }
   case $1 in
-    --qjt) qjt=$2; shift 2 ;;
     --events) events=$2; shift 2 ;;
     --payload-size) payload=$2; shift 2 ;;
-    --runs) runs=$2; shift 2 ;;
-    --scratch) scratch_parent=$2; shift 2 ;;
-    --keep) keep=1; shift ;;
-    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     flume|libkestrel|canal) family=$1; shift ;;
-    *) echo "bench.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
+    *) unknown_argument "$1" ;;
   esac
 done
 [ -n "$family" ] || { echo "bench.sh: name the family: flume, libkestrel or canal (see --help)" >&2; exit 2; }

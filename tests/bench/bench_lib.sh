@@ -12,6 +12,27 @@ scratch_parent=/tmp
 runs=3
 keep=0
 
+# shared_option ARGS...: takes the option of every benchmark at the head
+# of ARGS (--qjt, --scratch, --runs, --keep; -h prints the caller's header
+# and exits) and sets $shifted to the words it used, 0 for another one.
+shared_option() {
+  shifted=2
+  case $1 in
+    --qjt) qjt=$2 ;;
+    --scratch) scratch_parent=$2 ;;
+    --runs) runs=$2 ;;
+    --keep) keep=1; shifted=1 ;;
+    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    *) shifted=0 ;;
+  esac
+}
+
+# unknown_argument WORD: the usage error for what no option takes.
+unknown_argument() {
+  echo "$bench_name: unknown argument $1 (see --help)" >&2
+  exit 2
+}
+
 # build_release ROOT: builds a Release qjt in ROOT/build-bench and prints
 # its path.
 build_release() {

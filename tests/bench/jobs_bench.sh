@@ -28,14 +28,11 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 . "$root/tests/bench/bench_lib.sh"
 size=256M
 while [ $# -gt 0 ]; do
+  shared_option "$@"
+  [ "$shifted" -gt 0 ] && { shift "$shifted"; continue; }
   case $1 in
-    --qjt) qjt=$2; shift 2 ;;
-    --scratch) scratch_parent=$2; shift 2 ;;
-    --runs) runs=$2; shift 2 ;;
     --size) size=$2; shift 2 ;;
-    --keep) keep=1; shift ;;
-    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-    *) echo "jobs_bench.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
+    *) unknown_argument "$1" ;;
   esac
 done
 setup_run
