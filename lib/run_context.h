@@ -1,8 +1,8 @@
 // RunContext: the state of one run of a command, or of one job of a run
 // under -j (lib/cli/jobs.h), that used to live in process-wide statics:
 // where its standard output and standard error go, its display settings
-// (quiet, colour, local time, big numbers, folded findings, JSON errors,
-// the stream limit), and the inputs it has open with the changes they saw.
+// (quiet, colour, local time and its zone, big numbers, folded findings,
+// JSON errors, the stream limit), and the inputs it has open with the changes they saw.
 //
 // Contract:
 //  - main() fills the process's context (RunContext::process()) from the
@@ -21,11 +21,13 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
 #include <vector>
 
 #include "colour.h"
 #include "finding.h"
+#include "time_zone.h"
 
 namespace qjt {
 
@@ -37,6 +39,7 @@ struct RunSettings {
   bool quiet = false;  // --quiet: only errors on standard error
   ColourMode colour = ColourMode::kAuto;
   bool local_time = false;                              // --local-time
+  std::optional<TimeZone> display_zone{};               // --local-time's zone (Canal's --tz); else the machine's
   bool big_numbers_as_strings = false;                  // --json-big-numbers=string
   bool all_findings = false;                            // --all-findings: none folded
   bool json_errors = false;                             // --json: errors as JSON objects too

@@ -4,17 +4,11 @@
 
 #include <fmt/format.h>
 
+#include "run_context.h"
 #include "whole_number.h"
 
 namespace qjt {
 namespace {
-
-bool local_time = false;
-
-std::optional<TimeZone>& chosen_display_zone() {
-  static std::optional<TimeZone> zone;
-  return zone;
-}
 
 // `n` digits at text[at], or nullopt.
 std::optional<int> digits(std::string_view text, std::size_t at, std::size_t n) {
@@ -160,14 +154,16 @@ std::string format_zoned_time(std::int64_t ms, const TimeZone& zone) {
 
 std::string format_local_time(std::int64_t ms) { return format_zoned_time(ms, display_zone()); }
 
-std::string format_time(std::int64_t ms) { return local_time ? format_local_time(ms) : format_utc_time(ms); }
+std::string format_time(std::int64_t ms) {
+  return RunContext::current().settings().local_time ? format_local_time(ms) : format_utc_time(ms);
+}
 
-void show_local_time(bool local) { local_time = local; }
+void show_local_time(bool local) { RunContext::process().settings().local_time = local; }
 
-void set_display_zone(TimeZone zone) { chosen_display_zone() = std::move(zone); }
+void set_display_zone(TimeZone zone) { RunContext::process().settings().display_zone = std::move(zone); }
 
 const TimeZone& display_zone() {
-  if (const auto& chosen = chosen_display_zone()) return *chosen;
+  if (const auto& chosen = RunContext::current().settings().display_zone) return *chosen;
   static const TimeZone local = TimeZone::local();
   return local;
 }

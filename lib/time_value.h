@@ -54,15 +54,16 @@ std::string format_local_time(std::int64_t ms);
 // format_local_time under --local-time, else format_utc_time: the one
 // rendering of a time in text output.
 std::string format_time(std::int64_t ms);
-// Process-wide, set once from --local-time before a command runs.
+// Sets the run's settings (run_context.h: RunContext::process(), copied
+// into each job) from --local-time, before a command runs.
 void show_local_time(bool local);
 
-// The zone --local-time shows times in. Process-wide like
-// show_local_time, and set the same way: once, from the options, before a
-// command runs (Canal's --tz); the code that reads a zone's local times
-// takes its own TimeZone instead.
+// The zone --local-time shows times in, set like show_local_time, from the
+// options (Canal's --tz); the code that reads a zone's local times takes
+// its own TimeZone instead.
 void set_display_zone(TimeZone zone);
-// set_display_zone's, else TimeZone::local(), read on first use.
+// The current run's (set_display_zone), else TimeZone::local(), read on
+// first use.
 const TimeZone& display_zone();
 
 }  // namespace qjt
