@@ -77,6 +77,9 @@ exec 3<"$D/busy"
 sleep 30 <&3 &
 holder=$!
 exec 3<&-
+# Until the child has exec'd sleep it is a copy of this shell: wait, so
+# that the holder qjt names is sleep.
+for _ in $(seq 200); do [ "$(cat "/proc/$holder/comm" 2>/dev/null)" = sleep ] && break; sleep 0.01; done
 "$QJT" convert --to kestrel --force --backup-to "$WORK/bak3" -o "$D/busy" - </dev/null 2>"$WORK/err"
 rc=$?
 kill "$holder"; wait "$holder" 2>/dev/null
