@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <optional>
+#include <set>
 #include <string_view>
 
 #include <fmt/format.h>
@@ -85,6 +87,19 @@ bool choose_backup_dir(const std::vector<std::string>& dirs, const std::string& 
   }
   *backup = (base / fmt::format("{}.{}", name, stamp)).string();
   return true;
+}
+
+// Whether `place` was not yet taken by a backup of this process, taking it.
+// Two jobs of one run (-j) that back up queues of one name into one
+// --backup-to in the same millisecond would choose the same directory, and
+// the second would be refused (back_up_files never shares one); the second
+// takes the next millisecond's name instead, as a backup made a moment
+// later would. Process-wide, as the names on disk are.
+bool take_backup_name(const std::string& place) {
+  static std::mutex taken_mutex;
+  static std::set<std::string> taken;
+  const std::lock_guard<std::mutex> lock(taken_mutex);
+  return taken.insert(place).second;
 }
 
 // Step 2: "" for no backup; `stamp` ends a backup directory's name.
@@ -240,8 +255,11 @@ ReplaceResult guarded_replace(const ReplaceRequest& request, const WriteGuardOpt
   if (ExitCode status = guard(request, options, &locks, &reason); status != ExitCode::kOk)
     return failed(status, reason);
   ReplaceResult result;
-  if (!place_backup(request, options, std::to_string(now_ms()), &result.backup, &reason))
-    return failed(ExitCode::kUsage, reason);
+  for (std::int64_t stamp = now_ms();; ++stamp) {
+    if (!place_backup(request, options, std::to_string(stamp), &result.backup, &reason))
+      return failed(ExitCode::kUsage, reason);
+    if (result.backup.empty() || !request.backup.file.empty() || take_backup_name(result.backup)) break;
+  }
   bool done = (!request.check || request.check(&reason)) && check_room(request, result.backup, &reason) &&
               back_up(request.backup, result.backup, &reason);
   done = done && make_changes(request.changes, result.backup, &reason);

@@ -98,3 +98,27 @@ TEST_CASE("guarded_replace: no verify when a change fails") {
   CHECK(!result.verified.has_value());
   CHECK(read_file(s.file) == "old");
 }
+
+TEST_CASE("guarded_replace: two backups of one name in one millisecond get two directories") {
+  // As two jobs of one run (-j) compacting queues of one name into one
+  // --backup-to do: the second takes the next millisecond's name.
+  Scratch s;
+  const fs::path other = s.root / "elsewhere" / "queue";
+  fs::create_directories(other);
+  write_file(other / "journal", text("old"));
+  ReplaceRequest second = s.request(true);
+  second.lock_dirs = {other.string()};
+  second.backup.files = {(other / "journal").string()};
+  second.changes = {FileChange::replace((other / "journal").string(), [](qjt::FileWriter* w, std::string* e) {
+    return w->append(qjt::ByteSpan(std::string_view("new")), e);
+  })};
+  const WriteGuardOptions options{(s.root / "backups").string(), false, false};
+  qjt_test::ScopedEnv now("QJT_NOW_MS", "1700000000000");
+  const auto first_result = qjt::guarded_replace(s.request(true), options);
+  const auto second_result = qjt::guarded_replace(second, options);
+  CHECK(first_result.status == ExitCode::kOk);
+  CHECK(second_result.status == ExitCode::kOk);
+  CHECK(fs::path(first_result.backup).filename() == "queue.1700000000000");
+  CHECK(fs::path(second_result.backup).filename() == "queue.1700000000001");
+  CHECK(read_file(fs::path(second_result.backup) / "journal") == "old");
+}
