@@ -239,7 +239,10 @@ class TzifBuilder {
       out->push_back(static_cast<char>(t.abbreviation));
     }
     *out += chars;
-    for (std::uint32_t i = 0; i < leaps; ++i) be(out, 0, time_size + 4);
+    for (std::uint32_t i = 0; i < leaps; ++i) {  // a leap second's time and correction
+      be(out, 0, time_size);
+      be(out, 0, 4);
+    }
   }
 };
 
