@@ -24,12 +24,15 @@ struct Segment {
 };
 
 // Kestrel takes the text between the first and second dot as a Long
-// (`name.split('.')(1).toLong`); Java's parseLong accepts a leading sign.
+// (`name.split('.')(1).toLong`); Java's parseLong accepts one leading sign.
 std::optional<std::int64_t> segment_timestamp(std::string_view name) {
   const auto first = name.find('.');
   auto text = name.substr(first + 1);
   text = text.substr(0, text.find('.'));
-  if (!text.empty() && text[0] == '+') text.remove_prefix(1);
+  if (text.starts_with('+')) {
+    text.remove_prefix(1);
+    if (text.starts_with('-')) return std::nullopt;  // "+-5": two signs
+  }
   return whole_number<std::int64_t>(text);
 }
 

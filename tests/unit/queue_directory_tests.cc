@@ -234,16 +234,17 @@ TEST_CASE("discover: an unlistable directory returns false with an error") {
 }
 
 TEST_CASE("discover: timestamps parse like Java's Long") {
-  // name.split('.')(1).toLong: a sign is accepted, an empty or out-of-range
-  // number is not.
+  // name.split('.')(1).toLong: a sign is accepted, two signs, an empty or
+  // out-of-range number are not.
   qjt_test::TempDir tmp("discover");
   const fs::path d = tmp.path();
-  for (const char* name : {"q", "q.+7", "q.-3", "q.5", "q.", "q.99999999999999999999"}) touch(d, name);
+  for (const char* name : {"q", "q.+7", "q.-3", "q.5", "q.", "q.99999999999999999999", "q.+-2"}) touch(d, name);
   Discovery found(d);
   REQUIRE(found.ok);
   REQUIRE(found.queues.size() == 1);
   CHECK(file_names(found.queues[0]) == Names{"q.-3", "q.5", "q.+7", "q"});
-  CHECK(found.count("bad_segment_name") == 2);
+  CHECK(found.count("bad_segment_name") == 3);
+  CHECK(has(found.finding_keys(), "bad_segment_name:q.+-2"));
   CHECK(has(found.finding_keys(), "bad_segment_name:q."));
   CHECK(has(found.finding_keys(), "bad_segment_name:q.99999999999999999999"));
 }
@@ -257,6 +258,7 @@ TEST_CASE("queue_of_name: the names Kestrel's rule places, and those it cannot")
   CHECK_FALSE(queue_of_name(".hidden"));
   CHECK_FALSE(queue_of_name("orders.notanumber"));
   CHECK_FALSE(queue_of_name("orders."));
+  CHECK_FALSE(queue_of_name("orders.+-5"));  // parseLong takes one sign
 }
 
 TEST_CASE("group_queues: files named by path, in any order, group as their directory does") {
