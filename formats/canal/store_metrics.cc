@@ -54,8 +54,9 @@ bool parse_sample(std::string_view line, Sample* out) {
   return ec == std::errc() && end == value.data() + value.size() && std::isfinite(out->value);
 }
 
-// The exporter's counters: simpleclient 0.10 and later add "_total".
-std::string base_name(std::string name) {
+// A metric's name without the "_total" that simpleclient 0.10 and later add
+// to the exporter's counters: its family.
+std::string metric_family(std::string name) {
   if (name.ends_with("_total")) name.resize(name.size() - 6);
   return name;
 }
@@ -66,7 +67,7 @@ std::optional<std::int64_t> whole(double v) {
 }
 
 void store_sample(const Sample& s, StoreMetrics* m) {
-  const std::string name = base_name(s.name);
+  const std::string name = metric_family(s.name);
   if (name == "canal_instance_store_produce_seq") m->produce_seq = whole(s.value);
   if (name == "canal_instance_store_consume_seq") m->consume_seq = whole(s.value);
   if (name == "canal_instance_store_produce_mem") m->produce_mem = whole(s.value);
@@ -78,7 +79,7 @@ void store_sample(const Sample& s, StoreMetrics* m) {
   }
 }
 
-bool is_store_metric(const std::string& name) { return base_name(name).rfind("canal_instance_store", 0) == 0; }
+bool is_store_metric(const std::string& name) { return metric_family(name).rfind("canal_instance_store", 0) == 0; }
 
 }  // namespace
 
