@@ -8,12 +8,14 @@
 //     queued           1536 bytes (1.5 KiB)
 //     oldest item age  1h02m
 //     payload          3 values: min 10 B, p50 20 B, p90 30 B, p99 30 B, max 30 B
-//     segment   records  records
-//     q1.1            3     60 B
+//     segment  records  records_bytes
+//     q1.1           2           40 B
 //
-// Sizes are readable at a glance (the list's exact too), durations in
-// their largest units, times as format_time() (time_value.h) shows them,
-// a value not known as "-". Entities are separated by a blank line.
+// A size column is headed by its name and "_bytes", so that it stands
+// apart from a count of the same name. Sizes are readable at a glance
+// (the list's exact too), durations in their largest units, times as
+// format_time() (time_value.h) shows them, a value not known as "-".
+// Entities are separated by a blank line.
 #pragma once
 
 #include <string>

@@ -535,6 +535,20 @@ TEST_CASE("stats prometheus: escaped labels, special values, families kept toget
   CHECK(has("qjt_x_journal_overflow_ratio{sign=\"tiny\"} 1e-300"));
 }
 
+TEST_CASE("stats prometheus: a family met again as another type keeps its first") {
+  constexpr StatsMetric kPayloadTotal{"payload", StatsUnit::kBytes, "Payload bytes in all."};
+  StatsModel model;
+  model.entity("queue", {{"queue", "a"}}).set(kPayloadTotal, StatsValue::whole(60));
+  model.entity("queue", {{"queue", "b"}}).set(kPayload, Distribution{.count = 1, .sum = 5, .min = 5, .max = 5});
+  std::string out;
+  render_stats_prometheus(model, &out);
+  CHECK(out ==
+        "# HELP qjt_queue_payload_bytes Payload bytes in all.\n"
+        "# TYPE qjt_queue_payload_bytes gauge\n"
+        "qjt_queue_payload_bytes{queue=\"a\"} 60\n");
+  CHECK(exposition_errors(out).empty());
+}
+
 TEST_CASE("stats prometheus: the validator finds each breach") {
   const auto breaches = [](const std::string& text) { return exposition_errors(text).size(); };
   CHECK(breaches("# TYPE a gauge\na 1\n") == 0);
