@@ -71,13 +71,14 @@ bool is_big(std::int64_t value) {
 }  // namespace
 
 namespace {
-constexpr std::array<std::pair<JsonType, std::string_view>, 6> kJsonTypeNames{{
+constexpr std::array<std::pair<JsonType, std::string_view>, 7> kJsonTypeNames{{
     {JsonType::kRecord, "record"},
     {JsonType::kReport, "report"},
     {JsonType::kFinding, "finding"},
     {JsonType::kPlan, "plan"},
     {JsonType::kError, "error"},
     {JsonType::kSummary, "summary"},
+    {JsonType::kStats, "stats"},
 }};
 }  // namespace
 

@@ -58,6 +58,7 @@ enum class JsonType {
   kPlan,     // what a command would do: repair without --apply, compact --dry-run
   kError,    // a command stopped before or instead of its output
   kSummary,  // what gen wrote
+  kStats,    // what stats found (stats_json.h)
 };
 
 // The name of `type` as written: "record", "report", ...

@@ -172,7 +172,7 @@ TEST_CASE("ByteSpan: subspan clamps to the span") {
 
 TEST_CASE("JsonType: one name each, read back") {
   for (const JsonType t : {JsonType::kRecord, JsonType::kReport, JsonType::kFinding, JsonType::kPlan, JsonType::kError,
-                           JsonType::kSummary}) {
+                           JsonType::kSummary, JsonType::kStats}) {
     CHECK_FALSE(json_type_name(t).empty());
     CHECK(parse_json_type(json_type_name(t)) == t);
   }

@@ -1,0 +1,27 @@
+// The JSON of a StatsModel (stats_model.h): one object, "type":"stats"
+// (json_writer.h), whose "entities" are the model's, in its order:
+//
+//   {"type":"stats","entities":[{"kind":"queue",
+//     "labels":{"format":"kestrel","path":"q1","queue":"q1"},
+//     "gauges":{"queued_items":3,"queued_bytes":1536,"oldest_item_age_ms":5000},
+//     "distributions":{"payload_bytes":{"count":3,"sum":60,"min":10,"p50":20,
+//                                       "p90":30,"p99":30,"max":30}},
+//     "tables":{"segment":[{"segment":"q1.1","records":3,"records_bytes":60}]}}]}
+//
+// Keys are the metrics' names followed by their unit's suffix: _bytes,
+// _ms (durations), _time_ms (times), _ratio; counts have none. Times and
+// durations are integers of milliseconds, as everywhere in qjt's JSON; a
+// ratio that is not a finite number is null, as is a value not known, and
+// the figures of an empty distribution after its count and sum.
+#pragma once
+
+#include <string>
+
+#include "stats_model.h"
+
+namespace qjt {
+
+// Appends `model` as one JSON object and a newline to *out.
+void render_stats_json(const StatsModel& model, std::string* out);
+
+}  // namespace qjt
