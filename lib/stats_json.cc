@@ -1,5 +1,6 @@
 #include "stats_json.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string_view>
@@ -105,8 +106,15 @@ void write_entity(JsonWriter* out, const StatsEntity& entity) {
 
 }  // namespace
 
-void render_stats_json(const StatsModel& model, std::string* out) {
+void render_stats_json(const StatsModel& model, const std::vector<Finding>& findings, std::string* out) {
   JsonLine line(out, JsonType::kStats);
+  const auto count = [&](Severity severity) {
+    return static_cast<std::uint64_t>(
+        std::count_if(findings.begin(), findings.end(), [&](const Finding& f) { return f.severity == severity; }));
+  };
+  const std::uint64_t errors = count(Severity::kError);
+  line.boolean("ok", errors == 0).unsigned_num("errors", errors).unsigned_num("warnings", count(Severity::kWarning));
+  write_findings_json(&line.key("findings"), findings);
   line.begin_array("entities");
   for (const StatsEntity& entity : model.entities()) write_entity(&line, entity);
   line.end_array();

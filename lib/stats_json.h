@@ -1,7 +1,10 @@
 // The JSON of a StatsModel (stats_model.h): one object, "type":"stats"
-// (json_writer.h), whose "entities" are the model's, in its order:
+// (json_writer.h): "ok" (no error among the findings), the counts of
+// errors and warnings, the findings on what was damaged (finding.h's
+// objects), then "entities", the model's, in its order:
 //
-//   {"type":"stats","entities":[{"kind":"queue",
+//   {"type":"stats","ok":true,"errors":0,"warnings":0,"findings":[],
+//    "entities":[{"kind":"queue",
 //     "labels":{"format":"kestrel","path":"q1","queue":"q1"},
 //     "gauges":{"queued_items":3,"queued_bytes":1536,"oldest_item_age_ms":5000},
 //     "distributions":{"payload_bytes":{"count":3,"sum":60,"min":10,"p50":20,
@@ -16,12 +19,14 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
+#include "finding.h"
 #include "stats_model.h"
 
 namespace qjt {
 
-// Appends `model` as one JSON object and a newline to *out.
-void render_stats_json(const StatsModel& model, std::string* out);
+// Appends `model` and `findings` as one JSON object and a newline to *out.
+void render_stats_json(const StatsModel& model, const std::vector<Finding>& findings, std::string* out);
 
 }  // namespace qjt

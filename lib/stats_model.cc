@@ -122,4 +122,17 @@ StatsEntity& StatsModel::entity(std::string_view kind, std::vector<StatsLabel> l
   return *it->second;
 }
 
+void StatsModel::append(const StatsModel& other) {
+  for (const StatsEntity& theirs : other.entities()) {
+    StatsEntity& mine = entity(theirs.kind(), theirs.labels());
+    for (const StatsGauge& gauge : theirs.gauges()) mine.set(gauge.metric, gauge.value);
+    for (const StatsDistribution& distribution : theirs.distributions())
+      mine.set(distribution.metric, distribution.figures);
+    for (const StatsTable& table : theirs.tables()) {
+      StatsTable& rows = mine.table(table.row_kind(), table.key_columns(), table.columns());
+      for (const StatsTable::Row& row : table.rows()) rows.add_row(row.keys, row.values);
+    }
+  }
+}
+
 }  // namespace qjt

@@ -159,6 +159,10 @@ class StatsModel {
   // The entity of `kind` with these labels, added (last) unless there is one.
   StatsEntity& entity(std::string_view kind, std::vector<StatsLabel> labels);
 
+  // Adds each entity of `other`, in its order, as entity() and the
+  // setters would: a model made per job (-j) joins the run's in job order.
+  void append(const StatsModel& other);
+
   // In the order they were added.
   const std::deque<StatsEntity>& entities() const { return entities_; }
 

@@ -46,6 +46,7 @@ struct CommandRow {
 void add_dump_command(CLI::App* app, std::string_view name, ExitCode* status);
 void add_verify_command(CLI::App* app, std::string_view name, ExitCode* status);
 void add_replay_command(CLI::App* app, std::string_view name, ExitCode* status);
+void add_stats_command(CLI::App* app, std::string_view name, ExitCode* status);
 void add_compact_command(CLI::App* app, std::string_view name, ExitCode* status);
 void add_convert_command(CLI::App* app, std::string_view name, ExitCode* status);
 void add_repair_command(CLI::App* app, std::string_view name, ExitCode* status);

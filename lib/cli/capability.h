@@ -6,7 +6,7 @@
 // no edit in a driver that does not take part.
 //
 // The kinds below are what dispatch.h knows how to run: read (dump,
-// replay), verify, write (compact, repair), convert and gen. A capability
+// replay), verify, stats, write (compact, repair), convert and gen. A capability
 // is filled in by its driver: a phrase, its options, and the call.
 #pragma once
 
@@ -23,7 +23,9 @@
 
 #include "command_support.h"
 #include "exit_code.h"
+#include "finding.h"
 #include "requests.h"
+#include "stats_model.h"
 
 namespace qjt::cli {
 
@@ -67,6 +69,16 @@ class ReadCapability final : public Capability {
 class VerifyCapability final : public Capability {
  public:
   std::function<std::optional<VerifyTally>(const ReadRequest&)> verify;
+};
+
+// stats: what the family's PATHs hold, added to `model` as entities
+// labelled format, path and what names them (stats_model.h), computed in
+// the same pass as its replay. What is damaged goes to `findings`, and the
+// rest is still added. Returns kIoError when something could not be read,
+// else kOk (dispatch makes an error finding exit 1).
+class StatsCapability final : public Capability {
+ public:
+  std::function<ExitCode(const ReadRequest&, StatsModel* model, Reporter* findings)> stats;
 };
 
 // compact, repair: called only when every PATH is the family's on positive

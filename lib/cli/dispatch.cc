@@ -399,6 +399,34 @@ ExitCode run_verify_command(ReadRequest request, const FamilyOptions& options) {
   return finish_verify(total, request.json, request.strict, request.quiet);
 }
 
+ExitCode run_stats_command(ReadRequest request, const StatsOutput& output, const FamilyOptions& options) {
+  if (auto refused = refuse_stats_output(request.command, output)) return *refused;
+  VerifyTally unreadable;
+  ExitCode status = ExitCode::kOk;
+  const auto assigned = assign_reads(&request, options, &unreadable, &status);
+  if (!assigned) return status;
+  const auto runs = units_of(*assigned, request.command);
+  for (const Assignment& run : runs)
+    if (capability<StatsCapability>(run.driver, request.command) == nullptr)
+      return wrong_kind(request.command, run.driver);
+  std::vector<StatsModel> models(runs.size());
+  std::vector<FindingList> found(runs.size());
+  const auto stats = [&](std::size_t i, ReadRequest& own, ExitCode* result) {
+    *result = capability<StatsCapability>(runs[i].driver, own.command)->stats(own, &models[i], &found[i]);
+    return JobEnd::kGoOn;
+  };
+  status = worse(status, run_assignments(runs, options, false, request, stats));
+  StatsModel model;
+  std::vector<Finding> findings = unreadable.findings.findings();
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    model.append(models[i]);
+    for (const Finding& f : found[i].findings()) findings.push_back(f);
+    if (found[i].count(Severity::kError) > 0) status = worse(status, ExitCode::kProblems);
+    if (has_io_error(found[i].findings())) status = worse(status, ExitCode::kIoError);
+  }
+  return worse(status, write_stats_report(request.command, model, findings, output));
+}
+
 ExitCode run_write_command(WriteRequest request, const FamilyOptions& options) {
   FindingList unclaimed;
   const auto assigned = assign(request.paths, options, &unclaimed);

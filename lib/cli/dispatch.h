@@ -22,6 +22,7 @@
 #include "driver.h"
 #include "exit_code.h"
 #include "finding.h"
+#include "stats_report.h"
 
 namespace qjt::cli {
 
@@ -90,6 +91,13 @@ ExitCode run_read_command(ReadRequest request, const FamilyOptions& options);
 // verify over `request.paths`: each assignment to its driver's
 // VerifyCapability; their tallies make one report.
 ExitCode run_verify_command(ReadRequest request, const FamilyOptions& options);
+
+// stats over `request.paths`: each assignment to its driver's
+// StatsCapability, which fills a model of its own (one per job); the
+// models join in input order and make one report (stats_report.h), whose
+// exit status is 1 when some input was damaged (an error finding), 3 when
+// some could not be read.
+ExitCode run_stats_command(ReadRequest request, const StatsOutput& output, const FamilyOptions& options);
 
 // A writing command (compact, repair) over `request.paths`, each
 // assignment to its driver's WriteCapability, once every PATH is known to

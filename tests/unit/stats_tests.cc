@@ -352,9 +352,9 @@ TEST_CASE("stats model: one entity per kind and labels, one figure per metric, o
 
 TEST_CASE("stats json: one object of type stats, keys with their units") {
   std::string out;
-  render_stats_json(sample_model(), &out);
+  render_stats_json(sample_model(), {}, &out);
   CHECK(out ==
-        "{\"type\":\"stats\",\"entities\":[{\"kind\":\"queue\","
+        "{\"type\":\"stats\",\"ok\":true,\"errors\":0,\"warnings\":0,\"findings\":[],\"entities\":[{\"kind\":\"queue\","
         "\"labels\":{\"format\":\"kestrel\",\"path\":\"/spool/q1\",\"queue\":\"q1\"},"
         "\"gauges\":{\"queued_items\":3,\"queued_bytes\":1536,\"oldest_item_age_ms\":3723500,"
         "\"oldest_item_add_time_ms\":1610779748123,\"journal_overflow_ratio\":2.5},"
@@ -366,17 +366,18 @@ TEST_CASE("stats json: one object of type stats, keys with their units") {
 
 TEST_CASE("stats json: no entities; an empty distribution; a ratio that is no number") {
   std::string empty;
-  render_stats_json(StatsModel(), &empty);
-  CHECK(empty == "{\"type\":\"stats\",\"entities\":[]}\n");
+  render_stats_json(StatsModel(), {}, &empty);
+  CHECK(empty == "{\"type\":\"stats\",\"ok\":true,\"errors\":0,\"warnings\":0,\"findings\":[],\"entities\":[]}\n");
 
   StatsModel model;
   StatsEntity& channel = model.entity("channel", {{"path", "say \"hi\"\n"}});
   channel.set(kPayload, LogHistogram().distribution());
   channel.set(kOverflow, StatsValue::fraction(std::numeric_limits<double>::infinity()));
   std::string out;
-  render_stats_json(model, &out);
+  render_stats_json(model, {}, &out);
   CHECK(out ==
-        "{\"type\":\"stats\",\"entities\":[{\"kind\":\"channel\",\"labels\":{\"path\":\"say \\\"hi\\\"\\n\"},"
+        "{\"type\":\"stats\",\"ok\":true,\"errors\":0,\"warnings\":0,\"findings\":[],\"entities\":[{\"kind\":"
+        "\"channel\",\"labels\":{\"path\":\"say \\\"hi\\\"\\n\"},"
         "\"gauges\":{\"journal_overflow_ratio\":null},\"distributions\":{\"payload_bytes\":{\"count\":0,\"sum\":0,"
         "\"min\":null,\"p50\":null,\"p90\":null,\"p99\":null,\"max\":null}},\"tables\":{}}]}\n");
 }

@@ -1,0 +1,48 @@
+// What `qjt stats` prints of the model its families filled (stats_model.h)
+// and of the findings on damaged input: text, one JSON object, or the
+// Prometheus exposition format, to standard output or to -o FILE.
+//
+// -o FILE is for node_exporter's textfile collector, which must never read
+// half a file: the report is written whole to a temp file in FILE's
+// directory, fsynced, and renamed over FILE. Cron runs it again and again,
+// so a FILE that qjt stats wrote before (its first line is kStatsMarker)
+// is replaced without --force; any other existing file is refused (exit
+// 2, nothing changed) unless --force, and then replaced by the rules of
+// named_output.h.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "exit_code.h"
+#include "finding.h"
+#include "stats_model.h"
+#include "write_guard.h"
+
+namespace qjt::cli {
+
+enum class StatsStyle { kText, kJson, kPrometheus };
+
+struct StatsOutput {
+  StatsStyle style = StatsStyle::kText;
+  std::string path = "-";  // -o; "-" is standard output
+  WriteGuardOptions guard{};
+};
+
+// The first line of a Prometheus report: a comment of the exposition
+// format, which tells what wrote the file.
+inline constexpr std::string_view kStatsMarker = "# qjt stats";
+
+// Before any input is read: kUsage (told) when -o names a file that is
+// not a report of qjt stats and --force was not given.
+std::optional<ExitCode> refuse_stats_output(std::string_view command, const StatsOutput& output);
+
+// The report of `model` and `findings` (in the order found) as `output`
+// says. Text and Prometheus tell the findings on standard error; JSON holds
+// them. Returns kIoError (told) when the report could not be written.
+ExitCode write_stats_report(std::string_view command, const StatsModel& model, const std::vector<Finding>& findings,
+                            const StatsOutput& output);
+
+}  // namespace qjt::cli
