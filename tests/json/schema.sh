@@ -1,7 +1,7 @@
 #!/bin/bash
 # schema.sh QJT SOURCE_DIR: the JSON of qjt-json(5) as qjt prints it.
 #  - Every line any command prints with --json (or convert --to jsonl)
-#    starts with "type", one of record, report, plan, error, summary; and
+#    starts with "type", one of record, report, plan, error, summary, stats; and
 #    every finding object, at any depth, starts with "type":"finding".
 #  - Every line of `dump --json` and `convert --to jsonl`, for each family,
 #    starts with the envelope: "type":"record", "format" (the family, a
@@ -129,10 +129,21 @@ gens=$( ("$qjt" gen kestrel --records 10 -o "$scratch/g.journal" --json;
 check "gen: type summary" '4 ["summary"]' "$(jq -s -c 'length, ([.[].type] | unique)' <<<"$gens" | paste -sd' ')"
 printf '%s\n' "$gens" >>"$lines"
 
+# ---- stats: one object per run, whatever the families ------------------------------------
+stats=$( ("$qjt" stats --json $k/sample testdata/libkestrel/queue testdata/canal/conf/example/meta.dat;
+          "$qjt" stats --json --checkpoint-dir $f/channel/checkpoint --data-dir $f/channel/data1,$f/channel/data2) \
+        2>/dev/null)
+check "stats: one object per run, type stats, ok, entities of every family" \
+  '2 ["stats"] [true] ["canal","flume","kestrel","libkestrel"]' \
+  "$(jq -s -c 'length, ([.[].type] | unique), ([.[].ok] | unique), ([.[].entities[].labels.format] | unique)' \
+     <<<"$stats" | paste -sd' ')"
+jq -r 'keys_unsorted[], (.entities[] | keys_unsorted[])' <<<"$stats" >>"$keys"
+printf '%s\n' "$stats" >>"$lines"
+
 # ---- "type" first on every line, and in every finding at any depth -----------------------
 check "every line: valid JSON, type first, a known type" "" \
   "$(jq -c 'select(keys_unsorted[0] != "type"
-                   or ([.type] | inside(["record", "report", "plan", "error", "summary"]) | not))' "$lines" 2>&1)"
+                   or ([.type] | inside(["record", "report", "plan", "error", "summary", "stats"]) | not))' "$lines" 2>&1)"
 check "some findings nested below the top level" yes \
   "$(jq -s '[.[] | .. | objects | select(has("severity") and has("code"))] | length > 10 | if . then "yes" else "no" end' \
      -r "$lines")"
