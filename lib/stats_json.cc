@@ -12,26 +12,10 @@
 namespace qjt {
 namespace {
 
-std::string_view unit_suffix(StatsUnit unit) {
-  switch (unit) {
-    case StatsUnit::kCount:
-      return "";
-    case StatsUnit::kBytes:
-      return "_bytes";
-    case StatsUnit::kDuration:
-      return "_ms";
-    case StatsUnit::kTime:
-      return "_time_ms";
-    case StatsUnit::kRatio:
-      return "_ratio";
-  }
-  return "";
-}
-
 // A metric's key: its name is a snake_case literal (is_stats_name), so it
 // needs no escaping.
 JsonWriter& metric_key(JsonWriter* out, const StatsMetric& metric) {
-  return out->key(fmt::format("{}{}", metric.name, unit_suffix(metric.unit)));
+  return out->key(fmt::format("{}{}", metric.name, unit_suffix(metric.unit, kJsonUnitSuffixes)));
 }
 
 void write_value(JsonWriter* out, const StatsValue& value, StatsUnit unit) {

@@ -122,6 +122,22 @@ StatsEntity& StatsModel::entity(std::string_view kind, std::vector<StatsLabel> l
   return *it->second;
 }
 
+std::string_view unit_suffix(StatsUnit unit, const StatsUnitSuffixes& spelling) {
+  switch (unit) {
+    case StatsUnit::kCount:
+      return "";
+    case StatsUnit::kBytes:
+      return spelling.bytes;
+    case StatsUnit::kDuration:
+      return spelling.duration;
+    case StatsUnit::kTime:
+      return spelling.time;
+    case StatsUnit::kRatio:
+      return spelling.ratio;
+  }
+  return "";
+}
+
 void StatsModel::append(const StatsModel& other) {
   for (const StatsEntity& theirs : other.entities()) {
     StatsEntity& mine = entity(theirs.kind(), theirs.labels());

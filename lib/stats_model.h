@@ -51,6 +51,17 @@ enum class StatsUnit {
   kRatio,     // a fraction or a factor
 };
 
+// How a renderer spells each unit after a metric's name (a count has no
+// suffix): JSON in milliseconds, Prometheus in seconds.
+struct StatsUnitSuffixes {
+  std::string_view bytes, duration, time, ratio;
+};
+inline constexpr StatsUnitSuffixes kJsonUnitSuffixes{"_bytes", "_ms", "_time_ms", "_ratio"};
+inline constexpr StatsUnitSuffixes kPrometheusUnitSuffixes{"_bytes", "_seconds", "_timestamp_seconds", "_ratio"};
+
+// The suffix `spelling` gives `unit`.
+std::string_view unit_suffix(StatsUnit unit, const StatsUnitSuffixes& spelling);
+
 // What a figure is, declared once per family: name and help are literals.
 struct StatsMetric {
   std::string_view name;  // snake_case, without its unit: "queued_items", "oldest_item_age"

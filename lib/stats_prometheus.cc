@@ -15,24 +15,8 @@
 namespace qjt {
 namespace {
 
-std::string_view unit_suffix(StatsUnit unit) {
-  switch (unit) {
-    case StatsUnit::kCount:
-      return "";
-    case StatsUnit::kBytes:
-      return "_bytes";
-    case StatsUnit::kDuration:
-      return "_seconds";
-    case StatsUnit::kTime:
-      return "_timestamp_seconds";
-    case StatsUnit::kRatio:
-      return "_ratio";
-  }
-  return "";
-}
-
 std::string metric_name(std::string_view kind, const StatsMetric& metric) {
-  return fmt::format("qjt_{}_{}{}", kind, metric.name, unit_suffix(metric.unit));
+  return fmt::format("qjt_{}_{}{}", kind, metric.name, unit_suffix(metric.unit, kPrometheusUnitSuffixes));
 }
 
 // Milliseconds as seconds, exactly: 1500 as "1.5".
