@@ -11,7 +11,10 @@
 // startup) by the state libkestrel would load from it anyway.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,10 +38,36 @@ struct CompactionPlan {
   bool empty() const { return delete_segments.empty() && rewrite_bookmarks.empty() && temp_files.empty(); }
 };
 
-// minHead = min(last id, min over readers of head + 1); every segment whose
-// first id is at most minHead goes, except the last of them, which may
-// still hold unread items. With `rewrite`, the bookmarks whose bytes
-// (`current`, by path) differ from the canonical form are rewritten.
+// The segments compaction deletes, as indices into replay.segments(),
+// oldest first. minHead = min(last id, min over readers of head + 1);
+// every segment whose first id is at most minHead goes, except the last of
+// them, which may still hold unread items.
+std::vector<std::size_t> passed_segments(const QueueReplay& replay);
+
+// Per segment of replay.segments(): the id every reader's head must reach
+// before compaction deletes it, the id before the next segment's first (for
+// the last segment, its own last id, though libkestrel keeps writing it);
+// none for a segment without items, which compaction never deletes
+// (libkestrel's startup does). In a queue whose ids increase, a segment
+// other than the last goes exactly when no head is below its bound.
+std::vector<std::optional<std::int64_t>> segment_bounds(const QueueReplay& replay);
+
+// The readers whose head is below `bound`, so that they still need its
+// segment: the slowest first (lowest head, then name).
+std::vector<const ReaderState*> readers_below(const QueueReplay& replay, std::int64_t bound);
+
+// What keeps compaction from deleting more: the oldest segment it keeps
+// that has a segment after it, and the slowest reader that needs it. None
+// when only the last segment (or none) is kept, or no reader's head
+// explains the segment kept (ids out of order: a damaged queue).
+struct CompactionBlocker {
+  std::size_t segment = 0;  // index into replay.segments()
+  const ReaderState* reader = nullptr;
+};
+std::optional<CompactionBlocker> compaction_blocker(const QueueReplay& replay);
+
+// The plan: passed_segments, and with `rewrite`, the bookmarks whose bytes
+// (`current`, by path) differ from the canonical form.
 CompactionPlan plan_compaction(const QueueReplay& replay, bool rewrite, const std::map<std::string, ByteSpan>& current,
                                const std::vector<std::string>& temp_files);
 

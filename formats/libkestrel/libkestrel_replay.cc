@@ -67,7 +67,8 @@ void QueueReplay::check_id(const std::string& path, const Record& put, bool firs
   }
 }
 
-void QueueReplay::add_segment(const std::string& path, ByteSpan bytes) {
+void QueueReplay::add_segment(const std::string& path, ByteSpan bytes,
+                              const std::function<void(const Record&)>& on_put) {
   const auto index = static_cast<std::uint32_t>(segments_.size());
   segment_bytes_.push_back(bytes);
   SegmentSummary summary{path, std::nullopt, std::nullopt, 0, bytes.size()};
@@ -77,7 +78,8 @@ void QueueReplay::add_segment(const std::string& path, ByteSpan bytes) {
     report_record(path, r, true);
     if (r.op != Op::kPut) continue;
     check_id(path, r, summary.items == 0);
-    items_.push_back(ItemRef{index, r.offset, r.id});
+    items_.push_back(ItemRef{index, static_cast<std::uint32_t>(r.data.size()), r.offset, r.id});
+    if (on_put) on_put(r);
     if (!summary.first_id) summary.first_id = r.id;
     summary.last_id = r.id;
     ++summary.items;

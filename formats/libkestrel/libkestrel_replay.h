@@ -27,6 +27,7 @@ namespace qjt::libkestrel {
 
 struct ItemRef {              // one per item on disk: keep it small
   std::uint32_t segment = 0;  // index in add_segment order
+  std::uint32_t size = 0;     // of its data (at most 16 MiB: the reader's limit)
   std::uint64_t offset = 0;   // of its PUT record
   std::int64_t id = 0;
 };
@@ -50,8 +51,9 @@ class QueueReplay {
   explicit QueueReplay(Reporter* reporter) : reporter_(reporter) {}
 
   // The segments in libkestrel's order (ascending number), then every
-  // bookmark, then finish().
-  void add_segment(const std::string& path, ByteSpan bytes);
+  // bookmark, then finish(). `on_put`, when given, sees each PUT record
+  // as it is read: what stats tallies of the items, in replay's pass.
+  void add_segment(const std::string& path, ByteSpan bytes, const std::function<void(const Record&)>& on_put = {});
   void add_bookmark(const std::string& path, const std::string& reader, ByteSpan bytes);
   void finish();
 

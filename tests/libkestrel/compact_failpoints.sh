@@ -34,6 +34,13 @@ expected=$(state "$source_dir")
 out=$("$QJT" compact --dry-run --json --rewrite-bookmarks "$source_dir") || fail "dry run failed"
 [ "$(jq -c '[.action, (.deleted_segments | map(split("/")[-1])), (.rewritten_bookmarks | map(split("/")[-1])), (.deleted_temp_files | map(split("/")[-1]))]' <<<"$out")" = \
   '["dry_run",["jobs.1700000000000"],["jobs.read.web"],["jobs.read.web~~123"]]' ] || fail "dry run plan: $out"
+# web (head 3) still needs jobs.1700000001000 (ids 3 and 4: its head must
+# reach 4, the id before the next segment's first): it blocks deletion.
+[ "$(jq -c '.blocked_by | [(.segment | split("/")[-1]), .reader, .head]' <<<"$out")" = \
+  '["jobs.1700000001000","web",3]' ] || fail "dry run does not name the blocking reader: $out"
+out=$("$QJT" compact --dry-run "$source_dir") || fail "text dry run failed"
+grep -qx "  keep $source_dir/jobs.1700000001000: reader \"web\" (head 3) still needs it" <<<"$out" ||
+  fail "text dry run does not name the blocking reader: $out"
 
 steps=0
 for n in $(seq 1 100); do
@@ -59,8 +66,10 @@ for name in jobs.1700000000000 jobs.read.web 'jobs.read.web~~123'; do
   found=$(find "$WORK/backup" -type f -name "$name" | head -1)
   [ -n "$found" ] && cmp -s "$source_dir/$name" "$found" || fail "backup lacks an identical copy of $name"
 done
-"$QJT" compact --json "$WORK/q" | jq -e '.action == "skipped" and .verify == null' >/dev/null ||
-  fail "a second compaction is not a no-op"
+out=$("$QJT" compact --json "$WORK/q")
+jq -e '.action == "skipped" and .verify == null' >/dev/null <<<"$out" || fail "a second compaction is not a no-op: $out"
+[ "$(jq -r .reason <<<"$out")" = "nothing to do: reader \"web\" (head 3) still needs $WORK/q/jobs.1700000001000" ] ||
+  fail "nothing to do without naming the blocking reader: $out"
 rm -rf "$WORK/q"; cp -a "$source_dir" "$WORK/q"
 out=$("$QJT" compact --json --rewrite-bookmarks --no-backup "$WORK/q") || fail "compact exited $?"
 jq -e '.action == "compacted" and .verify.ok' >/dev/null <<<"$out" || fail "not verified after compaction: $out"

@@ -1,4 +1,4 @@
-// dump, verify, replay, compact and convert for libkestrel (Kestrel 3)
+// dump, verify, replay, stats, compact and convert for libkestrel (Kestrel 3)
 // queues: what the libkestrel driver runs. The work is done by formats/libkestrel;
 // these only choose files and print.
 #pragma once
@@ -11,6 +11,7 @@
 #include "driver.h"
 #include "exit_code.h"
 #include "read_filter.h"
+#include "stats_model.h"
 #include "write_guard.h"
 
 namespace qjt::cli {
@@ -34,6 +35,9 @@ ExitCode run_libkestrel_dump(const LibkestrelRun& run);
 VerifyTally check_libkestrel(const LibkestrelRun& run);
 ExitCode run_libkestrel_replay(const LibkestrelRun& run);
 ExitCode run_libkestrel_compact(const LibkestrelRun& run);
+// qjt stats: each queue's entities added to `model` (libkestrel_stats.h),
+// replay's findings to `findings`.
+ExitCode run_libkestrel_stats(const LibkestrelRun& run, StatsModel* model, Reporter* findings);
 // qjt convert --to libkestrel (a classic journal into a new libkestrel
 // queue in the directory `output`) and --to classic (one reader's queue of
 // a libkestrel queue into the classic journal `output`); queue_converter.h.

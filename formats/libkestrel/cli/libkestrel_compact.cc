@@ -17,13 +17,41 @@
 namespace qjt::cli {
 namespace {
 
+// The reader that keeps compaction from deleting `segment` (the oldest
+// segment kept but the last): what a user asks when a queue's disk stays full.
+struct Blocker {
+  std::string segment, reader;
+  std::int64_t head = 0;
+};
+
 struct Report {
   std::string queue;
   std::string action;  // compacted, dry_run, skipped, refused, failed
   std::string reason, backup_dir;
   libkestrel::CompactionPlan plan;
+  std::optional<Blocker> blocked_by;    // none when refused
   std::optional<FindingList> verified;  // once compacted
 };
+
+std::optional<Blocker> blocker_of(const libkestrel::QueueReplay& replay) {
+  const auto blocker = libkestrel::compaction_blocker(replay);
+  if (!blocker) return std::nullopt;
+  return Blocker{replay.segments()[blocker->segment].path, blocker->reader->name, blocker->reader->head};
+}
+
+// `reader "web" (head 3)`; the default reader has the empty name.
+std::string reader_text(const Blocker& b) {
+  return fmt::format("{} (head {})", b.reader.empty() ? "the default reader" : fmt::format("reader \"{}\"", b.reader),
+                     b.head);
+}
+
+void write_blocker_json(JsonWriter* out, const std::optional<Blocker>& b) {
+  if (!b) {
+    out->null();
+    return;
+  }
+  out->begin_object().str("segment", b->segment).str("reader", b->reader).num("head", b->head).end_object();
+}
 
 void write_paths_json(JsonWriter* out, const std::vector<std::string>& paths) {
   out->begin_array();
@@ -45,6 +73,7 @@ void print_report(Output* out, const Report& r, bool json) {
     write_paths_json(&line.key("deleted_segments"), r.plan.delete_segments);
     write_paths_json(&line.key("rewritten_bookmarks"), bookmark_paths(r.plan));
     write_paths_json(&line.key("deleted_temp_files"), r.plan.temp_files);
+    write_blocker_json(&line.key("blocked_by"), r.blocked_by);
     r.backup_dir.empty() ? line.null("backup_dir") : line.str("backup_dir", r.backup_dir);
     write_optional_verify_json(&line.key("verify"), r.verified);
     line.finish();
@@ -57,6 +86,8 @@ void print_report(Output* out, const Report& r, bool json) {
                       r.plan.delete_segments.size(), r.plan.rewrite_bookmarks.size(), r.plan.temp_files.size());
   for (const auto& path : r.plan.delete_segments) text += "\n  delete " + path;
   for (const auto& path : bookmark_paths(r.plan)) text += "\n  rewrite " + path;
+  if (r.blocked_by && r.action != "skipped")  // a skipped queue's reason names it
+    text += fmt::format("\n  keep {}: {} still needs it", r.blocked_by->segment, reader_text(*r.blocked_by));
   if (!r.backup_dir.empty()) text += fmt::format("\n  backup in {}", r.backup_dir);
   out->write(text + "\n" + verify_errors_text(r.verified));
 }
@@ -140,17 +171,25 @@ ExitCode compact_one(const LkQueue& q, const LibkestrelRun& run, Output* out) {
   std::map<std::string, ByteSpan> bookmarks;
   for (const auto& f : q.files)
     if (f.input && f.kind == libkestrel::FileKind::kBookmark) bookmarks.emplace(f.path, f.input->bytes());
-  Report r{q.name,      "", "", "", libkestrel::plan_compaction(replay, run.rewrite_bookmarks, bookmarks, q.temp_files),
+  Report r{q.name,
+           "",
+           "",
+           "",
+           libkestrel::plan_compaction(replay, run.rewrite_bookmarks, bookmarks, q.temp_files),
+           blocker_of(replay),
            std::nullopt};
   ExitCode status = ExitCode::kOk;
   if (const std::size_t errors = replayed.findings.count(Severity::kError); errors > 0) {
     r.action = "refused";
     r.reason = fmt::format("qjt verify finds {} error(s) in this queue; compaction could lose items", errors);
     r.plan = {};
+    r.blocked_by.reset();
     status = ExitCode::kProblems;
   } else if (r.plan.empty()) {
     r.action = "skipped";
-    r.reason = "nothing to do: no segment that every reader has passed";
+    r.reason = r.blocked_by
+                   ? fmt::format("nothing to do: {} still needs {}", reader_text(*r.blocked_by), r.blocked_by->segment)
+                   : "nothing to do: no segment that every reader has passed";
   } else if (run.dry_run) {
     r.action = "dry_run";
   } else {

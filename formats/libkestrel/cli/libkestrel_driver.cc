@@ -45,6 +45,11 @@ class LibkestrelDriver final : public Driver {
     replay_.does = "what each reader still has to read";
     replay_.read = [](const ReadRequest& r) { return run_libkestrel_replay(run(r)); };
 
+    stats_.does = "per queue, reader and segment: items, lag, and the readers that pin each segment";
+    stats_.stats = [](const ReadRequest& r, StatsModel* model, Reporter* findings) {
+      return run_libkestrel_stats(run(r), model, findings);
+    };
+
     compact_.does = "drops the segments every reader has read";
     compact_.add_options = bind_options<bool>([](CLI::App* group, bool* rewrite_bookmarks) {
       group->add_flag("--rewrite-bookmarks", *rewrite_bookmarks, "Also rewrite each bookmark in its canonical form");
@@ -130,6 +135,7 @@ class LibkestrelDriver final : public Driver {
     return offered(command, {{"dump", &dump_},
                              {"verify", &verify_},
                              {"replay", &replay_},
+                             {"stats", &stats_},
                              {"compact", &compact_},
                              {"convert", &convert_},
                              {"gen", &gen_}});
@@ -149,6 +155,7 @@ class LibkestrelDriver final : public Driver {
   }
   ReadCapability dump_, replay_;
   VerifyCapability verify_;
+  StatsCapability stats_;
   WriteCapability compact_;
   ConvertCapability convert_;
   GenCapability gen_;

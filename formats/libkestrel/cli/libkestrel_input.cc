@@ -110,14 +110,14 @@ std::vector<std::vector<std::string>> libkestrel_units(const std::vector<std::st
   return units;
 }
 
-ReplayedQueue::ReplayedQueue(const LkQueue& queue) {
+ReplayedQueue::ReplayedQueue(const LkQueue& queue, const std::function<void(const libkestrel::Record&)>& on_put) {
   for (const Finding& f : queue.layout_findings) findings.report(f);
   for (const LkFile& f : queue.files) {
     if (!f.input) continue;
     if (f.kind == libkestrel::FileKind::kBookmark) {
       replay.add_bookmark(f.path, f.reader, f.input->bytes());
     } else {
-      replay.add_segment(f.path, f.input->bytes());
+      replay.add_segment(f.path, f.input->bytes(), on_put);
     }
   }
   replay.finish();

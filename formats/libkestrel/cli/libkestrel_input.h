@@ -4,6 +4,7 @@
 // queue, the segments in the order given. Kinds are told by magic.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -46,9 +47,10 @@ LkSelection open_libkestrel(const std::vector<std::string>& paths, const std::st
 std::vector<std::vector<std::string>> libkestrel_units(const std::vector<std::string>& paths);
 
 // A queue as libkestrel loads it: its layout findings, then those of the
-// replay of every readable file.
+// replay of every readable file. `on_put` sees each PUT as it is read
+// (QueueReplay::add_segment).
 struct ReplayedQueue {
-  explicit ReplayedQueue(const LkQueue& queue);
+  explicit ReplayedQueue(const LkQueue& queue, const std::function<void(const libkestrel::Record&)>& on_put = {});
   ReplayedQueue(const ReplayedQueue&) = delete;
   ReplayedQueue& operator=(const ReplayedQueue&) = delete;
   FindingList findings;
