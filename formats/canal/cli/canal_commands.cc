@@ -197,13 +197,12 @@ void add_stores(VerifyTally* tally, const std::vector<canal::StoreMetrics>& stor
 
 }  // namespace
 
-void add_canal_binlogs_option(CLI::App* command, CanalOptions* o) {
-  command->add_option("--binlogs", o->binlogs,
-                      "SHOW BINARY LOGS output; each meta.dat cursor's journal must still exist");
+void add_canal_binlogs_option(CLI::App* command, CanalOptions* o, std::string_view use) {
+  command->add_option("--binlogs", o->binlogs, fmt::format("SHOW BINARY LOGS output; {}", use))->type_name("FILE");
 }
 
 void add_canal_verify_options(CLI::App* command, CanalOptions* o) {
-  add_canal_binlogs_option(command, o);
+  add_canal_binlogs_option(command, o, "each meta.dat cursor's journal must still exist");
   command->add_option("--metrics", o->metrics,
                       "a Prometheus scrape of the server; check each destination's ring buffer");
   command->add_option("--memunit", o->memunit, "canal.instance.memory.buffer.memunit (default 1024)")

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "canal/canal_file_kind.h"
@@ -40,8 +41,9 @@ struct CanalRun {
   std::uint64_t* printed = nullptr;      // dump: adds the records printed (ReadRequest::printed)
 };
 
-// --binlogs (verify's and stats').
-void add_canal_binlogs_option(CLI::App* command, CanalOptions* options);
+// --binlogs FILE (SHOW BINARY LOGS output), for verify and stats: `use`
+// says what the command does with it.
+void add_canal_binlogs_option(CLI::App* command, CanalOptions* options, std::string_view use);
 // verify's --binlogs, --metrics and --memunit.
 void add_canal_verify_options(CLI::App* command, CanalOptions* options);
 // replay's --at.

@@ -46,7 +46,7 @@ class CanalDriver final : public Driver {
     stats_.does = "per destination and client: cursor, lag, meta.log's update rate; --binlogs: what they are behind";
     stats_.add_options = bind_options<CanalOptions>([](CLI::App* group, CanalOptions* o) {
       add_time_zone(group, o);
-      add_canal_binlogs_option(group, o);
+      add_canal_binlogs_option(group, o, "how far each meta.dat client is behind, what the slowest still needs");
     });
     stats_.stats = [](const ReadRequest& r, StatsModel* model, Reporter* findings) {
       HintingReporter hinted(canal_hint, findings);
