@@ -6,10 +6,12 @@
 #include <fmt/format.h>
 
 #include "canal/binlog_list.h"
+#include "canal/canal_stats.h"
 #include "canal/cli/canal_hints.h"
 #include "canal/cli/canal_input.h"
 #include "canal/restart_cursor.h"
 #include "canal/store_metrics.h"
+#include "clock.h"
 #include "command_support.h"
 #include "json_line.h"
 #include "output.h"
@@ -195,9 +197,12 @@ void add_stores(VerifyTally* tally, const std::vector<canal::StoreMetrics>& stor
 
 }  // namespace
 
+void add_canal_binlogs_option(CLI::App* command, CanalOptions* o, std::string_view use) {
+  command->add_option("--binlogs", o->binlogs, fmt::format("SHOW BINARY LOGS output; {}", use))->type_name("FILE");
+}
+
 void add_canal_verify_options(CLI::App* command, CanalOptions* o) {
-  command->add_option("--binlogs", o->binlogs,
-                      "SHOW BINARY LOGS output; each meta.dat cursor's journal must still exist");
+  add_canal_binlogs_option(command, o, "each meta.dat cursor's journal must still exist");
   command->add_option("--metrics", o->metrics,
                       "a Prometheus scrape of the server; check each destination's ring buffer");
   command->add_option("--memunit", o->memunit, "canal.instance.memory.buffer.memunit (default 1024)")
@@ -332,6 +337,40 @@ ExitCode run_canal_replay(const CanalRun& run) {
     out.write(meta);
   }
   return finish_output(&out, outcome(read_all, reporter.errors()));
+}
+
+ExitCode run_canal_stats(const CanalRun& run, StatsModel* model, Reporter* reporter) {
+  if (!known_kind(run, "stats")) return ExitCode::kUsage;
+  const std::int64_t now = now_ms();
+  bool read_all = true;
+  if (run.kind == FileKind::kMetaLog) {
+    // --binlogs is for the meta.dat files of the same run: a meta.log's
+    // last cursors are meta.dat's, or older.
+    canal::CursorOrderCheck order;
+    canal::MetaLogStats logs(now);
+    read_all = read_meta_logs(
+        run.paths, meta_log_zone(run.canal.time_zone), reporter,
+        [&](const canal::LogEntry& e) {
+          order.add(e, reporter);
+          logs.add(e);
+        },
+        [&](const std::string& path, std::uint64_t bytes) { logs.finish_file(path, bytes, model); });
+    return read_all ? ExitCode::kOk : ExitCode::kIoError;
+  }
+  std::optional<canal::BinlogSizes> binlogs;
+  std::string text;
+  if (!run.canal.binlogs.empty()) {
+    read_all = read_whole(run.canal.binlogs, &text, reporter);
+    if (read_all) binlogs = canal::read_binlog_list(text, run.canal.binlogs, reporter);
+  }
+  for (const std::string& path : run.paths) {
+    MetaDatFile file;
+    read_all = load_meta_dat(path, &file, reporter) && read_all;
+    if (!file.meta) continue;
+    if (binlogs) canal::check_against_binlogs(*file.meta, *binlogs, path, reporter);
+    canal::add_meta_dat_stats(*file.meta, file.source, binlogs ? &*binlogs : nullptr, now, model);
+  }
+  return read_all ? ExitCode::kOk : ExitCode::kIoError;
 }
 
 }  // namespace qjt::cli

@@ -1,4 +1,4 @@
-// dump, verify and replay for Canal's consumer checkpoints (meta.dat) and
+// dump, verify, replay and stats for Canal's consumer checkpoints (meta.dat) and
 // cursor history (meta.log): what the Canal driver runs. The work is formats/canal's;
 // these only read files and print.
 #pragma once
@@ -8,12 +8,14 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "canal/canal_file_kind.h"
 #include "command_support.h"
 #include "exit_code.h"
 #include "read_filter.h"
+#include "stats_model.h"
 #include "time_zone.h"
 
 namespace qjt::cli {
@@ -39,6 +41,9 @@ struct CanalRun {
   std::uint64_t* printed = nullptr;      // dump: adds the records printed (ReadRequest::printed)
 };
 
+// --binlogs FILE (SHOW BINARY LOGS output), for verify and stats: `use`
+// says what the command does with it.
+void add_canal_binlogs_option(CLI::App* command, CanalOptions* options, std::string_view use);
 // verify's --binlogs, --metrics and --memunit.
 void add_canal_verify_options(CLI::App* command, CanalOptions* options);
 // replay's --at.
@@ -49,5 +54,9 @@ ExitCode run_canal_dump(const CanalRun& run);
 // (printed).
 std::optional<VerifyTally> check_canal(const CanalRun& run);
 ExitCode run_canal_replay(const CanalRun& run);
+// stats (canal_stats.h): the entities of the meta.dat files, --binlogs
+// applied, or of the meta.log files, each read once, with the findings
+// verify and replay report; kIoError when a file could not be read.
+ExitCode run_canal_stats(const CanalRun& run, StatsModel* model, Reporter* reporter);
 
 }  // namespace qjt::cli

@@ -43,6 +43,16 @@ class CanalDriver final : public Driver {
     });
     replay_.read = [](const ReadRequest& r) { return run_canal_replay(run(r)); };
 
+    stats_.does = "per destination and client: cursor, lag, meta.log's update rate; --binlogs: what they are behind";
+    stats_.add_options = bind_options<CanalOptions>([](CLI::App* group, CanalOptions* o) {
+      add_time_zone(group, o);
+      add_canal_binlogs_option(group, o, "how far each meta.dat client is behind, what the slowest still needs");
+    });
+    stats_.stats = [](const ReadRequest& r, StatsModel* model, Reporter* findings) {
+      HintingReporter hinted(canal_hint, findings);
+      return run_canal_stats(run(r), model, &hinted);
+    };
+
     // No compact: Canal rewrites meta.dat itself each second.
     repair_.does = "rewrites a meta.dat's damaged cursors, with a backup";
     repair_.add_options = bind_options<CanalRepairOptions>([](CLI::App* group, CanalRepairOptions* o) {
@@ -80,8 +90,12 @@ class CanalDriver final : public Driver {
   bool reads_directories() const override { return false; }
 
   Capability* provides(std::string_view command) override {
-    return offered(
-        command, {{"dump", &dump_}, {"verify", &verify_}, {"replay", &replay_}, {"repair", &repair_}, {"gen", &gen_}});
+    return offered(command, {{"dump", &dump_},
+                             {"verify", &verify_},
+                             {"replay", &replay_},
+                             {"stats", &stats_},
+                             {"repair", &repair_},
+                             {"gen", &gen_}});
   }
 
  private:
@@ -109,6 +123,7 @@ class CanalDriver final : public Driver {
 
   ReadCapability dump_, replay_;
   VerifyCapability verify_;
+  StatsCapability stats_;
   WriteCapability repair_;
   GenCapability gen_;
 };

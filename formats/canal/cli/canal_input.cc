@@ -63,7 +63,7 @@ bool load_meta_dat(const std::string& path, MetaDatFile* out, Reporter* reporter
 }
 
 bool read_meta_logs(const std::vector<std::string>& paths, const TimeZone& zone, Reporter* reporter,
-                    const LogEntrySink& on_entry) {
+                    const LogEntrySink& on_entry, const LogFileSink& on_file_end) {
   canal::MetaLogParser parser(reporter, zone);
   canal::LogEntry entry;
   bool all = true;
@@ -90,6 +90,7 @@ bool read_meta_logs(const std::vector<std::string>& paths, const TimeZone& zone,
     } else {
       reporter->report(Finding{Severity::kError, "canal_gzip", path, std::nullopt, error});
     }
+    if (on_file_end) on_file_end(path, input->bytes().size());
   }
   return all;
 }

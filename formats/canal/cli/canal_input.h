@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -49,9 +50,12 @@ bool load_meta_dat(const std::string& path, MetaDatFile* out, Reporter* reporter
 // canal_gzip error after the entries of the lines before it (a line cut
 // there is not read). False when a file cannot be opened or read (an
 // io_error finding); the other files are still read.
-// Times are read in `zone`.
+// Times are read in `zone`. `on_file_end`, when given, is called after the
+// entries of each file opened, with its path and size on disk (stats'
+// meta.log size, without opening it again).
 using LogEntrySink = std::function<void(const canal::LogEntry&)>;
+using LogFileSink = std::function<void(const std::string& path, std::uint64_t bytes)>;
 bool read_meta_logs(const std::vector<std::string>& paths, const TimeZone& zone, Reporter* reporter,
-                    const LogEntrySink& on_entry);
+                    const LogEntrySink& on_entry, const LogFileSink& on_file_end = nullptr);
 
 }  // namespace qjt::cli
