@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "kestrel/journal_reader.h"
 #include "kestrel/record_tally.h"
 #include "path_name.h"
 
@@ -100,20 +101,41 @@ struct Held {
   std::uint64_t bytes = 0;
 };
 
-// The record that added `item`, read again, counted as held by its file.
-JournalRecord held_record(const ReplayState& state, const QueuedItem& item, std::vector<Held>* held) {
-  JournalRecord record = state.item_record(item);
-  ++(*held)[item.file_index].items;
-  (*held)[item.file_index].bytes += record.length;
-  return record;
-}
+// Reads again the records that added a queue's items, counting each as
+// held by its file. As compaction does (compaction.h), through one forward
+// window per file, not through the mapping: the queue's items lie mostly in
+// file order, and a walk through the mapping costs a page fault per page.
+class HeldRecords {
+ public:
+  explicit HeldRecords(const OpenJournal& journal) : held_(journal.files.size()) {
+    readers_.reserve(journal.inputs.size());
+    for (const auto& input : journal.inputs)
+      readers_.push_back(input ? JournalReader(*input)
+                               : JournalReader(ByteSpan()));  // items lie in readable files only
+  }
 
-void add_queued(const ReplayState& state, std::int64_t now, std::vector<Held>* held, StatsEntity* queue) {
+  const JournalRecord& read(const QueuedItem& item) {
+    JournalReader& reader = readers_[item.file_index];
+    reader.seek(item.record_offset);
+    reader.next(&record_);
+    ++held_[item.file_index].items;
+    held_[item.file_index].bytes += record_.length;
+    return record_;
+  }
+  const std::vector<Held>& held() const { return held_; }
+
+ private:
+  std::vector<JournalReader> readers_;
+  std::vector<Held> held_;
+  JournalRecord record_;
+};
+
+void add_queued(const ReplayState& state, std::int64_t now, HeldRecords* records, StatsEntity* queue) {
   LogHistogram payloads;
   std::uint64_t expired = 0, without_expiry = 0;
   std::optional<std::int64_t> oldest, newest;  // of the items that store an add time (the legacy ADD does not)
   for (const QueuedItem& item : state.queue()) {
-    const JournalRecord record = held_record(state, item, held);
+    const JournalRecord& record = records->read(item);
     payloads.add(item.payload_size);
     if (record.expiry_ms == 0) {
       ++without_expiry;
@@ -139,10 +161,10 @@ void add_queued(const ReplayState& state, std::int64_t now, std::vector<Held>* h
 
 // The oldest open transaction is the one whose item was added first (the
 // lowest xid among equals): when a transaction opened is not journaled.
-void add_open_transactions(const ReplayState& state, std::int64_t now, std::vector<Held>* held, StatsEntity* queue) {
+void add_open_transactions(const ReplayState& state, std::int64_t now, HeldRecords* records, StatsEntity* queue) {
   std::optional<std::pair<std::int32_t, std::int64_t>> oldest;  // xid, add time
   for (const auto& [xid, item] : state.open_transactions()) {
-    const JournalRecord record = held_record(state, item, held);
+    const JournalRecord& record = records->read(item);
     if (record.has_add_time && (!oldest || record.add_time_ms < oldest->second)) oldest = {xid, record.add_time_ms};
   }
   queue->set(kOpenTransactions, StatsValue::whole(state.open_transactions().size()));
@@ -215,10 +237,10 @@ void add_queue_stats(const OpenJournal& journal, ReplayOptions options, std::int
   std::uint64_t total = 0;
   for (const std::uint64_t n : records) total += n;
   add_records(tally, total, &queue);
-  std::vector<Held> held(journal.files.size());
+  HeldRecords held(journal);
   add_queued(state, now, &held, &queue);
   add_open_transactions(state, now, &held, &queue);
-  add_space(journal, state, records, held, &queue);
+  add_space(journal, state, records, held.held(), &queue);
   add_startup(journal, &queue);
 }
 
