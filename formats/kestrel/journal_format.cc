@@ -35,11 +35,6 @@ std::optional<RecordType> parse_record_type(std::string_view name) {
   return std::nullopt;
 }
 
-bool carries_item(RecordType type) {
-  return type == RecordType::kAdd || type == RecordType::kAddX || type == RecordType::kAddXid ||
-         type == RecordType::kContinue;
-}
-
 bool carries_xid(RecordType type) {
   switch (type) {
     case RecordType::kSaveXid:

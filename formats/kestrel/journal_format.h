@@ -45,7 +45,12 @@ std::string_view record_type_name(RecordType type);
 std::optional<RecordType> parse_record_type(std::string_view name);
 
 // Records that put an item on the queue and so carry an item block.
-bool carries_item(RecordType type);
+// Inline: stats asks it of every record (record_tally.h).
+inline constexpr bool carries_item(RecordType type) {
+  return type == RecordType::kAdd || type == RecordType::kAddX || type == RecordType::kAddXid ||
+         type == RecordType::kContinue;
+}
+
 // Records with an xid field.
 bool carries_xid(RecordType type);
 

@@ -208,14 +208,16 @@ JournalSelection open_journals_and_report(const std::vector<std::string>& paths,
 
 namespace {
 
-// Applies the records of `reader` to `state`, `base` added to their
-// offsets; returns how many there were (terminal records excluded).
-std::uint64_t apply_records(JournalReader* reader, std::uint64_t base, ReplayState* state) {
+// Applies the records of `reader` to `state` (and `tally`, if any), `base`
+// added to their offsets; returns how many there were (terminal records
+// excluded).
+std::uint64_t apply_records(JournalReader* reader, std::uint64_t base, ReplayState* state, RecordTally* tally) {
   std::uint64_t count = 0;
   JournalRecord record;
   while (reader->next(&record)) {
     record.offset += base;
     state->apply(record);
+    if (tally != nullptr) tally->add(record);
     if (record.type != RecordType::kEndOfFile && record.type != RecordType::kBroken) ++count;
   }
   return count;
@@ -223,21 +225,17 @@ std::uint64_t apply_records(JournalReader* reader, std::uint64_t base, ReplaySta
 
 std::vector<std::uint64_t> replay_files(const OpenJournal& journal, ReplayState* state,
                                         const std::vector<const std::vector<ByteRange>*>& kept,
-                                        ReadWindow::Lookback lookback) {
+                                        ReadWindow::Lookback lookback, RecordTally* tally) {
   std::vector<std::uint64_t> counts(journal.files.size(), 0);
   for (std::size_t i = 0; i < journal.files.size(); ++i) {
     if (!journal.inputs[i]) continue;
     const auto& file = journal.files[i];
-    // A broken record truncates the file Kestrel appends to: the live one,
-    // or a lone file named like a live journal (no dot).
-    const bool live =
-        file.role == FileRole::kLive || (file.role == FileRole::kGiven && file.name.find('.') == std::string::npos);
     const InputFile& input = *journal.inputs[i];
-    state->begin_file(static_cast<std::uint32_t>(i), file.path, input, live);
+    state->begin_file(static_cast<std::uint32_t>(i), file.path, input, is_live_journal(file));
     if (i < kept.size() && kept[i] != nullptr) {
       for (const ByteRange& range : *kept[i]) {
         JournalReader reader(input.bytes().subspan(range.begin, range.size()));
-        counts[i] += apply_records(&reader, range.begin, state);
+        counts[i] += apply_records(&reader, range.begin, state, tally);
       }
       continue;
     }
@@ -245,7 +243,7 @@ std::vector<std::uint64_t> replay_files(const OpenJournal& journal, ReplayState*
     // keeps positions, so no page of the mapping becomes resident here.
     JournalReader reader(input, lookback);
     reader.set_broken_tail(false);  // replay needs the broken record's offset, not its bytes
-    counts[i] = apply_records(&reader, 0, state);
+    counts[i] = apply_records(&reader, 0, state, tally);
   }
   return counts;
 }
@@ -253,12 +251,12 @@ std::vector<std::uint64_t> replay_files(const OpenJournal& journal, ReplayState*
 }  // namespace
 
 std::vector<std::uint64_t> replay_journal(const OpenJournal& journal, ReplayState* state,
-                                          const std::vector<const std::vector<ByteRange>*>& kept) {
-  return replay_files(journal, state, kept, ReadWindow::Lookback::kKept);
+                                          const std::vector<const std::vector<ByteRange>*>& kept, RecordTally* tally) {
+  return replay_files(journal, state, kept, ReadWindow::Lookback::kKept, tally);
 }
 
 std::vector<std::uint64_t> check_journal(const OpenJournal& journal, ReplayState* state) {
-  return replay_files(journal, state, {}, ReadWindow::Lookback::kNone);
+  return replay_files(journal, state, {}, ReadWindow::Lookback::kNone, nullptr);
 }
 
 }  // namespace qjt::kestrel

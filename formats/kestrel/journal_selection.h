@@ -14,6 +14,7 @@
 #include "input_file.h"
 #include "kestrel/journal_repair.h"
 #include "kestrel/queue_directory.h"
+#include "kestrel/record_tally.h"
 #include "kestrel/replay_state.h"
 
 namespace qjt::kestrel {
@@ -65,8 +66,10 @@ JournalSelection open_journals_and_report(const std::vector<std::string>& paths,
 // kept[i], when there is one and it is not null, is what a repair keeps of
 // file i (kestrel/journal_repair.h): the file replays as its ranges,
 // each read on its own, would after the repair; offsets stay the file's own.
+// `tally`, when not null, counts each record applied (stats).
 std::vector<std::uint64_t> replay_journal(const OpenJournal& journal, ReplayState* state,
-                                          const std::vector<const std::vector<ByteRange>*>& kept = {});
+                                          const std::vector<const std::vector<ByteRange>*>& kept = {},
+                                          RecordTally* tally = nullptr);
 // replay_journal for a state whose items are never asked for afterwards
 // (state->item_record is not called): a stream's bytes are let go of as
 // they are passed, so memory stays constant in its length.

@@ -131,6 +131,10 @@ const char* file_role_name(FileRole role) {
   return "given";
 }
 
+bool is_live_journal(const JournalFile& file) {
+  return file.role == FileRole::kLive || (file.role == FileRole::kGiven && file.name.find('.') == std::string::npos);
+}
+
 std::optional<std::string> queue_of_name(std::string_view name) {
   if (name.find("~~") != std::string_view::npos) return std::nullopt;
   const std::string_view queue = name.substr(0, name.find('.'));

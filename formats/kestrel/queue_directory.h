@@ -34,6 +34,11 @@ struct JournalFile {
   std::uint64_t size = 0;
 };
 
+// Whether Kestrel appends to `file` (so that a broken record truncates this
+// very file): the live journal, or a file named directly that is named like
+// one (no dot).
+bool is_live_journal(const JournalFile& file);
+
 struct QueueJournal {
   std::string name;
   std::vector<JournalFile> files;  // replay order

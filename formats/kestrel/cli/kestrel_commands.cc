@@ -6,11 +6,13 @@
 
 #include <fmt/format.h>
 
+#include "clock.h"
 #include "json_line.h"
 #include "kestrel/cli/kestrel_hints.h"
 #include "kestrel/journal_json.h"
 #include "kestrel/journal_reader.h"
 #include "kestrel/journal_selection.h"
+#include "kestrel/kestrel_stats.h"
 #include "output.h"
 #include "path_family.h"
 
@@ -190,6 +192,16 @@ ExitCode run_kestrel_replay(const ReadRequest& r, const KestrelOptions& o) {
     }
   }
   return finish_output(&out, worse(selection.status, broken ? ExitCode::kProblems : ExitCode::kOk));
+}
+
+ExitCode run_kestrel_stats(const ReadRequest& r, const KestrelOptions& o, StatsModel* model, Reporter* findings) {
+  kestrel::JournalSelection selection = kestrel::open_journals(r.paths, r.queue, other_families(r.drivers), findings);
+  const std::int64_t now = now_ms();
+  for (const auto& journal : selection.journals) {
+    for (const Finding& f : journal.layout_findings) findings->report(f);
+    kestrel::add_queue_stats(journal, kestrel::ReplayOptions{o.legacy_xids}, now, findings, model);
+  }
+  return selection.status;
 }
 
 }  // namespace qjt::cli

@@ -1,4 +1,4 @@
-// dump, verify, replay, compact and repair for classic Kestrel journals:
+// dump, verify, replay, stats, compact and repair for classic Kestrel journals:
 // what the Kestrel driver runs. The work is done by formats/kestrel; these only choose
 // files (kestrel/journal_selection.h) and print.
 #pragma once
@@ -12,6 +12,7 @@
 #include "driver.h"
 #include "exit_code.h"
 #include "kestrel/queue_directory.h"
+#include "stats_model.h"
 
 namespace qjt::cli {
 
@@ -39,6 +40,10 @@ kestrel::ForeignFile other_families(Registry drivers);
 ExitCode run_kestrel_dump(const ReadRequest& request);
 VerifyTally check_kestrel(const ReadRequest& request, const KestrelOptions& options);
 ExitCode run_kestrel_replay(const ReadRequest& request, const KestrelOptions& options);
+// stats: each queue's figures (kestrel/kestrel_stats.h) added to `model`,
+// what its replay finds to `findings`.
+ExitCode run_kestrel_stats(const ReadRequest& request, const KestrelOptions& options, StatsModel* model,
+                           Reporter* findings);
 // convert --to jsonl, kestrel (from JSON Lines) or kestrel2 (1.x to 2.x).
 ExitCode run_kestrel_convert(const ConvertRequest& request);
 ExitCode run_kestrel_compact(const WriteRequest& request, const KestrelCompactOptions& options);

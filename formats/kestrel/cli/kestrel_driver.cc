@@ -32,6 +32,12 @@ class KestrelDriver final : public Driver {
     replay_.add_options = bind_options<KestrelOptions>(add_legacy_xids);
     replay_.read = [](const ReadRequest& r) { return run_kestrel_replay(r, options_in<KestrelOptions>(r.options)); };
 
+    stats_.does = "per queue: records per opcode, items, ages, open transactions, space per segment, startup's work";
+    stats_.add_options = bind_options<KestrelOptions>(add_legacy_xids);
+    stats_.stats = [](const ReadRequest& r, StatsModel* model, Reporter* findings) {
+      return run_kestrel_stats(r, options_in<KestrelOptions>(r.options), model, findings);
+    };
+
     compact_.does = "rewrites a queue's journal as its live items (alias roll)";
     compact_.add_options = bind_options<KestrelCompactOptions>(add_kestrel_compact_options);
     compact_.write = [](const WriteRequest& r) {
@@ -78,6 +84,7 @@ class KestrelDriver final : public Driver {
     return offered(command, {{"dump", &dump_},
                              {"verify", &verify_},
                              {"replay", &replay_},
+                             {"stats", &stats_},
                              {"compact", &compact_},
                              {"convert", &convert_},
                              {"repair", &repair_},
@@ -91,6 +98,7 @@ class KestrelDriver final : public Driver {
 
   ReadCapability dump_, replay_;
   VerifyCapability verify_;
+  StatsCapability stats_;
   WriteCapability compact_, repair_;
   ConvertCapability convert_;
   GenCapability gen_;

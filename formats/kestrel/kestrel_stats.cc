@@ -1,0 +1,247 @@
+#include "kestrel/kestrel_stats.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <limits>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "kestrel/journal_reader.h"
+#include "kestrel/record_tally.h"
+#include "path_name.h"
+
+namespace qjt::kestrel {
+namespace {
+
+using Values = std::vector<std::optional<StatsValue>>;
+
+// The queue's records.
+constexpr StatsMetric kRecords{"records", StatsUnit::kCount, "Records in the queue's journal files."};
+constexpr StatsMetric kOpRecords{"records", StatsUnit::kCount, "Records of this opcode in the queue's journal."};
+constexpr StatsMetric kOpBytes{"records", StatsUnit::kBytes, "Bytes of the records of this opcode."};
+constexpr StatsMetric kPayload{"payload", StatsUnit::kBytes,
+                               "Payload sizes of the records that add an item (ADD, ADDX, ADD_XID, CONTINUE)."};
+// Its items.
+constexpr StatsMetric kQueuedItems{"queued_items", StatsUnit::kCount,
+                                   "Items in the queue, open transactions' items aside."};
+constexpr StatsMetric kQueued{"queued", StatsUnit::kBytes, "Payload bytes of the items in the queue."};
+constexpr StatsMetric kQueuedPayload{"queued_payload", StatsUnit::kBytes, "Payload sizes of the items in the queue."};
+constexpr StatsMetric kOldestAdd{"oldest_item_add", StatsUnit::kTime,
+                                 "Add time of the earliest added item in the queue."};
+constexpr StatsMetric kNewestAdd{"newest_item_add", StatsUnit::kTime,
+                                 "Add time of the latest added item in the queue."};
+constexpr StatsMetric kOldestAge{"oldest_item_age", StatsUnit::kDuration,
+                                 "Age of the earliest added item in the queue."};
+constexpr StatsMetric kNewestAge{"newest_item_age", StatsUnit::kDuration, "Age of the latest added item in the queue."};
+constexpr StatsMetric kExpired{"expired_items", StatsUnit::kCount,
+                               "Items in the queue whose expiry has passed (Kestrel discards them when next read)."};
+constexpr StatsMetric kNoExpiry{"items_without_expiry", StatsUnit::kCount, "Items in the queue that never expire."};
+constexpr StatsMetric kOpenTransactions{
+    "open_transactions", StatsUnit::kCount,
+    "Open transactions: items removed tentatively, neither confirmed nor put back."};
+constexpr StatsMetric kItemAdd{"item_add", StatsUnit::kTime, "Add time of the item the open transaction holds."};
+constexpr StatsMetric kItemAge{"item_age", StatsUnit::kDuration, "Age of the item the open transaction holds."};
+// Its space.
+constexpr StatsMetric kJournal{"journal", StatsUnit::kBytes, "Bytes of the queue's journal files."};
+constexpr StatsMetric kArchived{"archived", StatsUnit::kBytes,
+                                "Bytes of the queue's journal files Kestrel no longer appends to."};
+constexpr StatsMetric kLive{"live", StatsUnit::kBytes, "Bytes of the journal a compaction would write."};
+constexpr StatsMetric kOverflow{"journal_overflow", StatsUnit::kRatio,
+                                "Journal bytes per live byte (what Kestrel 1.x compares with max_journal_overflow)."};
+constexpr StatsMetric kReclaimable{"reclaimable", StatsUnit::kBytes,
+                                   "Bytes a compaction would free: journal bytes less live bytes."};
+constexpr StatsMetric kSegmentRecords{"records", StatsUnit::kCount, "Records in the journal file."};
+constexpr StatsMetric kSegmentBytes{"journal", StatsUnit::kBytes, "Bytes of the journal file."};
+constexpr StatsMetric kSegmentItems{"queued_items", StatsUnit::kCount,
+                                    "Items queued or held by an open transaction that the journal file adds."};
+constexpr StatsMetric kSegmentReclaimable{"reclaimable", StatsUnit::kBytes,
+                                          "Bytes of the journal file outside the records of the items still in it."};
+// Kestrel's next startup.
+constexpr StatsMetric kPackInstalls{"startup_pack_installs", StatsUnit::kCount,
+                                    "Leftover packs Kestrel's startup installs in place of the segments they cover."};
+constexpr StatsMetric kDeletions{"startup_deletions", StatsUnit::kCount,
+                                 "Files Kestrel's startup deletes: temporary files and segments a pack covers."};
+constexpr StatsMetric kFileSize{"size", StatsUnit::kBytes, "Bytes of the file."};
+
+// now - then, clamped to what a duration holds (times come from the data).
+std::int64_t age(std::int64_t now, std::int64_t then) {
+  std::int64_t difference = 0;
+  if (!__builtin_sub_overflow(now, then, &difference)) return difference;
+  return then < 0 ? std::numeric_limits<std::int64_t>::max() : std::numeric_limits<std::int64_t>::min();
+}
+
+std::uint64_t less(std::uint64_t a, std::uint64_t b) { return a > b ? a - b : 0; }
+
+std::string queue_path(const OpenJournal& journal) {
+  if (!journal.directory.empty()) return journal.directory;
+  if (journal.files.empty() || journal.files.front().path == "-") return "-";
+  const std::string parent = std::filesystem::path(journal.files.front().path).parent_path().string();
+  return parent.empty() ? "." : parent;
+}
+
+void add_records(const RecordTally& tally, std::uint64_t records, StatsEntity* queue) {
+  queue->set(kRecords, StatsValue::whole(records));
+  queue->set(kPayload, tally.payloads().distribution());
+  if (records == 0) return;
+  StatsTable& ops = queue->table("opcode", {"op"}, {kOpRecords, kOpBytes});
+  for (std::uint8_t op = 0; op <= kMaxOpcode; ++op) {
+    const auto type = static_cast<RecordType>(op);
+    if (tally.records(type) == 0) continue;
+    ops.add_row({std::string(record_type_name(type))},
+                {StatsValue::whole(tally.records(type)), StatsValue::whole(tally.bytes(type))});
+  }
+}
+
+// What a journal file still holds: the items it adds that are queued or
+// held by an open transaction, and the bytes of the records that add them.
+struct Held {
+  std::uint64_t items = 0;
+  std::uint64_t bytes = 0;
+};
+
+// Reads again the records that added a queue's items, counting each as
+// held by its file. As compaction does (compaction.h), through one forward
+// window per file, not through the mapping: the queue's items lie mostly in
+// file order, and a walk through the mapping costs a page fault per page.
+class HeldRecords {
+ public:
+  explicit HeldRecords(const OpenJournal& journal) : held_(journal.files.size()) {
+    readers_.reserve(journal.inputs.size());
+    for (const auto& input : journal.inputs)
+      readers_.push_back(input ? JournalReader(*input)
+                               : JournalReader(ByteSpan()));  // items lie in readable files only
+  }
+
+  const JournalRecord& read(const QueuedItem& item) {
+    JournalReader& reader = readers_[item.file_index];
+    reader.seek(item.record_offset);
+    reader.next(&record_);
+    ++held_[item.file_index].items;
+    held_[item.file_index].bytes += record_.length;
+    return record_;
+  }
+  const std::vector<Held>& held() const { return held_; }
+
+ private:
+  std::vector<JournalReader> readers_;
+  std::vector<Held> held_;
+  JournalRecord record_;
+};
+
+void add_queued(const ReplayState& state, std::int64_t now, HeldRecords* records, StatsEntity* queue) {
+  LogHistogram payloads;
+  std::uint64_t expired = 0, without_expiry = 0;
+  std::optional<std::int64_t> oldest, newest;  // of the items that store an add time (the legacy ADD does not)
+  for (const QueuedItem& item : state.queue()) {
+    const JournalRecord& record = records->read(item);
+    payloads.add(item.payload_size);
+    if (record.expiry_ms == 0) {
+      ++without_expiry;
+    } else if (record.expiry_ms <= now) {
+      ++expired;
+    }
+    if (!record.has_add_time) continue;
+    oldest = std::min(oldest.value_or(record.add_time_ms), record.add_time_ms);
+    newest = std::max(newest.value_or(record.add_time_ms), record.add_time_ms);
+  }
+  queue->set(kQueuedItems, StatsValue::whole(state.queue().size()));
+  queue->set(kQueued, StatsValue::whole(payloads.sum()));
+  queue->set(kQueuedPayload, payloads.distribution());
+  queue->set(kExpired, StatsValue::whole(expired));
+  queue->set(kNoExpiry, StatsValue::whole(without_expiry));
+  if (oldest) {
+    queue->set(kOldestAdd, StatsValue::milliseconds(*oldest));
+    queue->set(kOldestAge, StatsValue::milliseconds(age(now, *oldest)));
+    queue->set(kNewestAdd, StatsValue::milliseconds(*newest));
+    queue->set(kNewestAge, StatsValue::milliseconds(age(now, *newest)));
+  }
+}
+
+// The oldest open transaction is the one whose item was added first (the
+// lowest xid among equals): when a transaction opened is not journaled.
+void add_open_transactions(const ReplayState& state, std::int64_t now, HeldRecords* records, StatsEntity* queue) {
+  std::optional<std::pair<std::int32_t, std::int64_t>> oldest;  // xid, add time
+  for (const auto& [xid, item] : state.open_transactions()) {
+    const JournalRecord& record = records->read(item);
+    if (record.has_add_time && (!oldest || record.add_time_ms < oldest->second)) oldest = {xid, record.add_time_ms};
+  }
+  queue->set(kOpenTransactions, StatsValue::whole(state.open_transactions().size()));
+  if (!oldest) return;
+  queue->table("oldest_open_transaction", {"xid"}, {kItemAdd, kItemAge})
+      .add_row({std::to_string(oldest->first)},
+               {StatsValue::milliseconds(oldest->second), StatsValue::milliseconds(age(now, oldest->second))});
+}
+
+void add_space(const OpenJournal& journal, const ReplayState& state, const std::vector<std::uint64_t>& records,
+               const std::vector<Held>& held, StatsEntity* queue) {
+  std::uint64_t journal_bytes = 0, archived = 0;
+  StatsTable* segments = journal.files.empty()
+                             ? nullptr
+                             : &queue->table("segment", {"file", "role"},
+                                             {kSegmentRecords, kSegmentBytes, kSegmentItems, kSegmentReclaimable});
+  for (std::size_t i = 0; i < journal.files.size(); ++i) {
+    const JournalFile& file = journal.files[i];
+    const std::uint64_t size = journal.size_of(i);
+    journal_bytes += size;
+    if (!is_live_journal(file)) archived += size;
+    segments->add_row({file.name, file_role_name(file.role)},
+                      {StatsValue::whole(records[i]), StatsValue::whole(size), StatsValue::whole(held[i].items),
+                       StatsValue::whole(less(size, held[i].bytes))});
+  }
+  const std::uint64_t live = state.live_bytes();
+  queue->set(kJournal, StatsValue::whole(journal_bytes));
+  queue->set(kArchived, StatsValue::whole(archived));
+  queue->set(kLive, StatsValue::whole(live));
+  if (live > 0)
+    queue->set(kOverflow, StatsValue::fraction(static_cast<double>(journal_bytes) / static_cast<double>(live)));
+  queue->set(kReclaimable, StatsValue::whole(less(journal_bytes, live)));
+}
+
+bool is_pack(const JournalFile& file) { return file.name.ends_with(".pack"); }
+
+std::optional<StatsValue> file_size(const std::string& path) {
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(path, ec);
+  return ec ? std::nullopt : std::optional(StatsValue::whole(size));
+}
+
+// Startup installs each leftover pack (replay reads it in its place) and
+// deletes the files QueueJournal::leftovers names.
+void add_startup(const OpenJournal& journal, StatsEntity* queue) {
+  const auto packs = static_cast<std::uint64_t>(std::count_if(journal.files.begin(), journal.files.end(), is_pack));
+  queue->set(kPackInstalls, StatsValue::whole(packs));
+  queue->set(kDeletions, StatsValue::whole(journal.leftovers.size()));
+  if (packs == 0 && journal.leftovers.empty()) return;
+  StatsTable& actions = queue->table("startup_action", {"file", "action"}, {kFileSize});
+  for (std::size_t i = 0; i < journal.files.size(); ++i)
+    if (is_pack(journal.files[i]))
+      actions.add_row({journal.files[i].name, "install_pack"}, {StatsValue::whole(journal.size_of(i))});
+  for (const std::string& path : journal.leftovers) {
+    const std::string name = base_name(path);
+    const bool temp = name.find("~~") != std::string::npos;
+    actions.add_row({name, temp ? "delete_temp_file" : "delete_superseded_segment"}, {file_size(path)});
+  }
+}
+
+}  // namespace
+
+void add_queue_stats(const OpenJournal& journal, ReplayOptions options, std::int64_t now, Reporter* findings,
+                     StatsModel* model) {
+  ReplayState state(options, findings);
+  RecordTally tally;
+  const std::vector<std::uint64_t> records = replay_journal(journal, &state, {}, &tally);
+  StatsEntity& queue =
+      model->entity("queue", {{"format", "kestrel"}, {"path", queue_path(journal)}, {"queue", journal.queue}});
+  std::uint64_t total = 0;
+  for (const std::uint64_t n : records) total += n;
+  add_records(tally, total, &queue);
+  HeldRecords held(journal);
+  add_queued(state, now, &held, &queue);
+  add_open_transactions(state, now, &held, &queue);
+  add_space(journal, state, records, held.held(), &queue);
+  add_startup(journal, &queue);
+}
+
+}  // namespace qjt::kestrel
