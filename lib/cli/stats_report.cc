@@ -8,6 +8,7 @@
 #include "durable_file.h"
 #include "interrupt.h"
 #include "named_output.h"
+#include "output.h"
 #include "stats_json.h"
 #include "stats_prometheus.h"
 #include "stats_text.h"
@@ -70,10 +71,15 @@ ExitCode write_stats_report(std::string_view command, const StatsModel& model, c
     for (const Finding& f : findings) diagnostics.report(f);
   }
   const std::string report = render(model, findings, output.style);
+  if (output.path == "-") {  // through the run's sink, so that main knows the report was written
+    Output out;
+    out.write(report);
+    return finish_output(&out, ExitCode::kOk);
+  }
   const FileContent content = [&report](FileWriter* out, std::string* error) {
     return out->append(ByteSpan(report), error);
   };
-  if (output.path != "-" && holds_stats_report(output.path)) return replace_report(command, output.path, content);
+  if (holds_stats_report(output.path)) return replace_report(command, output.path, content);
   if (auto refused = refuse_stats_output(command, output)) return *refused;
   return write_named_output(NamedOutput{command, output.guard, {}}, output.path, content);
 }
