@@ -15,6 +15,7 @@
 
 #include "flume/checkpoint_file.h"
 #include "flume/checkpoint_state.h"
+#include "flume/log_space.h"
 #include "flume/snappy_stream.h"
 #include "input_file.h"
 
@@ -170,7 +171,7 @@ class Replayer {
 
   void seed(std::vector<InflightTransaction> puts, std::vector<InflightTransaction> takes) {
     for (auto& t : puts)
-      for (EventPointer p : t.pointers) transactions_[t.transaction_id].push_back(p);
+      for (EventPointer p : t.pointers) transactions_[t.transaction_id].pointers.push_back(p);
     for (auto& t : takes) {
       auto& pointers = inflight_takes_[t.transaction_id];
       pointers.insert(pointers.end(), t.pointers.begin(), t.pointers.end());
@@ -194,14 +195,37 @@ class Replayer {
       return a > b;
     };
     std::priority_queue<std::size_t, std::vector<std::size_t>, decltype(later)> heap(later);
+    std::vector<LogReplayCounts> per_log(cursors.size());
     for (std::size_t i = 0; i < cursors.size(); ++i)
       if (advance(&cursors[i])) heap.push(i);
     while (!heap.empty()) {
       const std::size_t i = heap.top();
       heap.pop();
-      apply(*cursors[i].log, cursors[i].record, checkpoint_woid);
+      apply(*cursors[i].log, cursors[i].record, checkpoint_woid, &per_log[i]);
       if (advance(&cursors[i])) heap.push(i);
     }
+    for (std::size_t i = 0; i < cursors.size(); ++i) {
+      // Each cursor now holds the record that ended its log: the end of its data, or what stopped it.
+      const std::uint64_t start = cursors[i].log->replay_start(checkpoint_woid);
+      per_log[i].read_bytes = cursors[i].record.offset > start ? cursors[i].record.offset - start : 0;
+      result_.logs[cursors[i].log->file_id()] = per_log[i];
+    }
+  }
+
+  // The transactions left open by the logs, before finish() settles them
+  // as Flume's start does.
+  void count_open() {
+    for (const auto& [txid, t] : transactions_) {
+      result_.inflight_takes += t.takes;
+      result_.inflight_puts += t.pointers.size() - t.takes;
+      for (EventPointer p : t.pointers) ++result_.logs[p.file_id].inflight;
+    }
+    for (const auto& [txid, pointers] : inflight_takes_) {
+      result_.inflight_takes += pointers.size();
+      for (EventPointer p : pointers) ++result_.logs[p.file_id].inflight;
+      if (transactions_.count(txid) == 0) ++result_.open_transactions;
+    }
+    result_.open_transactions += transactions_.size();
   }
 
   void finish(const std::string& where) {
@@ -276,7 +300,7 @@ class Replayer {
                      what));
   }
 
-  void apply(const ChannelLog& log, const LogRecord& r, std::int64_t checkpoint_woid) {
+  void apply(const ChannelLog& log, const LogRecord& r, std::int64_t checkpoint_woid, LogReplayCounts* counts) {
     ++result_.counts.read;
     result_.max_transaction_id = std::max(result_.max_transaction_id, r.transaction_id);
     result_.max_write_order_id = std::max(result_.max_write_order_id, r.write_order_id);
@@ -287,17 +311,25 @@ class Replayer {
     switch (r.type) {
       case LogRecordType::kPut:
         ++result_.counts.puts;
-        transactions_[r.transaction_id].push_back(EventPointer{log.file_id(), static_cast<std::int32_t>(r.offset)});
+        ++counts->puts;
+        transactions_[r.transaction_id].pointers.push_back(
+            EventPointer{log.file_id(), static_cast<std::int32_t>(r.offset)});
         break;
-      case LogRecordType::kTake:
+      case LogRecordType::kTake: {
         ++result_.counts.takes;
-        transactions_[r.transaction_id].push_back(r.taken);
+        ++counts->takes;
+        Transaction& t = transactions_[r.transaction_id];
+        t.pointers.push_back(r.taken);
+        ++t.takes;
         break;
+      }
       case LogRecordType::kRollback:
         ++result_.counts.rollbacks;
+        ++counts->rollbacks;
         transactions_.erase(r.transaction_id);
         break;
       case LogRecordType::kCommit:
+        ++counts->commits;
         commit(log, r);
         break;
       default:
@@ -309,7 +341,7 @@ class Replayer {
     ++result_.counts.commits;
     std::vector<EventPointer> pointers;
     if (auto it = transactions_.find(r.transaction_id); it != transactions_.end()) {
-      pointers = std::move(it->second);
+      pointers = std::move(it->second.pointers);
       transactions_.erase(it);
     }
     const std::size_t from_log = pointers.size();
@@ -354,9 +386,16 @@ class Replayer {
     }
   }
 
+  // A transaction's pointers in record order (puts and takes alike, as
+  // Flume's replay keeps them), and how many of them are takes.
+  struct Transaction {
+    std::vector<EventPointer> pointers;
+    std::uint64_t takes = 0;
+  };
+
   ChannelReplay& result_;
   Reporter* reporter_;
-  std::unordered_map<std::int64_t, std::vector<EventPointer>> transactions_;
+  std::unordered_map<std::int64_t, Transaction> transactions_;
   std::unordered_map<std::int64_t, std::vector<EventPointer>> inflight_takes_;
   std::vector<std::int64_t> inflight_order_;
   std::unordered_map<std::int64_t, int> pending_takes_;
@@ -457,6 +496,7 @@ ChannelReplay replay_channel(const ChannelLayout& layout, const ChannelLogs& log
   }
   result.max_transaction_id = result.max_write_order_id = result.checkpoint_write_order_id;
   replayer.run(logs, result.checkpoint_write_order_id);
+  replayer.count_open();
   replayer.finish(where);
   report_anomalies(*result.queue, where, reporter);
   return result;
@@ -496,28 +536,15 @@ std::uint64_t for_each_queued_event(const EventQueue& queue, const ChannelLogs& 
 }
 
 void check_log_retention(const ChannelLogs& logs, const EventQueue& queue, Reporter* reporter) {
-  std::optional<std::int32_t> lowest_counted;
-  for (const auto& [file_id, count] : queue.reference_counts())
-    if (count > 0 && (!lowest_counted || file_id < *lowest_counted)) lowest_counted = file_id;
   std::set<std::int32_t> referenced;
   for (EventPointer p : queue) referenced.insert(p.file_id);
-  std::map<std::string, std::vector<std::int32_t>> ids_by_dir;
-  for (const ChannelLog& log : logs.logs()) ids_by_dir[log.layout().dir].push_back(log.file_id());
-  for (auto& [dir, ids] : ids_by_dir) {
-    std::sort(ids.begin(), ids.end());
-    // Flume keeps the newest two logs of each dir, counted when it removes
-    // old logs: after the replay it has rolled every dir to a new log (spec
-    // §1.5, §6.4), so of the logs here only the newest one is kept for sure.
-    const std::size_t candidates = ids.size() > 1 ? ids.size() - 1 : 0;
-    for (std::size_t i = 0; i < candidates; ++i) {
-      const std::int32_t id = ids[i];
-      const bool deleted = !lowest_counted || id < *lowest_counted;
-      if (!deleted || referenced.count(id) == 0) continue;
-      tell(reporter, Severity::kError, "log_would_be_deleted", logs.find(id)->layout().path, std::nullopt,
-           fmt::format("the queue still points into log-{}, but the reference counts name no log below "
-                       "{}: Flume deletes this log after its next checkpoint and those events are lost",
-                       id, lowest_counted ? fmt::format("log-{}", *lowest_counted) : std::string("any")));
-    }
+  const std::optional<std::int32_t> lowest = lowest_log_in_use(queue);
+  for (const std::int32_t id : logs_flume_deletes(logs, queue)) {
+    if (referenced.count(id) == 0) continue;
+    tell(reporter, Severity::kError, "log_would_be_deleted", logs.find(id)->layout().path, std::nullopt,
+         fmt::format("the queue still points into log-{}, but the reference counts name no log below "
+                     "{}: Flume deletes this log after its next checkpoint and those events are lost",
+                     id, lowest ? fmt::format("log-{}", *lowest) : std::string("any")));
   }
 }
 

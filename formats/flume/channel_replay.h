@@ -55,12 +55,29 @@ struct ReplayCounts {
   std::uint64_t pending_takes = 0;      // committed takes whose put never came
 };
 
+// One log's part in the replay: its records replayed (after the
+// checkpoint's write order id), by type, and the pointers into it of the
+// transactions still open at the end of the logs (a put's event, a take's
+// taken event), which a running Flume counts as in use (getFileIDs).
+struct LogReplayCounts {
+  std::uint64_t read_bytes = 0;  // from the replay's start in it to where its records end
+  std::uint64_t puts = 0, takes = 0, rollbacks = 0, commits = 0;
+  std::uint64_t inflight = 0;
+};
+
 struct ChannelReplay {
   ReplaySource source = ReplaySource::kLogs;
   std::optional<EventQueue> queue;  // empty only when no queue could be built
   std::int64_t checkpoint_write_order_id = 0;
   int checkpoint_version = 0;  // 0 for a replay from the logs alone
   ReplayCounts counts;
+  // By file id: every readable log, and a log an open transaction points into.
+  std::map<std::int32_t, LogReplayCounts> logs;
+  // Transactions neither committed nor rolled back at the end of the logs:
+  // from the checkpoint's inflight files or the logs. Flume's next start
+  // drops their puts and puts their takes back at the head.
+  std::uint64_t open_transactions = 0;
+  std::uint64_t inflight_puts = 0, inflight_takes = 0;  // their events
   std::int64_t max_transaction_id = 0;
   std::int64_t max_write_order_id = 0;
   // Logs whose reading ended before their last record: a broken record, a
@@ -95,8 +112,9 @@ std::uint64_t for_each_queued_event(const EventQueue& queue, const ChannelLogs& 
 
 // Flume deletes, after its next checkpoint, every log below the lowest file
 // id its reference counts (and inflight pointers) still name, except the
-// newest two of each data dir (spec §6.4). Counts that are wrong make it
-// delete a log the queue still points into: error log_would_be_deleted.
+// newest two of each data dir (spec §6.4; log_space.h's logs_flume_deletes).
+// Counts that are wrong make it delete a log the queue still points into:
+// error log_would_be_deleted.
 void check_log_retention(const ChannelLogs& logs, const EventQueue& queue, Reporter* reporter);
 
 }  // namespace qjt::flume

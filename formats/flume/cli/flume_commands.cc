@@ -4,6 +4,7 @@
 
 #include "command_support.h"
 #include "flume/channel_replay.h"
+#include "flume/channel_stats.h"
 #include "flume/cli/flume_hints.h"
 #include "flume/event_json.h"
 #include "flume/file_dump.h"
@@ -223,6 +224,37 @@ ExitCode run_flume_replay(const FlumeRun& run) {
     out.write(within.text("  ", "event(s)"));
   }
   return finish_output(&out, outcome(in->status, errors));
+}
+
+void add_flume_stats_options(CLI::App* group, FlumeStatsOptions* o) {
+  add_channel_options(group, &o->flume, true);
+  group
+      ->add_option("--by-header", o->by_header,
+                   "Queued events and bytes per value of this event header: the top 100, then other (repeatable)")
+      ->allow_extra_args(false);
+}
+
+ExitCode run_flume_stats(const FlumeRun& run, const std::vector<std::string>& by_header, StatsModel* model,
+                         Reporter* findings) {
+  if (!names_channel(run.flume)) {
+    return usage_error("stats", "a Flume channel is named by --checkpoint-dir and --data-dir");
+  }
+  UniqueFindings reporter(findings);
+  auto in = gather(run, &reporter);
+  if (!in) return ExitCode::kUsage;
+  if (in->channel_missing) return ExitCode::kIoError;
+  flume::ChannelLogs logs(in->layout->logs, in->keys, &reporter);
+  flume::ChannelReplay replay =
+      flume::replay_channel(*in->layout, logs, flume::ChannelReplayOptions{run.flume.capacity}, &reporter);
+  flume::ChannelStats stats(by_header);
+  if (replay.queue) {
+    flume::for_each_queued_event(
+        *replay.queue, logs, in->layout->checkpoint.dir, &reporter,
+        [&stats](std::size_t, flume::EventPointer p, const flume::LogRecord& put) { stats.add_event(p, put); });
+    flume::check_log_retention(logs, *replay.queue, &reporter);
+  }
+  stats.fill(*in->layout, logs, replay, model);
+  return in->status;
 }
 
 }  // namespace qjt::cli

@@ -1,5 +1,5 @@
-// dump, verify and replay for Apache Flume file channels: what the Flume
-// driver runs.
+// dump, verify, replay and stats for Apache Flume file channels: what the
+// Flume driver runs.
 // The work is done by formats/flume; these only choose files and print.
 #pragma once
 
@@ -12,6 +12,7 @@
 #include "finding.h"
 #include "flume/cli/flume_input.h"
 #include "read_filter.h"
+#include "stats_model.h"
 
 namespace qjt::cli {
 
@@ -37,5 +38,17 @@ FindingList verify_channel(const FlumeOptions& flume);
 
 ExitCode run_flume_dump(const FlumeRun& run);
 ExitCode run_flume_replay(const FlumeRun& run);
+
+// stats: the channel options, and --by-header KEY (repeatable).
+struct FlumeStatsOptions {
+  FlumeOptions flume;
+  std::vector<std::string> by_header;
+};
+void add_flume_stats_options(CLI::App* group, FlumeStatsOptions* options);
+
+// The channel `run` names, replayed, as a "channel" entity of `model`
+// (flume/channel_stats.h); the replay's findings to `findings`.
+ExitCode run_flume_stats(const FlumeRun& run, const std::vector<std::string>& by_header, StatsModel* model,
+                         Reporter* findings);
 
 }  // namespace qjt::cli

@@ -58,6 +58,21 @@ class FlumeDriver final : public Driver {
       return r.group == kLockGroup ? tell_locks(r.paths) : run_flume_replay(run(r));
     };
 
+    stats_.does = "queue depth, what pins each data log, where the next start recovers from";
+    stats_.add_options = bind_options<FlumeStatsOptions>(add_flume_stats_options);
+    stats_.options_name_input = [](const OptionValues& v) {
+      return names_channel(options_in<FlumeStatsOptions>(v).flume);
+    };
+    stats_.input_options = kChannelOptions;
+    stats_.stats = [](const ReadRequest& r, StatsModel* model, Reporter* findings) {
+      if (r.group == kLockGroup) {
+        for (const std::string& path : r.paths) findings->report(lock_file_finding(path));
+        return ExitCode::kOk;
+      }
+      const auto o = options_in<FlumeStatsOptions>(r.options);
+      return run_flume_stats(run(r, o.flume), o.by_header, model, findings);
+    };
+
     // No compact: Flume's own log cleaner drops the logs no event needs.
     convert_.does = "data logs to and from JSON Lines; a V2 checkpoint to V3 (--apply)";
     convert_.targets = {"jsonl", "flume-log", "flume-v3"};
@@ -109,6 +124,7 @@ class FlumeDriver final : public Driver {
     return offered(command, {{"dump", &dump_},
                              {"verify", &verify_},
                              {"replay", &replay_},
+                             {"stats", &stats_},
                              {"convert", &convert_},
                              {"repair", &repair_},
                              {"gen", &gen_}});
@@ -175,14 +191,15 @@ class FlumeDriver final : public Driver {
     return ExitCode::kOk;
   }
 
-  static FlumeRun run(const ReadRequest& r) {
-    FlumeOptions options = options_in<FlumeOptions>(r.options);
+  static FlumeRun run(const ReadRequest& r) { return run(r, options_in<FlumeOptions>(r.options)); }
+  static FlumeRun run(const ReadRequest& r, FlumeOptions options) {
     options.format = r.format == kName ? "auto" : r.format;
     return FlumeRun{r.paths, options, r.json, r.data, r.limit, r.filter, r.strict, r.quiet, r.printed};
   }
 
   ReadCapability dump_, replay_;
   VerifyCapability verify_;
+  StatsCapability stats_;
   WriteCapability repair_;
   ConvertCapability convert_;
   GenCapability gen_;
