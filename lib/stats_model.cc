@@ -122,6 +122,12 @@ StatsEntity& StatsModel::entity(std::string_view kind, std::vector<StatsLabel> l
   return *it->second;
 }
 
+std::optional<StatsValue> elapsed(std::int64_t earlier, std::int64_t later) {
+  std::int64_t difference = 0;
+  if (__builtin_sub_overflow(later, earlier, &difference)) return std::nullopt;
+  return StatsValue::milliseconds(difference);
+}
+
 std::string_view unit_suffix(StatsUnit unit, const StatsUnitSuffixes& spelling) {
   switch (unit) {
     case StatsUnit::kCount:

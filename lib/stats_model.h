@@ -96,6 +96,10 @@ class StatsValue {
   std::variant<std::uint64_t, std::int64_t, double> value_;
 };
 
+// The time from `earlier` to `later` as a duration; none when it does not
+// fit (times come from the data, so any two may be 2^64 apart).
+std::optional<StatsValue> elapsed(std::int64_t earlier, std::int64_t later);
+
 struct StatsLabel {
   std::string_view name;  // a literal, is_stats_name
   std::string value;      // from the data: a path, a queue's name

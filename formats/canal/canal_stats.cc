@@ -58,14 +58,6 @@ constexpr StatsMetric kNewestEntryAge{"newest_entry_age", StatsUnit::kDuration,
 
 constexpr std::string_view kFormat = "canal";
 
-// `later` - `earlier`; nullopt when the difference is not an int64 (the
-// times are untrusted).
-std::optional<std::int64_t> between(std::int64_t earlier, std::int64_t later) {
-  std::int64_t difference = 0;
-  if (__builtin_sub_overflow(later, earlier, &difference)) return std::nullopt;
-  return difference;
-}
-
 // Sizes from --binlogs are untrusted: their sums saturate rather than wrap.
 void add_bytes(std::uint64_t* sum, std::uint64_t bytes) {
   if (__builtin_add_overflow(*sum, bytes, sum)) *sum = std::numeric_limits<std::uint64_t>::max();
@@ -108,7 +100,7 @@ void add_cursor_figures(const Cursor& c, std::int64_t now_ms, StatsEntity* clien
     client->table("cursor", {"journal"}, {kPosition}).add_row({*c.journal_name}, {StatsValue::whole(*position)});
   if (!c.timestamp) return;
   client->set(kCursorTime, StatsValue::milliseconds(*c.timestamp));
-  if (const auto lag = between(*c.timestamp, now_ms)) client->set(kLag, StatsValue::milliseconds(*lag));
+  if (const auto lag = elapsed(*c.timestamp, now_ms)) client->set(kLag, *lag);
 }
 
 // As check_against_binlogs judges the cursor: a cursor it does not check
@@ -131,11 +123,11 @@ void add_restart(const RestartCursor& restart, const BinlogSizes* binlogs, std::
                  StatsEntity* destination) {
   const Cursor& c = restart.cursor;
   const auto position = binlog_position(c);
-  const auto lag = c.timestamp ? between(*c.timestamp, now_ms) : std::nullopt;
+
   std::vector<std::optional<StatsValue>> row{
       position ? std::optional(StatsValue::whole(*position)) : std::nullopt,
       c.timestamp ? std::optional(StatsValue::milliseconds(*c.timestamp)) : std::nullopt,
-      lag ? std::optional(StatsValue::milliseconds(*lag)) : std::nullopt, std::nullopt, std::nullopt};
+      c.timestamp ? elapsed(*c.timestamp, now_ms) : std::nullopt, std::nullopt, std::nullopt};
   if (binlogs && position) {
     const auto own = binlogs->find(*c.journal_name);
     if (own != binlogs->end()) {
@@ -188,12 +180,11 @@ void MetaLogStats::finish_file(const std::string& path, std::uint64_t bytes, Sta
   StatsEntity& destination = model->entity("destination", destination_labels(path, name));
   destination.set(kLogLines, StatsValue::whole(lines_));
   destination.set(kJournal, StatsValue::whole(bytes));
-  const auto span = lines_ > 0 ? between(earliest_ms_, latest_ms_) : std::nullopt;
-  if (span) destination.set(kLogSpan, StatsValue::milliseconds(*span));
+  const auto span = lines_ > 0 ? elapsed(earliest_ms_, latest_ms_) : std::nullopt;
+  if (span) destination.set(kLogSpan, *span);
   if (lines_ > 0) {
-    if (const auto age = between(earliest_ms_, now_ms_))
-      destination.set(kOldestEntryAge, StatsValue::milliseconds(*age));
-    if (const auto age = between(latest_ms_, now_ms_)) destination.set(kNewestEntryAge, StatsValue::milliseconds(*age));
+    if (const auto age = elapsed(earliest_ms_, now_ms_)) destination.set(kOldestEntryAge, *age);
+    if (const auto age = elapsed(latest_ms_, now_ms_)) destination.set(kNewestEntryAge, *age);
   }
   for (const ClientLog& c : clients_) {
     StatsEntity& client = model->entity("client", client_labels(path, name, c.client_id));
@@ -201,9 +192,9 @@ void MetaLogStats::finish_file(const std::string& path, std::uint64_t bytes, Sta
     client.set(kClientLines, StatsValue::whole(c.lines));
     client.set(kPositionChanges, StatsValue::whole(c.position_changes));
     // Changes per second; no rate over a span of no time.
-    if (span && *span > 0)
-      client.set(kUpdateRate,
-                 StatsValue::fraction(static_cast<double>(c.position_changes) * 1000.0 / static_cast<double>(*span)));
+    if (span && span->as_milliseconds() > 0)
+      client.set(kUpdateRate, StatsValue::fraction(static_cast<double>(c.position_changes) * 1000.0 /
+                                                   static_cast<double>(span->as_milliseconds())));
     if (c.last_change_ms) client.set(kLastChange, StatsValue::milliseconds(*c.last_change_ms));
   }
   clients_.clear();

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <limits>
 #include <optional>
 #include <string>
 #include <utility>
@@ -64,13 +63,6 @@ constexpr StatsMetric kPackInstalls{"startup_pack_installs", StatsUnit::kCount,
 constexpr StatsMetric kDeletions{"startup_deletions", StatsUnit::kCount,
                                  "Files Kestrel's startup deletes: temporary files and segments a pack covers."};
 constexpr StatsMetric kFileSize{"size", StatsUnit::kBytes, "Bytes of the file."};
-
-// now - then, clamped to what a duration holds (times come from the data).
-std::int64_t age(std::int64_t now, std::int64_t then) {
-  std::int64_t difference = 0;
-  if (!__builtin_sub_overflow(now, then, &difference)) return difference;
-  return then < 0 ? std::numeric_limits<std::int64_t>::max() : std::numeric_limits<std::int64_t>::min();
-}
 
 std::uint64_t less(std::uint64_t a, std::uint64_t b) { return a > b ? a - b : 0; }
 
@@ -153,9 +145,9 @@ void add_queued(const ReplayState& state, std::int64_t now, HeldRecords* records
   queue->set(kNoExpiry, StatsValue::whole(without_expiry));
   if (oldest) {
     queue->set(kOldestAdd, StatsValue::milliseconds(*oldest));
-    queue->set(kOldestAge, StatsValue::milliseconds(age(now, *oldest)));
+    if (const auto age = elapsed(*oldest, now)) queue->set(kOldestAge, *age);
     queue->set(kNewestAdd, StatsValue::milliseconds(*newest));
-    queue->set(kNewestAge, StatsValue::milliseconds(age(now, *newest)));
+    if (const auto age = elapsed(*newest, now)) queue->set(kNewestAge, *age);
   }
 }
 
@@ -171,7 +163,7 @@ void add_open_transactions(const ReplayState& state, std::int64_t now, HeldRecor
   if (!oldest) return;
   queue->table("oldest_open_transaction", {"xid"}, {kItemAdd, kItemAge})
       .add_row({std::to_string(oldest->first)},
-               {StatsValue::milliseconds(oldest->second), StatsValue::milliseconds(age(now, oldest->second))});
+               {StatsValue::milliseconds(oldest->second), elapsed(oldest->second, now)});
 }
 
 void add_space(const OpenJournal& journal, const ReplayState& state, const std::vector<std::uint64_t>& records,
@@ -207,6 +199,13 @@ std::optional<StatsValue> file_size(const std::string& path) {
   return ec ? std::nullopt : std::optional(StatsValue::whole(size));
 }
 
+// What startup does with a leftover file: a temporary one ("~~" in its
+// name) was never finished; any other was superseded by a pack.
+const char* leftover_action(const std::string& name) {
+  if (name.find("~~") != std::string::npos) return "delete_temp_file";
+  return "delete_superseded_segment";
+}
+
 // Startup installs each leftover pack (replay reads it in its place) and
 // deletes the files QueueJournal::leftovers names.
 void add_startup(const OpenJournal& journal, StatsEntity* queue) {
@@ -220,8 +219,7 @@ void add_startup(const OpenJournal& journal, StatsEntity* queue) {
       actions.add_row({journal.files[i].name, "install_pack"}, {StatsValue::whole(journal.size_of(i))});
   for (const std::string& path : journal.leftovers) {
     const std::string name = base_name(path);
-    const bool temp = name.find("~~") != std::string::npos;
-    actions.add_row({name, temp ? "delete_temp_file" : "delete_superseded_segment"}, {file_size(path)});
+    actions.add_row({name, leftover_action(name)}, {file_size(path)});
   }
 }
 

@@ -71,13 +71,6 @@ constexpr StatsMetric kLag{"lag", StatsUnit::kDuration,
 constexpr StatsMetric kNeededSegments{"needed_segments", StatsUnit::kCount,
                                       "Segments the reader still needs, which compaction keeps for it."};
 
-// now - then; none when the difference does not fit (times come from the data).
-std::optional<std::int64_t> age(std::int64_t now, std::int64_t then) {
-  std::int64_t difference = 0;
-  if (__builtin_sub_overflow(now, then, &difference)) return std::nullopt;
-  return difference;
-}
-
 // An id as a figure: ids below 0 are damage, not known.
 std::optional<StatsValue> id_value(std::optional<std::int64_t> id) {
   if (!id || *id < 0) return std::nullopt;
@@ -157,13 +150,13 @@ void add_reader(StatsModel* model, const QueueStatsSource& source, const QueueRe
   // The clamp on load keeps the head at or below the tail.
   entity.set(kLagItems,
              StatsValue::whole(static_cast<std::uint64_t>(replay.tail_id()) - static_cast<std::uint64_t>(reader.head)));
-  std::optional<std::int64_t> lag = 0;
+  std::optional<StatsValue> lag = StatsValue::milliseconds(0);
   if (tally.next) {
     const std::int64_t added = replay.item_record(*tally.next).add_time_ms;
     entity.set(kNextAdd, StatsValue::milliseconds(added));
-    lag = age(now, added);
+    lag = elapsed(added, now);
   }
-  if (lag) entity.set(kLag, StatsValue::milliseconds(*lag));
+  if (lag) entity.set(kLag, *lag);
   const auto needs = [&reader](const auto& bound) { return bound && reader.head < *bound; };
   entity.set(kNeededSegments,
              StatsValue::whole(static_cast<std::uint64_t>(std::count_if(bounds.begin(), bounds.end(), needs))));
@@ -199,7 +192,7 @@ void QueueStats::add_to(const QueueReplay& replay, const QueueStatsSource& sourc
   if (payload_.count() > 0) {
     queue.set(kOldestAdd, StatsValue::milliseconds(oldest_add_));
     queue.set(kNewestAdd, StatsValue::milliseconds(newest_add_));
-    if (const auto oldest = age(now_, oldest_add_)) queue.set(kOldestAge, StatsValue::milliseconds(*oldest));
+    if (const auto oldest = elapsed(oldest_add_, now_)) queue.set(kOldestAge, *oldest);
   }
   queue.set(kExpired, StatsValue::whole(expired_));
   queue.set(kNoExpiry, StatsValue::whole(without_expiry_));
