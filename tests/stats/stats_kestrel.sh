@@ -13,41 +13,14 @@
 #              through jq, and -j 2 giving the bytes of -j 1
 # Run with TZ=UTC and QJT_NOW_MS=1700000000000 (tests/stats/CMakeLists.txt).
 set -u
-qjt=$1
-lint=$2
-testdata=$3
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-failures=0
+source "$(dirname "$0")/common.sh"
 now=1700000000000
-
-fail() {
-  echo "FAIL: $*"
-  failures=$((failures + 1))
-}
-
-# expect WHAT ACTUAL EXPECTED
-expect() {
-  [ "$2" = "$3" ] || fail "$1: expected $3, found $2"
-}
-
-# stats_json OUT PATH...: the JSON report in OUT; its exit status in $status.
-stats_json() {
-  local out=$1
-  shift
-  "$qjt" stats --json "$@" >"$out" 2>"$out.err"
-  status=$?
-}
 
 # q FILE QUEUE JQ: JQ applied to the entity of QUEUE in the report FILE.
 q() {
   jq -c --arg q "$2" ".entities[] | select(.kind == \"queue\" and .labels.queue == \$q) | $3" "$1"
 }
 
-# lint ARGS...: qjt stats --prometheus ARGS through the exposition grammar.
-lint() {
-  "$qjt" stats --prometheus "$@" 2>/dev/null | "$lint" || fail "prometheus_lint rejects qjt stats --prometheus $*"
-}
 
 sample=$testdata/kestrel/sample
 size() { stat -c %s "$1"; }
@@ -174,21 +147,9 @@ lint "$tmp/dir" "$tmp/adds" "$tmp/empty"
 lint "$broken"
 for d in "$testdata"/kestrel/dirs/*; do lint "$d"; done
 all=("$sample" "$tmp/dir" "$tmp/adds" "$tmp/empty" "$testdata"/kestrel/dirs/* "$testdata"/kestrel/files/*)
-for output in "" --json --prometheus; do
-  "$qjt" stats $output -j 1 "${all[@]}" >"$tmp/j1" 2>"$tmp/j1.err"
-  s1=$?
-  "$qjt" stats $output -j 2 "${all[@]}" >"$tmp/j2" 2>"$tmp/j2.err"
-  s2=$?
-  expect "-j 2 $output: exit status" "$s2" "$s1"
-  cmp -s "$tmp/j1" "$tmp/j2" || fail "-j 2 $output: output differs from -j 1"
-  cmp -s "$tmp/j1.err" "$tmp/j2.err" || fail "-j 2 $output: standard error differs from -j 1"
-done
+jobs_match "${all[@]}"
 "$qjt" stats --json "${all[@]}" 2>/dev/null | jq -e '.type == "stats"' >/dev/null || fail "JSON: not one stats object"
 grep -q '^qjt_segment_reclaimable_bytes{format="kestrel",path=".*",queue="orders",file="orders",role="live"} ' \
   <("$qjt" stats --prometheus "$sample" 2>/dev/null) || fail "prometheus: no series of the live segment's reclaimable bytes"
 
-[ "$failures" -eq 0 ] || {
-  echo "$failures failure(s)"
-  exit 1
-}
-echo "all stats_kestrel checks passed"
+finish stats_kestrel

@@ -23,32 +23,7 @@
 # Run with TZ=UTC and QJT_NOW_MS=1700000000000 (tests/stats/CMakeLists.txt);
 # the figures of ages set QJT_NOW_MS themselves.
 set -u
-qjt=$1
-lint=$2
-testdata=$3
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-
-fail() {
-  echo "FAIL: $*"
-  failures=$((failures + 1))
-}
-
-# expect WHAT ACTUAL EXPECTED
-expect() {
-  [ "$2" = "$3" ] || fail "$1: expected $3, found $2"
-}
-
-# stats_json OUT PATH...: the JSON report in OUT; its exit status in $status.
-# (Only its first line: on exit 1, qjt at 2f0cef0 adds an error object.)
-stats_json() {
-  local out=$1
-  shift
-  "$qjt" stats --json "$@" >"$out.all" 2>"$out.err"
-  status=$?
-  head -n 1 "$out.all" >"$out"
-}
+source "$(dirname "$0")/common.sh"
 
 # entity FILE KIND READER JQ: JQ applied to the entity of KIND (and READER
 # for a reader) in the report FILE.
@@ -57,10 +32,6 @@ entity() {
     ".entities[] | select(.kind == \$k and (\$k == \"queue\" or .labels.reader == \$r)) | $4" "$1"
 }
 
-# lint ARGS...: qjt stats --prometheus ARGS through the exposition grammar.
-lint() {
-  "$qjt" stats --prometheus "$@" 2>/dev/null | "$lint" || fail "prometheus_lint rejects qjt stats --prometheus $*"
-}
 
 queue=$testdata/libkestrel/queue
 damaged=$testdata/libkestrel/damaged
@@ -152,15 +123,6 @@ grep -q '^qjt_segment_reader_head_id{format="libkestrel",path="[^"]*",queue="job
   "$tmp/queue.prom" || fail "prometheus: no space report series"
 grep -q '^qjt_reader_lag_seconds{format="libkestrel",path="[^"]*",queue="jobs",reader="web"} -4$' "$tmp/queue.prom" ||
   fail "prometheus: no lag of web in seconds"
-"$qjt" stats -j 1 --json "$queue" "$damaged" "$tmp/gen" >"$tmp/j1" 2>/dev/null
-"$qjt" stats -j 2 --json "$queue" "$damaged" "$tmp/gen" >"$tmp/j2" 2>/dev/null
-cmp -s "$tmp/j1" "$tmp/j2" || fail "-j 2 differs from -j 1"
-"$qjt" stats -j 1 "$queue" "$damaged" "$tmp/gen" >"$tmp/t1" 2>/dev/null
-"$qjt" stats -j 2 "$queue" "$damaged" "$tmp/gen" >"$tmp/t2" 2>/dev/null
-cmp -s "$tmp/t1" "$tmp/t2" || fail "-j 2 differs from -j 1 (text)"
+jobs_match "$queue" "$damaged" "$tmp/gen"
 
-if [ "$failures" -gt 0 ]; then
-  echo "$failures failure(s)"
-  exit 1
-fi
-echo "stats_libkestrel: all checks passed"
+finish stats_libkestrel
