@@ -7,7 +7,6 @@
 #include <utility>
 #include <vector>
 
-#include "kestrel/journal_reader.h"
 #include "kestrel/record_tally.h"
 #include "path_name.h"
 
@@ -93,50 +92,29 @@ struct Held {
   std::uint64_t bytes = 0;
 };
 
-// Reads again the records that added a queue's items, counting each as
-// held by its file. As compaction does (compaction.h), through one forward
-// window per file, not through the mapping: the queue's items lie mostly in
-// file order, and a walk through the mapping costs a page fault per page.
-class HeldRecords {
- public:
-  explicit HeldRecords(const OpenJournal& journal) : held_(journal.files.size()) {
-    readers_.reserve(journal.inputs.size());
-    for (const auto& input : journal.inputs)
-      readers_.push_back(input ? JournalReader(*input)
-                               : JournalReader(ByteSpan()));  // items lie in readable files only
-  }
+// Counts an item as held by the file whose record adds it.
+void hold(const QueuedItem& item, const ItemFigures& figures, std::vector<Held>* held) {
+  ++(*held)[item.file_index].items;
+  (*held)[item.file_index].bytes += figures.record_length;
+}
 
-  const JournalRecord& read(const QueuedItem& item) {
-    JournalReader& reader = readers_[item.file_index];
-    reader.seek(item.record_offset);
-    reader.next(&record_);
-    ++held_[item.file_index].items;
-    held_[item.file_index].bytes += record_.length;
-    return record_;
-  }
-  const std::vector<Held>& held() const { return held_; }
-
- private:
-  std::vector<JournalReader> readers_;
-  std::vector<Held> held_;
-  JournalRecord record_;
-};
-
-void add_queued(const ReplayState& state, std::int64_t now, HeldRecords* records, StatsEntity* queue) {
+void add_queued(const ReplayState& state, std::int64_t now, std::vector<Held>* held, StatsEntity* queue) {
   LogHistogram payloads;
   std::uint64_t expired = 0, without_expiry = 0;
   std::optional<std::int64_t> oldest, newest;  // of the items that store an add time (the legacy ADD does not)
+  auto figures = state.queue_figures().begin();
   for (const QueuedItem& item : state.queue()) {
-    const JournalRecord& record = records->read(item);
+    const ItemFigures& f = *figures++;
+    hold(item, f, held);
     payloads.add(item.payload_size);
-    if (record.expiry_ms == 0) {
+    if (f.expiry_ms == 0) {
       ++without_expiry;
-    } else if (record.expiry_ms <= now) {
+    } else if (f.expiry_ms <= now) {
       ++expired;
     }
-    if (!record.has_add_time) continue;
-    oldest = std::min(oldest.value_or(record.add_time_ms), record.add_time_ms);
-    newest = std::max(newest.value_or(record.add_time_ms), record.add_time_ms);
+    if (!f.has_add_time) continue;
+    oldest = std::min(oldest.value_or(f.add_time_ms), f.add_time_ms);
+    newest = std::max(newest.value_or(f.add_time_ms), f.add_time_ms);
   }
   queue->set(kQueuedItems, StatsValue::whole(state.queue().size()));
   queue->set(kQueued, StatsValue::whole(payloads.sum()));
@@ -153,11 +131,12 @@ void add_queued(const ReplayState& state, std::int64_t now, HeldRecords* records
 
 // The oldest open transaction is the one whose item was added first (the
 // lowest xid among equals): when a transaction opened is not journaled.
-void add_open_transactions(const ReplayState& state, std::int64_t now, HeldRecords* records, StatsEntity* queue) {
+void add_open_transactions(const ReplayState& state, std::int64_t now, std::vector<Held>* held, StatsEntity* queue) {
   std::optional<std::pair<std::int32_t, std::int64_t>> oldest;  // xid, add time
   for (const auto& [xid, item] : state.open_transactions()) {
-    const JournalRecord& record = records->read(item);
-    if (record.has_add_time && (!oldest || record.add_time_ms < oldest->second)) oldest = {xid, record.add_time_ms};
+    const ItemFigures& f = state.open_figures().at(xid);
+    hold(item, f, held);
+    if (f.has_add_time && (!oldest || f.add_time_ms < oldest->second)) oldest = {xid, f.add_time_ms};
   }
   queue->set(kOpenTransactions, StatsValue::whole(state.open_transactions().size()));
   if (!oldest) return;
@@ -227,6 +206,7 @@ void add_startup(const OpenJournal& journal, StatsEntity* queue) {
 
 void add_queue_stats(const OpenJournal& journal, ReplayOptions options, std::int64_t now, Reporter* findings,
                      StatsModel* model) {
+  options.keep_item_figures = true;
   ReplayState state(options, findings);
   RecordTally tally;
   const std::vector<std::uint64_t> records = replay_journal(journal, &state, {}, &tally);
@@ -235,10 +215,10 @@ void add_queue_stats(const OpenJournal& journal, ReplayOptions options, std::int
   std::uint64_t total = 0;
   for (const std::uint64_t n : records) total += n;
   add_records(tally, total, &queue);
-  HeldRecords held(journal);
+  std::vector<Held> held(journal.files.size());
   add_queued(state, now, &held, &queue);
   add_open_transactions(state, now, &held, &queue);
-  add_space(journal, state, records, held.held(), &queue);
+  add_space(journal, state, records, held, &queue);
   add_startup(journal, &queue);
 }
 

@@ -73,6 +73,11 @@ void ReplayState::add(const JournalRecord& record) {
                               .file_index = file_index_ & (kMaxReplayFiles - 1),
                               .adder = static_cast<std::uint32_t>(record.type) & 0xFu,
                               .payload_size = static_cast<std::uint32_t>(record.payload.size())});
+  if (options_.keep_item_figures)
+    queue_figures_.push_back(ItemFigures{.add_time_ms = record.add_time_ms,
+                                         .expiry_ms = record.expiry_ms,
+                                         .record_length = static_cast<std::uint32_t>(record.length),
+                                         .has_add_time = record.has_add_time});
 }
 
 void ReplayState::remove(const JournalRecord& record) {
@@ -82,6 +87,7 @@ void ReplayState::remove(const JournalRecord& record) {
     return;
   }
   queue_.pop_front();
+  if (options_.keep_item_figures) queue_figures_.pop_front();
 }
 
 void ReplayState::remove_tentative(const JournalRecord& record, std::int32_t xid) {
@@ -94,6 +100,10 @@ void ReplayState::remove_tentative(const JournalRecord& record, std::int32_t xid
   } else {
     const QueuedItem item = queue_.front();
     queue_.pop_front();
+    if (options_.keep_item_figures) {
+      open_figures_[xid] = queue_figures_.front();
+      queue_figures_.pop_front();
+    }
     const auto previous = open_.find(xid);
     const bool legacy_2x = record.type == RecordType::kRemoveTentative && !options_.legacy_xids;
     if (previous != open_.end()) {
@@ -134,6 +144,11 @@ void ReplayState::close_transaction(const JournalRecord& record, bool push_back)
     return;
   }
   if (push_back) queue_.push_front(it->second);
+  if (options_.keep_item_figures) {
+    const auto figures = open_figures_.find(record.xid);
+    if (push_back) queue_figures_.push_front(figures->second);
+    open_figures_.erase(figures);
+  }
   spare_ = open_.extract(it);  // reused by the next tentative remove: no free and malloc per transaction
 }
 

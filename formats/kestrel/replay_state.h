@@ -34,10 +34,21 @@ struct QueuedItem {                   // replay holds one per live item: keep it
 inline constexpr std::uint32_t kMaxReplayFiles = 1u << 28;
 static_assert(sizeof(QueuedItem) == 16);
 
+// What stats wants of a live item beyond its place: read off the record
+// that adds it as replay passes it, so that no record is read twice.
+struct ItemFigures {
+  std::int64_t add_time_ms = 0;  // when has_add_time (the legacy ADD stores none)
+  std::int64_t expiry_ms = 0;    // 0: never
+  std::uint32_t record_length = 0;
+  bool has_add_time = false;
+};
+
 struct ReplayOptions {
   // Kestrel 1.x rules: each legacy REMOVE_TENTATIVE gets the next xid
   // instead of 2.x's xid 0.
   bool legacy_xids = false;
+  // Keep an ItemFigures per live item (24 more bytes each), for stats.
+  bool keep_item_figures = false;
 };
 
 class ReplayState {
@@ -56,6 +67,10 @@ class ReplayState {
   const ChunkedDeque<QueuedItem>& queue() const { return queue_; }
   // Open transactions by xid: the item each one holds.
   const std::map<std::int32_t, QueuedItem>& open_transactions() const { return open_; }
+  // With ReplayOptions::keep_item_figures, the figures of queue()'s items,
+  // in its order, and of open_transactions()' items by xid; else empty.
+  const ChunkedDeque<ItemFigures>& queue_figures() const { return queue_figures_; }
+  const std::map<std::int32_t, ItemFigures>& open_figures() const { return open_figures_; }
   std::int32_t xid_counter() const { return xid_counter_; }
   bool saw_broken_record() const { return broken_records_ > 0; }
   std::uint64_t record_count(RecordType type) const;
@@ -100,6 +115,8 @@ class ReplayState {
   ChunkedDeque<QueuedItem> queue_;
   std::map<std::int32_t, QueuedItem> open_;
   std::map<std::int32_t, QueuedItem>::node_type spare_;  // a closed transaction's node, for reuse
+  ChunkedDeque<ItemFigures> queue_figures_;
+  std::map<std::int32_t, ItemFigures> open_figures_;
   std::int32_t xid_counter_ = 0;
   std::array<std::uint64_t, 10> counts_{};
   std::uint64_t broken_records_ = 0;
