@@ -176,6 +176,31 @@ TEST_CASE("kestrel stats: every figure of a queue, worked out by hand") {
   CHECK(table(q, "startup_action") == nullptr);
 }
 
+TEST_CASE("kestrel stats: an item's figures follow it out to a transaction and back") {
+  TempDir tmp("kestrel-stats");
+  JournalBuilder u;
+  u.addx(1000, 0, "aa")                // A
+      .addx(2000, 5000, "bbb")         // B, expired
+      .remove_tentative_xid(1)         // A held by 1
+      .remove_tentative_xid(2)         // B held by 2
+      .unremove(1)                     // A back at the head: A
+      .confirm_remove(2)               // B gone
+      .addx(3000, 0, "c")              // A C
+      .remove_tentative_xid(3)         // C, A held by 3
+      .continue_(3, 4000, 0, "dddd");  // A consumed, D added: C D
+  write(tmp.path() / "u", u.bytes());
+  Stats stats;
+  stats_of(tmp.path().string(), &stats);
+  const StatsEntity& q = queue_named(stats.model, "u");
+  CHECK(count(q, "queued_items") == 2);
+  CHECK(ms(q, "oldest_item_add", StatsUnit::kTime) == 3000);  // C's, not A's: A's figures left with it
+  CHECK(ms(q, "newest_item_add", StatsUnit::kTime) == 4000);
+  CHECK(count(q, "expired_items") == 0);  // B was confirmed
+  CHECK(count(q, "items_without_expiry") == 2);
+  CHECK(count(q, "open_transactions") == 0);
+  CHECK(table(q, "oldest_open_transaction") == nullptr);
+}
+
 TEST_CASE("kestrel stats: an empty queue's archived journal, a leftover pack and a temp file") {
   TempDir tmp("kestrel-stats");
   JournalBuilder pack;
