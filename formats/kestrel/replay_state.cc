@@ -68,6 +68,28 @@ void ReplayState::apply(const JournalRecord& record) {
   }
 }
 
+namespace {
+
+// Files `value` under `key` in `map`, where `found` is map->find(key): in
+// a spare node when there is one (a closed transaction's), so that a
+// transaction costs no malloc and free. Xids mostly grow: the hint at the
+// end is usually right.
+template <typename Map>
+void put(Map* map, typename Map::node_type* spare, typename Map::iterator found, std::int32_t key,
+         const typename Map::mapped_type& value) {
+  if (found != map->end()) {
+    found->second = value;
+  } else if (spare->empty()) {
+    map->emplace_hint(map->end(), key, value);
+  } else {
+    spare->key() = key;
+    spare->mapped() = value;
+    map->insert(map->end(), std::move(*spare));
+  }
+}
+
+}  // namespace
+
 void ReplayState::add(const JournalRecord& record) {
   queue_.push_back(QueuedItem{.record_offset = record.offset,
                               .file_index = file_index_ & (kMaxReplayFiles - 1),
@@ -100,10 +122,6 @@ void ReplayState::remove_tentative(const JournalRecord& record, std::int32_t xid
   } else {
     const QueuedItem item = queue_.front();
     queue_.pop_front();
-    if (options_.keep_item_figures) {
-      open_figures_[xid] = queue_figures_.front();
-      queue_figures_.pop_front();
-    }
     const auto previous = open_.find(xid);
     const bool legacy_2x = record.type == RecordType::kRemoveTentative && !options_.legacy_xids;
     if (previous != open_.end()) {
@@ -122,14 +140,10 @@ void ReplayState::remove_tentative(const JournalRecord& record, std::int32_t xid
                        "that xid misses it (use --legacy-xids for 1.x rules)",
                        describe(item)));
     }
-    if (previous != open_.end()) {
-      previous->second = item;
-    } else if (spare_.empty()) {
-      open_.emplace_hint(open_.end(), xid, item);  // xids mostly grow: the hint is usually right
-    } else {
-      spare_.key() = xid;
-      spare_.mapped() = item;
-      open_.insert(open_.end(), std::move(spare_));
+    put(&open_, &spare_, previous, xid, item);
+    if (options_.keep_item_figures) {
+      put(&open_figures_, &figures_spare_, open_figures_.find(xid), xid, queue_figures_.front());
+      queue_figures_.pop_front();
     }
   }
   xid_counter_ = xid;
@@ -147,7 +161,7 @@ void ReplayState::close_transaction(const JournalRecord& record, bool push_back)
   if (options_.keep_item_figures) {
     const auto figures = open_figures_.find(record.xid);
     if (push_back) queue_figures_.push_front(figures->second);
-    open_figures_.erase(figures);
+    figures_spare_ = open_figures_.extract(figures);
   }
   spare_ = open_.extract(it);  // reused by the next tentative remove: no free and malloc per transaction
 }

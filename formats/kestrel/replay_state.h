@@ -117,6 +117,7 @@ class ReplayState {
   std::map<std::int32_t, QueuedItem>::node_type spare_;  // a closed transaction's node, for reuse
   ChunkedDeque<ItemFigures> queue_figures_;
   std::map<std::int32_t, ItemFigures> open_figures_;
+  std::map<std::int32_t, ItemFigures>::node_type figures_spare_;
   std::int32_t xid_counter_ = 0;
   std::array<std::uint64_t, 10> counts_{};
   std::uint64_t broken_records_ = 0;
