@@ -71,7 +71,7 @@ bool is_big(std::int64_t value) {
 }  // namespace
 
 namespace {
-constexpr std::array<std::pair<JsonType, std::string_view>, 7> kJsonTypeNames{{
+constexpr std::array<std::pair<JsonType, std::string_view>, 8> kJsonTypeNames{{
     {JsonType::kRecord, "record"},
     {JsonType::kReport, "report"},
     {JsonType::kFinding, "finding"},
@@ -79,6 +79,7 @@ constexpr std::array<std::pair<JsonType, std::string_view>, 7> kJsonTypeNames{{
     {JsonType::kError, "error"},
     {JsonType::kSummary, "summary"},
     {JsonType::kStats, "stats"},
+    {JsonType::kUnit, "unit"},
 }};
 }  // namespace
 

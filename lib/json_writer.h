@@ -57,8 +57,9 @@ enum class JsonType {
   kFinding,  // a finding object (finding.h), at any depth
   kPlan,     // what a command would do: repair without --apply, compact --dry-run
   kError,    // a command stopped before or instead of its output
-  kSummary,  // what gen wrote
+  kSummary,  // a total: what gen wrote, verify's over the units of a walk
   kStats,    // what stats found (stats_json.h)
+  kUnit,     // what a walk found at a PATH, before the unit's records (lib/cli/walk_report.h)
 };
 
 // The name of `type` as written: "record", "report", ...

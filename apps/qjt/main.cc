@@ -61,6 +61,16 @@ void add_jobs_option(CLI::App* command) {
       ->type_name("N");
 }
 
+// --max-depth N on every command that walks its directory PATHs
+// (lib/cli/path_walk.h): how many levels below a PATH the walk enters.
+void add_max_depth_option(CLI::App* command) {
+  command
+      ->add_option_function<unsigned>(
+          "--max-depth", [](unsigned depth) { qjt::RunContext::process().settings().max_depth = depth; },
+          "Walk at most N directory levels below a directory PATH (0: only the PATH itself)")
+      ->type_name("N");
+}
+
 using CommandRows = std::map<const CLI::App*, const qjt::cli::CommandRow*>;
 
 // Adds the command of each row of the command table to `app`, with the
@@ -78,6 +88,7 @@ CommandRows add_commands(CLI::App* app, qjt::ExitCode* status) {
     }
     if ((row.takes & kShowsValues) != 0) add_value_display_options(command);
     if ((row.takes & kRunsJobs) != 0) add_jobs_option(command);
+    if ((row.takes & kWalksPaths) != 0) add_max_depth_option(command);
     add_global_options(command);
     rows.emplace(command, &row);
   }

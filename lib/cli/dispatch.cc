@@ -14,6 +14,7 @@
 #include "path_family.h"
 #include "path_name.h"
 #include "run_context.h"
+#include "walk_report.h"
 
 namespace qjt::cli {
 namespace {
@@ -39,15 +40,19 @@ std::string input_of(const Assignment& run) {
 }
 
 // An option of one family with the input of another, checked here once
-// for every command.
-bool options_match(const std::vector<Assignment>& runs, const FamilyOptions& options) {
+// for every command. In a walk (`walked`), an option is for the units of
+// its family, and refused only when the walk found none.
+bool options_match(const std::vector<Assignment>& runs, const FamilyOptions& options, bool walked) {
   const bool write = options.writes();
-  for (const auto& [owner, option] : options.given())
+  for (const auto& [owner, option] : options.given()) {
+    const auto owners = [owner](const Assignment& run) { return run.driver == owner; };
+    if (walked && std::any_of(runs.begin(), runs.end(), owners)) continue;
     for (const Assignment& run : runs)
       if (run.driver != owner)
         return usage(options.command(),
                      fmt::format("{}{} is an option for {} ({}), but {}{}", write ? "refused: " : "", option,
                                  owner->name(), owner->title(), input_of(run), write ? "; nothing was changed" : ""));
+  }
   return true;
 }
 
@@ -159,6 +164,24 @@ bool found_nothing(const ReadRequest& request, const Assignment& run, const Veri
   return refuse_empty(request.command, directories(run.paths));
 }
 
+// The assignments of units found by a walk (path_walk.h), each unit on
+// its own: a site named by its settings alone goes to its family; any other
+// unit's PATHs are claimed as the PATHs of a command line are.
+std::vector<Assignment> assign_units(const Expansion& expansion, Registry claimants, Driver* owner, Reporter* unclaimed,
+                                     Reporter* unreadable) {
+  std::vector<Assignment> runs;
+  for (std::size_t u = 0; u < expansion.units.size(); ++u) {
+    const ReadUnit& unit = expansion.units[u];
+    if (unit.site_driver != nullptr && unit.paths.empty()) {
+      runs.push_back(Assignment{unit.site_driver, "", {}, {}, unit.settings, u});
+      continue;
+    }
+    for (const PathGroup& g : group_by_family(unit.paths, unclaimed, claimants, owner, unreadable))
+      runs.push_back(Assignment{g.driver, g.key, g.inputs, g.unproven, unit.settings, u});
+  }
+  return runs;
+}
+
 }  // namespace
 
 Driver* find_driver(Registry drivers, std::string_view name) {
@@ -213,7 +236,7 @@ OptionValues FamilyOptions::values(const Driver* driver) const {
 }
 
 std::optional<std::vector<Assignment>> assign(const std::vector<std::string>& paths, const FamilyOptions& options,
-                                              Reporter* unclaimed) {
+                                              Reporter* unclaimed, const Expansion* expansion) {
   const std::string_view command = options.command();
   std::vector<Assignment> runs;
   Registry claimants = options.drivers();
@@ -237,8 +260,12 @@ std::optional<std::vector<Assignment>> assign(const std::vector<std::string>& pa
     // A read reports the files no family can read; a write refuses them
     // (proven()); a family forced reads what it is given.
     Reporter* unreadable = options.writes() || forced != nullptr ? nullptr : unclaimed;
-    for (const PathGroup& g : group_by_family(paths, unclaimed, claimants, owner, unreadable))
-      runs.push_back(Assignment{g.driver, g.key, options.writes() ? g.paths : g.inputs, g.unproven});
+    if (expansion != nullptr && expansion->found) {
+      runs = assign_units(*expansion, claimants, owner, unclaimed, unreadable);
+    } else {
+      for (const PathGroup& g : group_by_family(paths, unclaimed, claimants, owner, unreadable))
+        runs.push_back(Assignment{g.driver, g.key, options.writes() ? g.paths : g.inputs, g.unproven});
+    }
   }
   if (paths.empty()) {
     auto named = option_inputs(options);
@@ -248,7 +275,8 @@ std::optional<std::vector<Assignment>> assign(const std::vector<std::string>& pa
     }
     runs = std::move(named);
   }
-  if (!options_match(runs, options) || !supported(runs, command)) return std::nullopt;
+  const bool walked = expansion != nullptr && expansion->found;
+  if (!options_match(runs, options, walked) || !supported(runs, command)) return std::nullopt;
   if (options.writes() && !proven(runs, command)) return std::nullopt;
   return runs;
 }
@@ -263,13 +291,26 @@ ExitCode wrong_kind(std::string_view command, const Driver* driver) {
   return ExitCode::kUsage;
 }
 
+// The units of a read's PATHs (path_walk.h): walked with every family, or
+// with the family --format names; a file kind forced reads each PATH as
+// given.
+Expansion expansion_of(const std::vector<std::string>& paths, const FamilyOptions& options) {
+  const auto max_depth = RunContext::current().settings().max_depth;
+  if (options.format() == "auto") return expand_paths(paths, options.drivers(), max_depth);
+  Driver* forced = find_driver(options.drivers(), options.format());
+  if (forced == nullptr || forced->name() != options.format()) return Expansion{};
+  return expand_paths(paths, Registry(&forced, 1), max_depth);
+}
+
 // What dump, replay and verify share before any driver is called: the
-// assignments, or the exit status that ends the run. The files no family
-// can read go to `total` (verify reports them; the others print them).
+// units of the PATHs and the assignments, or the exit status that ends the
+// run. The files no family can read go to `total` (verify reports them;
+// the others print them).
 std::optional<std::vector<Assignment>> assign_reads(ReadRequest* request, const FamilyOptions& options,
-                                                    VerifyTally* total, ExitCode* status) {
+                                                    VerifyTally* total, ExitCode* status, Expansion* expansion) {
   *status = ExitCode::kUsage;
-  auto runs = assign(request->paths, options, &total->findings);
+  *expansion = expansion_of(request->paths, options);
+  auto runs = assign(request->paths, options, &total->findings, expansion);
   if (!runs || !filters_apply(*runs, request->filter, request->command)) return std::nullopt;
   if (refuse_empty(request->command, empty_directories(total->findings), &options)) {
     *status = ExitCode::kIoError;
@@ -297,7 +338,7 @@ std::vector<Assignment> units_of(const std::vector<Assignment>& runs, std::strin
       continue;
     }
     for (auto& paths : run.driver->units(run.paths))
-      units.push_back(Assignment{run.driver, run.group, std::move(paths), run.unproven});
+      units.push_back(Assignment{run.driver, run.group, std::move(paths), run.unproven, run.settings, run.unit});
   }
   return units;
 }
@@ -328,6 +369,7 @@ ExitCode run_assignments(const std::vector<Assignment>& runs, const FamilyOption
     own.paths = runs[i].paths;
     own.group = runs[i].group;
     own.options = options.values(runs[i].driver);
+    if constexpr (requires { own.discovered; }) own.discovered = runs[i].settings;
     return each(i, own, &statuses[i]);
   });
   ExitCode status = ExitCode::kOk;
@@ -348,9 +390,11 @@ ExitCode run_read_command(ReadRequest request, const FamilyOptions& options) {
   if (!missing.findings().empty()) return ExitCode::kIoError;
   VerifyTally unreadable;
   ExitCode status = ExitCode::kOk;
-  const auto assigned = assign_reads(&request, options, &unreadable, &status);
+  Expansion expansion;
+  const auto assigned = assign_reads(&request, options, &unreadable, &status, &expansion);
   if (!assigned) return status;
   const auto runs = units_of(*assigned, request.command);
+  note_walk(request.command, expansion, false);
   StderrReporter diagnostics;
   for (const Finding& f : unreadable.findings.findings()) diagnostics.report(f);
   for (const Assignment& run : runs)
@@ -363,6 +407,8 @@ ExitCode run_read_command(ReadRequest request, const FamilyOptions& options) {
   const auto read = [&](std::size_t i, ReadRequest& own, ExitCode* result) {
     if (limit && printed >= *limit) return JobEnd::kStop;
     if (limit) own.limit = *limit - printed;
+    if (expansion.found && (i == 0 || runs[i - 1].unit != runs[i].unit))
+      Output().write(unit_header(expansion.units[runs[i].unit], own.json));
     *result = capability<ReadCapability>(runs[i].driver, own.command)->read(own);
     return JobEnd::kGoOn;
   };
@@ -372,7 +418,8 @@ ExitCode run_read_command(ReadRequest request, const FamilyOptions& options) {
 ExitCode run_verify_command(ReadRequest request, const FamilyOptions& options) {
   VerifyTally total;
   ExitCode status = ExitCode::kOk;
-  const auto assigned = assign_reads(&request, options, &total, &status);
+  Expansion expansion;
+  const auto assigned = assign_reads(&request, options, &total, &status, &expansion);
   if (!assigned) return status;
   const auto runs = units_of(*assigned, request.command);
   for (const Assignment& run : runs)
@@ -395,17 +442,28 @@ ExitCode run_verify_command(ReadRequest request, const FamilyOptions& options) {
   };
   status = run_assignments(runs, options, false, request, verify);
   if (status != ExitCode::kOk) return status;
-  for (const auto& tally : tallies) total.add(*tally);
-  return finish_verify(total, request.json, request.strict, request.quiet);
+  if (!expansion.found) {
+    for (const auto& tally : tallies) total.add(*tally);
+    return finish_verify(total, request.json, request.strict, request.quiet);
+  }
+  // What assign() found unreadable belongs to the unit of its file.
+  std::vector<VerifyTally> units(expansion.units.size());
+  for (const Finding& f : total.findings.findings()) units[unit_of_file(expansion, f.file)].findings.report(f);
+  for (VerifyTally& unit : units)
+    if (has_io_error(unit.findings.findings())) unit.status = ExitCode::kIoError;
+  for (std::size_t i = 0; i < runs.size(); ++i) units[runs[i].unit].add(*tallies[i]);
+  return finish_walk_verify(expansion, units, request.json, request.strict, request.quiet);
 }
 
 ExitCode run_stats_command(ReadRequest request, const StatsOutput& output, const FamilyOptions& options) {
   if (auto refused = refuse_stats_output(request.command, output)) return *refused;
   VerifyTally unreadable;
   ExitCode status = ExitCode::kOk;
-  const auto assigned = assign_reads(&request, options, &unreadable, &status);
+  Expansion expansion;
+  const auto assigned = assign_reads(&request, options, &unreadable, &status, &expansion);
   if (!assigned) return status;
   const auto runs = units_of(*assigned, request.command);
+  note_walk(request.command, expansion, true);
   for (const Assignment& run : runs)
     if (capability<StatsCapability>(run.driver, request.command) == nullptr)
       return wrong_kind(request.command, run.driver);
@@ -490,7 +548,7 @@ ExitCode run_convert_command(ConvertRequest request, const FamilyOptions& option
     return ExitCode::kUsage;
   }
   const std::vector<Assignment> runs{Assignment{driver, "", {request.input}, {}}};
-  if (!options_match(runs, options) || !supported(runs, command)) return ExitCode::kUsage;
+  if (!options_match(runs, options, false) || !supported(runs, command)) return ExitCode::kUsage;
   if (!converts_to(driver, command, request.to)) {
     usage(command, fmt::format("refused: {} is a {} input, and --to {} does not take {} inputs; "
                                "nothing was changed (qjt help formats says which commands take each "

@@ -22,6 +22,7 @@
 #include "driver.h"
 #include "exit_code.h"
 #include "finding.h"
+#include "path_walk.h"
 #include "stats_report.h"
 
 namespace qjt::cli {
@@ -74,22 +75,27 @@ struct Assignment {
   std::string group;  // the claims' group; empty when --format or options chose the driver
   std::vector<std::string> paths;
   std::vector<std::pair<std::string, std::string>> unproven;  // PATH and evidence of weak claims
+  Settings settings{};                                        // what a discovered installation stands for (path_walk.h)
+  std::size_t unit = 0;                                       // the unit of the Expansion it was assigned from
 };
 
 // Which driver reads which PATHs. A directory where no family finds
 // anything is an io_error finding in `unclaimed`; for a read without
 // --format, so is a file no family can read a finding there (cut inside a
-// family's magic, or of no known format: group_by_family). nullopt on a
-// usage error (printed to stderr).
+// family's magic, or of no known format: group_by_family). With an
+// `expansion` whose units were found (path_walk.h), each unit is assigned
+// on its own; else the PATHs together. nullopt on a usage error (printed
+// to stderr).
 std::optional<std::vector<Assignment>> assign(const std::vector<std::string>& paths, const FamilyOptions& options,
-                                              Reporter* unclaimed);
+                                              Reporter* unclaimed, const Expansion* expansion = nullptr);
 
 // A read command (dump, replay) over `request.paths`: each assignment to
 // its driver's ReadCapability, in order; dump's --limit counts over them all.
 ExitCode run_read_command(ReadRequest request, const FamilyOptions& options);
 
 // verify over `request.paths`: each assignment to its driver's
-// VerifyCapability; their tallies make one report.
+// VerifyCapability; their tallies make one report, or, when a walk found
+// the units (path_walk.h), one report per unit and a summary.
 ExitCode run_verify_command(ReadRequest request, const FamilyOptions& options);
 
 // stats over `request.paths`: each assignment to its driver's

@@ -17,6 +17,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "byte_span.h"
@@ -35,6 +36,16 @@ struct Claim {
   // Kestrel, no opcode at offset 0). Read commands report such a file as
   // of no known format (path_family.h).
   bool unrecognised = false;
+};
+
+// An installation of the family that a directory holds, found by its shape
+// (a Flume channel root, a Canal deployer's destination): a unit read as
+// one, whatever its files' names.
+struct Site {
+  std::string what;                 // what it is, for messages: "Flume channel", "Canal destination example"
+  std::vector<std::string> paths;   // the files the family reads as PATHs (Canal's meta.dat and meta.log)
+  Settings settings;                // the options it stands for (Flume's directories)
+  std::vector<std::string> covers;  // the entries of the directory it accounts for: not walked again
 };
 
 class Driver {
@@ -67,6 +78,12 @@ class Driver {
   // Whether a directory given as PATH is read as a whole (a queue
   // directory); when false it stands for its files of the claimed group.
   virtual bool reads_directories() const { return true; }
+
+  // The installations of the family that the directory `dir` holds, by the
+  // layout its software writes (path_walk.h), judged by names alone; none
+  // by default. A family whose inputs are named by options (Flume's
+  // directories) reads a site's settings from ReadRequest::discovered.
+  virtual std::vector<Site> discover(const std::string& /*dir*/) const { return {}; }
 
   // The units of work among one group's PATHs (path_family.h): sets of
   // PATHs that share nothing the family reads or writes (a queue, a queue

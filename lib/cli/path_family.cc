@@ -37,39 +37,6 @@ int weight(const PathClaim& claim, Registry drivers) {
   return (claim.positive ? 2 : 0) + (claim.driver != drivers.back() ? 1 : 0);
 }
 
-// A directory's regular files, each claimed once, in name order, and the
-// directory's own claim: the weightiest of theirs, the first of equals,
-// naming that file (for another family than the registry's last, one of its
-// files is enough). No claim when no file of the directory is claimed.
-// Files that cannot be opened are claimed by no one: io_error findings.
-struct DirectoryScan {
-  std::optional<PathClaim> claim;
-  std::vector<std::pair<std::string, PathClaim>> files;
-  std::vector<Finding> unreadable;
-};
-
-DirectoryScan scan_directory(const std::string& dir, Registry drivers) {
-  DirectoryScan scan;
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(dir, ec)) {
-    const std::string file = entry.path().string();
-    if (!is_regular(file)) continue;
-    std::string error;
-    if (auto claim = claim_regular_file(file, drivers, &error)) {
-      scan.files.emplace_back(file, std::move(*claim));
-    } else if (!error.empty()) {
-      scan.unreadable.push_back(Finding{Severity::kError, "io_error", file, std::nullopt, error});
-    }
-  }
-  std::sort(scan.files.begin(), scan.files.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  for (const auto& [file, claim] : scan.files) {
-    if (scan.claim && weight(claim, drivers) <= weight(*scan.claim, drivers)) continue;
-    scan.claim = claim;
-    scan.claim->evidence = fmt::format("a directory holding {}, {}", file, claim.evidence);
-  }
-  return scan;
-}
-
 // What a family reads of `path`: a directory of a family that does not
 // read directories as a whole stands for its files of the claim's group.
 std::vector<std::string> inputs_of(const std::string& path, const DirectoryScan& scan) {
@@ -95,6 +62,28 @@ std::optional<Finding> unreadable_file(const std::string& path, const PathClaim&
 }
 
 }  // namespace
+
+DirectoryScan scan_directory(const std::string& dir, Registry drivers) {
+  DirectoryScan scan;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    const std::string file = entry.path().string();
+    if (!is_regular(file)) continue;
+    std::string error;
+    if (auto claim = claim_regular_file(file, drivers, &error)) {
+      scan.files.emplace_back(file, std::move(*claim));
+    } else if (!error.empty()) {
+      scan.unreadable.push_back(Finding{Severity::kError, "io_error", file, std::nullopt, error});
+    }
+  }
+  std::sort(scan.files.begin(), scan.files.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& [file, claim] : scan.files) {
+    if (scan.claim && weight(claim, drivers) <= weight(*scan.claim, drivers)) continue;
+    scan.claim = claim;
+    scan.claim->evidence = fmt::format("a directory holding {}, {}", file, claim.evidence);
+  }
+  return scan;
+}
 
 std::optional<PathClaim> claim_file(const std::string& path, ByteSpan bytes, Registry drivers) {
   std::optional<PathClaim> weak;

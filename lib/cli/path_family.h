@@ -39,6 +39,18 @@ std::optional<PathClaim> claim_file(const std::string& path, ByteSpan bytes, Reg
 // directory that holds no regular file.
 std::optional<PathClaim> claim_path(const std::string& path, Registry drivers);
 
+// A directory's regular files, each claimed once, in name order, and the
+// directory's own claim: the weightiest of theirs, the first of equals,
+// naming that file (for another family than the registry's last, one of its
+// files is enough). No claim when no file of the directory is claimed.
+// Files that cannot be opened are claimed by no one: io_error findings.
+struct DirectoryScan {
+  std::optional<PathClaim> claim;
+  std::vector<std::pair<std::string, PathClaim>> files;
+  std::vector<Finding> unreadable;
+};
+DirectoryScan scan_directory(const std::string& dir, Registry drivers);
+
 // Whether a file is another family's: claimed on positive evidence by a
 // driver of `drivers` other than the one named `family`. What a family's
 // directory scan leaves out (a Kestrel 3 segment beside classic journals),

@@ -9,6 +9,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "read_filter.h"
@@ -23,6 +24,11 @@ using Registry = std::span<Driver* const>;
 // One command line's values of the family's own options (capability.h's
 // add_options), for the family's call to read; null when it has none.
 using OptionValues = std::shared_ptr<const std::any>;
+
+// The options an installation of a family stands for, found by the shape
+// of a directory (Driver::discover): each a long option's name and its
+// value, as the user could have given them ("--checkpoint-dir", DIR).
+using Settings = std::vector<std::pair<std::string, std::string>>;
 
 // What dump, verify and replay share, whatever the family.
 struct ReadRequest {
@@ -42,6 +48,9 @@ struct ReadRequest {
   bool strict = false, quiet = false;  // verify
   Registry drivers{};                  // the registry in use, to tell other families' files
   OptionValues options{};              // the family's own options
+  // What a discovered installation stands for (path_walk.h); the family's
+  // own options given on the command line win over it.
+  Settings discovered{};
 };
 
 // What compact and repair share, whatever the family.

@@ -15,6 +15,8 @@
 #include "command_table.h"
 #include "dispatch.h"
 #include "path_family.h"
+#include "path_name.h"
+#include "path_walk.h"
 #include "unit_helpers.h"
 
 using namespace qjt;
@@ -40,11 +42,19 @@ class FakeDriver final : public Driver {
   std::optional<Claim> claim(const std::string& path, ByteSpan bytes) const override {
     const std::string_view text = bytes.as_chars();
     if (text.rfind(magic_, 0) == 0 || path.ends_with("." + name_)) return Claim{true, "magic " + magic_, name_};
-    if (fallback_) return Claim{false, "nothing decodes", name_};
+    // A .txt file has nothing of the family: of no known format.
+    if (fallback_) return Claim{false, "nothing decodes", name_, path.ends_with(".txt")};
     return std::nullopt;
   }
 
   std::string_view looks_for() const override { return magic_; }
+
+  // A directory holding NAME-site/ is an installation of the family.
+  std::vector<Site> discover(const std::string& dir) const override {
+    const std::string site = dir + "/" + name_ + "-site";
+    if (!is_directory(site)) return {};
+    return {Site{name_ + " site", {}, {{"--" + name_ + "-option", site}}, {site}}};
+  }
 
   Capability* provides(std::string_view command) override {
     for (auto& [name, part] : parts_)
@@ -287,4 +297,70 @@ TEST_CASE("dispatch: the command table names every command qjt adds, under the n
   const auto families = family_commands();
   CHECK(std::find(families.begin(), families.end(), "gen") != families.end());
   CHECK(std::find(families.begin(), families.end(), "help") == families.end());
+}
+
+namespace {
+
+// The units' paths, for comparisons.
+std::vector<std::vector<std::string>> unit_paths(const Expansion& expansion) {
+  std::vector<std::vector<std::string>> paths;
+  for (const ReadUnit& unit : expansion.units) paths.push_back(unit.paths);
+  return paths;
+}
+
+}  // namespace
+
+TEST_CASE("walk: a directory of claimed files and no more is read as given") {
+  Fixture f;
+  const std::string a = f.file("a", "AL");
+  const Expansion expansion = expand_paths({f.dir.path().string()}, f.drivers, std::nullopt);
+  CHECK_FALSE(expansion.found);
+  CHECK(unit_paths(expansion) == std::vector<std::vector<std::string>>{{a}});
+}
+
+TEST_CASE("walk: subdirectories in name order, hidden and backup entries passed over, the rest skipped") {
+  Fixture f;
+  const std::string root = f.dir.path().string();
+  for (const char* sub : {"b", "a", "a/deep", ".hidden", "q.qjt-backup"})
+    std::filesystem::create_directories(f.dir.path() / sub);
+  const std::string b = f.file("b/x.beta", "");
+  const std::string a = f.file("a/one", "AL");
+  const std::string deep = f.file("a/deep/two", "BE");
+  f.file(".hidden/three", "AL");
+  f.file("q.qjt-backup/four", "AL");
+  const std::string notes = f.file("a/notes.txt", "garbage");
+  const Expansion all = expand_paths({root}, f.drivers, std::nullopt);
+  CHECK(all.found);
+  CHECK(unit_paths(all) == std::vector<std::vector<std::string>>{{a}, {deep}, {b}});
+  CHECK(all.skipped == std::vector<std::string>{notes});
+  const Expansion shallow = expand_paths({root}, f.drivers, 1U);
+  CHECK(unit_paths(shallow) == std::vector<std::vector<std::string>>{{a}, {b}});
+  // Nothing found at all: the PATH stays, for the assignment to report.
+  const Expansion none = expand_paths({root}, f.drivers, 0U);
+  CHECK(unit_paths(none) == std::vector<std::vector<std::string>>{{root}});
+}
+
+TEST_CASE("walk: an installation is one unit, its settings kept, what it covers not walked again") {
+  Fixture f;
+  std::filesystem::create_directories(f.dir.path() / "beta-site");
+  std::filesystem::create_directories(f.dir.path() / "other");
+  f.file("beta-site/in", "AL");
+  const std::string other = f.file("other/x", "AL");
+  const Expansion expansion = expand_paths({f.dir.path().string()}, f.drivers, std::nullopt);
+  REQUIRE(expansion.units.size() == 2);
+  CHECK(expansion.units[0].site_driver == &f.beta);
+  CHECK(expansion.units[0].paths.empty());
+  CHECK(expansion.units[0].settings.front().first == "--beta-option");
+  CHECK(expansion.units[1].paths == std::vector<std::string>{other});
+  // Assigned one by one: the site to its family, with its settings.
+  FindingList unclaimed;
+  CLI::App app;
+  FamilyOptions options(&app, "dump", Inputs::kRead, f.drivers);
+  const auto runs = assign({f.dir.path().string()}, options, &unclaimed, &expansion);
+  REQUIRE(runs);
+  REQUIRE(runs->size() == 2);
+  CHECK((*runs)[0].driver == &f.beta);
+  CHECK((*runs)[0].settings == expansion.units[0].settings);
+  CHECK((*runs)[1].driver == &f.alpha);
+  CHECK((*runs)[1].unit == 1);
 }

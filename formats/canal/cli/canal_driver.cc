@@ -9,6 +9,7 @@
 #include "canal/cli/canal_hints.h"
 #include "canal/cli/canal_input.h"
 #include "canal/cli/canal_repair.h"
+#include "canal/deployer_layout.h"
 #include "canal/meta_generator.h"
 #include "driver.h"
 #include "input_file.h"
@@ -88,6 +89,15 @@ class CanalDriver final : public Driver {
   // meta.log lines; a meta.dat has no records to select.
   FilterFields filter_fields() const override { return {.time = "time (meta.log lines)", .offsets = true}; }
   bool reads_directories() const override { return false; }
+
+  // A deployer root's destinations, or one destination's directory: each
+  // destination's meta.dat and meta.log history, read as one.
+  std::vector<Site> discover(const std::string& dir) const override {
+    std::vector<Site> sites;
+    for (canal::DestinationFiles& d : canal::find_destinations(dir))
+      sites.push_back(Site{"Canal destination " + d.name, std::move(d.files), {}, std::move(d.covers)});
+    return sites;
+  }
 
   Capability* provides(std::string_view command) override {
     return offered(command, {{"dump", &dump_},

@@ -7,6 +7,7 @@
 
 #include "driver.h"
 #include "flume/channel_layout.h"
+#include "flume/channel_root.h"
 #include "flume/cli/flume_commands.h"
 #include "flume/cli/flume_convert.h"
 #include "flume/cli/flume_gen.h"
@@ -120,6 +121,16 @@ class FlumeDriver final : public Driver {
 
   bool reads_directories() const override { return false; }
 
+  // A channel root: its directories are the channel's options.
+  std::vector<Site> discover(const std::string& dir) const override {
+    const auto root = flume::find_channel_root(dir);
+    if (!root) return {};
+    std::vector<std::string> covers = root->data_dirs;
+    if (!root->checkpoint_dir.empty()) covers.push_back(root->checkpoint_dir);
+    if (root->backup_dir) covers.push_back(*root->backup_dir);
+    return {Site{"Flume channel", {}, channel_root_settings(*root), std::move(covers)}};
+  }
+
   Capability* provides(std::string_view command) override {
     return offered(command, {{"dump", &dump_},
                              {"verify", &verify_},
@@ -194,6 +205,7 @@ class FlumeDriver final : public Driver {
   static FlumeRun run(const ReadRequest& r) { return run(r, options_in<FlumeOptions>(r.options)); }
   static FlumeRun run(const ReadRequest& r, FlumeOptions options) {
     options.format = r.format == kName ? "auto" : r.format;
+    adopt_discovered(r.discovered, &options);
     return FlumeRun{r.paths, options, r.json, r.data, r.limit, r.filter, r.strict, r.quiet, r.printed};
   }
 

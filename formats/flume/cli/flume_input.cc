@@ -65,6 +65,27 @@ bool names_channel(const FlumeOptions& o) {
   return !o.checkpoint_dir.empty() || !o.data_dirs.empty() || !o.backup_dir.empty();
 }
 
+Settings channel_root_settings(const flume::ChannelDirs& dirs) {
+  Settings settings;
+  if (!dirs.checkpoint_dir.empty()) settings.emplace_back("--checkpoint-dir", dirs.checkpoint_dir);
+  settings.emplace_back("--data-dir", fmt::format("{}", fmt::join(dirs.data_dirs, ",")));
+  if (dirs.backup_dir) settings.emplace_back("--backup-dir", *dirs.backup_dir);
+  return settings;
+}
+
+void adopt_discovered(const Settings& discovered, FlumeOptions* o) {
+  for (const auto& [option, value] : discovered) {
+    if (option == "--checkpoint-dir" && o->checkpoint_dir.empty()) o->checkpoint_dir = value;
+    if (option == "--backup-dir" && o->backup_dir.empty()) o->backup_dir = value;
+    if (option == "--data-dir" && o->data_dirs.empty())
+      for (std::size_t at = 0; at <= value.size();) {
+        const std::size_t comma = std::min(value.find(',', at), value.size());
+        o->data_dirs.push_back(value.substr(at, comma - at));
+        at = comma + 1;
+      }
+  }
+}
+
 flume::ChannelDirs channel_dirs(const FlumeOptions& o) {
   flume::ChannelDirs dirs{o.checkpoint_dir, o.data_dirs, std::nullopt};
   if (!o.backup_dir.empty()) dirs.backup_dir = o.backup_dir;

@@ -17,6 +17,7 @@
 #include "flume/file_kind.h"
 #include "guarded_replace.h"
 #include "input_file.h"
+#include "requests.h"
 
 namespace qjt::cli {
 
@@ -34,6 +35,13 @@ struct FlumeOptions {
 void add_channel_options(CLI::App* command, FlumeOptions* options, bool with_capacity);
 
 bool names_channel(const FlumeOptions& options);
+
+// The options a channel root stands for (flume/channel_root.h), as
+// --checkpoint-dir, --data-dir (comma-separated) and --backup-dir.
+Settings channel_root_settings(const flume::ChannelDirs& dirs);
+// Takes each directory of a discovered channel root that `options` does
+// not name: the options given win.
+void adopt_discovered(const Settings& discovered, FlumeOptions* options);
 
 // The --format names of Flume's file kinds (flume-checkpoint, ...).
 std::vector<std::string_view> flume_format_names();
