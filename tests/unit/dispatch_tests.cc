@@ -310,12 +310,13 @@ std::vector<std::vector<std::string>> unit_paths(const Expansion& expansion) {
 
 }  // namespace
 
-TEST_CASE("walk: a directory of claimed files and no more is read as given") {
+TEST_CASE("walk: a directory a family claims, and no more, is read as given") {
   Fixture f;
-  const std::string a = f.file("a", "AL");
-  const Expansion expansion = expand_paths({f.dir.path().string()}, f.drivers, std::nullopt);
+  f.file("a", "AL");
+  const std::string root = f.dir.path().string();
+  const Expansion expansion = expand_paths({root}, f.drivers, std::nullopt);
   CHECK_FALSE(expansion.found);
-  CHECK(unit_paths(expansion) == std::vector<std::vector<std::string>>{{a}});
+  CHECK(unit_paths(expansion) == std::vector<std::vector<std::string>>{{root}});
 }
 
 TEST_CASE("walk: subdirectories in name order, hidden and backup entries passed over, the rest skipped") {
@@ -323,12 +324,13 @@ TEST_CASE("walk: subdirectories in name order, hidden and backup entries passed 
   const std::string root = f.dir.path().string();
   for (const char* sub : {"b", "a", "a/deep", ".hidden", "q.qjt-backup"})
     std::filesystem::create_directories(f.dir.path() / sub);
-  const std::string b = f.file("b/x.beta", "");
-  const std::string a = f.file("a/one", "AL");
-  const std::string deep = f.file("a/deep/two", "BE");
+  f.file("b/x.beta", "");
+  f.file("a/one", "AL");
+  f.file("a/deep/two", "BE");
   f.file(".hidden/three", "AL");
   f.file("q.qjt-backup/four", "AL");
-  const std::string notes = f.file("a/notes.txt", "garbage");
+  const std::string notes = f.file("notes.txt", "garbage");
+  const std::string a = root + "/a", deep = root + "/a/deep", b = root + "/b";
   const Expansion all = expand_paths({root}, f.drivers, std::nullopt);
   CHECK(all.found);
   CHECK(unit_paths(all) == std::vector<std::vector<std::string>>{{a}, {deep}, {b}});
@@ -345,7 +347,8 @@ TEST_CASE("walk: an installation is one unit, its settings kept, what it covers 
   std::filesystem::create_directories(f.dir.path() / "beta-site");
   std::filesystem::create_directories(f.dir.path() / "other");
   f.file("beta-site/in", "AL");
-  const std::string other = f.file("other/x", "AL");
+  f.file("other/x", "AL");
+  const std::string other = (f.dir.path() / "other").string();
   const Expansion expansion = expand_paths({f.dir.path().string()}, f.drivers, std::nullopt);
   REQUIRE(expansion.units.size() == 2);
   CHECK(expansion.units[0].site_driver == &f.beta);
