@@ -81,7 +81,7 @@ check "dump --json --jsn: a JSON error object on stdout" \
 # the exit statuses, the help topics; qjt alone, the same on stderr.
 run --help
 overview=$out
-check "qjt --help: the usage line" "Usage: qjt [OPTIONS] COMMAND" "$(head -n 1 "$WORK/out")"
+check "qjt --help: the usage line" "Usage: qjt [OPTIONS] COMMAND" "$(sed -n 2p "$WORK/out")"
 run help
 check "qjt help: exit 0" 0 "$rc"
 check "qjt help: what qjt --help prints, not help's own help" "$overview" "$out"
