@@ -86,7 +86,8 @@ std::string formats_written(const std::vector<Generator>& generators) {
 // --corrupt's help: the modes of each format.
 std::string corruptions_help(const std::vector<Generator>& generators) {
   std::vector<std::string> entries;
-  for (const Generator& g : generators) entries.push_back(fmt::format("{}: {}", g.name, fmt::join(g.corruptions, ", ")));
+  for (const Generator& g : generators)
+    entries.push_back(fmt::format("{}: {}", g.name, fmt::join(g.corruptions, ", ")));
   return fmt::format("Damage what is written, by a mode of the format's (default none): {}", fmt::join(entries, "; "));
 }
 
