@@ -106,9 +106,13 @@ run --version
 check "qjt --version: exit 0" 0 "$rc"
 check "qjt --version: the release" "qjt $(sed -n 's/^project(qjt VERSION \([0-9.]*\).*/\1/p' "$SOURCE/CMakeLists.txt")" \
   "$(head -n 1 "$WORK/out")"
-commit=$(git -C "$SOURCE" rev-parse --short=12 HEAD 2>/dev/null)
+# (A commit of this checkout: HEAD may have moved on since the build.)
+line=$(sed -n 2p "$WORK/out")
+commit=${line#commit } commit=${commit%% *}
 if [ "$(git -C "$SOURCE" rev-parse --show-toplevel 2>/dev/null)" = "$(cd "$SOURCE" && pwd -P)" ]; then
-  check "qjt --version: the commit built" yes "$([[ $(sed -n 2p "$WORK/out") == "commit $commit"* ]] && echo yes)"
+  check "qjt --version: the commit built" yes \
+    "$([[ $line =~ ^commit\ [0-9a-f]{12,}(\ with\ changes\ not\ committed)?$ ]] &&
+      git -C "$SOURCE" cat-file -e "$commit^{commit}" 2>/dev/null && echo yes)"
 else
   check "qjt --version: no git checkout" "commit unknown (not built from a git checkout)" "$(sed -n 2p "$WORK/out")"
 fi
