@@ -10,6 +10,7 @@
 
 #include "colour.h"
 #include "json_writer.h"
+#include "output.h"
 #include "quiet.h"
 #include "run_context.h"
 
@@ -126,6 +127,7 @@ void StderrReporter::print(const Finding& finding) {
 }
 
 void print_io_errors(const std::vector<Finding>& findings) {
+  if (stdout_is_stderr_terminal()) return;
   StderrReporter reporter;
   for (const Finding& f : findings)
     if (f.code == "io_error") reporter.report(f);

@@ -167,6 +167,8 @@ class StderrReporter : public Reporter {
 // (a file that cannot be opened, read or written): what a command whose
 // findings go into a report on standard output (verify; replay --json)
 // still owes standard error, where qjt(1) promises every diagnostic.
+// Nothing when standard output is the terminal standard error is, where
+// the report shows them: once is enough.
 void print_io_errors(const std::vector<Finding>& findings);
 // Whether any of `findings` is an "io_error": the run owes exit status 3.
 bool has_io_error(const std::vector<Finding>& findings);

@@ -1,5 +1,6 @@
 #include "output.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "run_context.h"
@@ -12,5 +13,12 @@ void Output::flush() {
 }
 
 bool stdout_is_terminal() { return ::isatty(STDOUT_FILENO) == 1; }
+
+bool stdout_is_stderr_terminal() {
+  struct stat out {
+  }, err{};
+  return stdout_is_terminal() && ::isatty(STDERR_FILENO) == 1 && ::fstat(STDOUT_FILENO, &out) == 0 &&
+         ::fstat(STDERR_FILENO, &err) == 0 && out.st_rdev == err.st_rdev;
+}
 
 }  // namespace qjt

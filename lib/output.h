@@ -40,5 +40,9 @@ class Output {
 
 // True when standard output is a terminal.
 bool stdout_is_terminal();
+// True when standard output and standard error are the same terminal: a
+// line of the report on standard output is before the user's eyes there
+// already, and needs no copy on standard error.
+bool stdout_is_stderr_terminal();
 
 }  // namespace qjt

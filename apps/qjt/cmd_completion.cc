@@ -1,7 +1,8 @@
 // qjt completion bash|zsh|fish: the shell completion script, printed on
 // standard output. It is written from the CLI11 definition itself (the
-// commands, their aliases, every option, and the values of options whose
-// check is a fixed set, such as --data), so it cannot fall behind the CLI;
+// commands, their aliases, every option, and the values of options and
+// operands whose check is a fixed set, such as --data, --format, --op,
+// --corrupt and help's topics), so it cannot fall behind the CLI;
 // the build writes the three scripts into the build tree and `cmake
 // --install` puts them where each shell looks.
 #include <fmt/format.h>
@@ -14,6 +15,7 @@
 
 #include "command_support.h"
 #include "command_table.h"
+#include "value_set.h"
 
 namespace qjt::cli {
 namespace {
@@ -37,8 +39,8 @@ struct CommandSpec {
   std::vector<std::string> values{};  // the fixed set its operand is one of; empty: files
 };
 
-// The set of a CLI::IsMember check, which CLI11 shows in the option's type
-// name as "TEXT:{a,b,c}"; empty when there is none.
+// The set of a value_set check (value_set.h), which CLI11 shows in the
+// option's type name as "TEXT:{a,b,c}"; empty when there is none.
 std::vector<std::string> member_values(const CLI::Option& option) {
   const std::string type = option.get_type_name();
   const auto open = type.find(":{");
@@ -299,7 +301,7 @@ void add_completion_command(CLI::App* app, std::string_view name, ExitCode* stat
   auto shell = std::make_shared<std::string>();
   command->add_option("shell", *shell, "The shell: bash, zsh or fish")
       ->required()
-      ->check(CLI::IsMember({"bash", "zsh", "fish"}));
+      ->check(value_set({"bash", "zsh", "fish"}));
   command->callback([app, shell, status] {
     const CommandSpec top = describe(*app);
     std::vector<CommandSpec> commands;

@@ -14,6 +14,7 @@
 #include "output.h"
 #include "registry.h"
 #include "value_options.h"
+#include "value_set.h"
 
 namespace qjt::cli {
 namespace {
@@ -54,7 +55,7 @@ void add_convert_command(CLI::App* app, std::string_view name, ExitCode* status)
                    "jsonl, kestrel (from JSON Lines), kestrel2 (upgrade 1.x), libkestrel or classic (Kestrel 3), "
                    "flume-log (from JSON Lines) or flume-v3 (upgrade a V2 checkpoint)")
       ->required()
-      ->check(CLI::IsMember(convert_targets(registry(), name)));
+      ->check(value_set(convert_targets(registry(), name)));
   command->add_option("input", request->input,
                       "The journal, queue directory or Flume log (JSON Lines for --to kestrel and flume-log), or - "
                       "for stdin; none for flume-v3");

@@ -14,7 +14,7 @@ void add_dump_command(CLI::App* app, std::string_view name, ExitCode* status) {
   command->add_flag("--json", request->json, "JSON Lines, one object per record");
   add_data_option(command, &request->data);
   command->add_option("--limit", request->limit, "Print at most this many records");
-  add_read_filter_options(command, &request->filter);
+  add_read_filter_options(command, &request->filter, op_names(registry()));
   auto families = std::make_shared<FamilyOptions>(command, name, Inputs::kRead, registry());
   command->callback([request, families, status] { *status = run_read_command(*request, *families); });
 }

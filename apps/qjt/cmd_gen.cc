@@ -19,6 +19,7 @@
 #include "path_name.h"
 #include "registry.h"
 #include "value_options.h"
+#include "value_set.h"
 
 namespace qjt::cli {
 namespace {
@@ -76,10 +77,25 @@ ExitCode run_gen(GenCommandOptions* c, const FamilyOptions& families) {
 }
 
 // FORMAT's help: each name and what it writes.
-std::string formats_written(const std::vector<std::pair<std::string_view, std::string_view>>& generators) {
+std::string formats_written(const std::vector<Generator>& generators) {
   std::vector<std::string> entries;
-  for (const auto& [name, writes] : generators) entries.push_back(fmt::format("{} ({})", name, writes));
+  for (const Generator& g : generators) entries.push_back(fmt::format("{} ({})", g.name, g.writes));
   return fmt::format("The format: {}", fmt::join(entries, "; "));
+}
+
+// --corrupt's help: the modes of each format.
+std::string corruptions_help(const std::vector<Generator>& generators) {
+  std::vector<std::string> entries;
+  for (const Generator& g : generators)
+    entries.push_back(fmt::format("{}: {}", g.name, fmt::join(g.corruptions, ", ")));
+  return fmt::format("Damage what is written, by a mode of the format's (default none): {}", fmt::join(entries, "; "));
+}
+
+// What --corrupt takes: none, and every format's modes.
+std::vector<std::string> corruption_values(const std::vector<Generator>& generators) {
+  std::vector<std::string> modes{"none"};
+  for (const Generator& g : generators) modes.insert(modes.end(), g.corruptions.begin(), g.corruptions.end());
+  return modes;
 }
 
 }  // namespace
@@ -91,8 +107,8 @@ void add_gen_command(CLI::App* app, std::string_view name, ExitCode* status) {
   auto* command = app->add_subcommand(std::string(name), "Write deterministic synthetic journals of every format");
   const auto written = generators(registry(), name);
   std::vector<std::string> names;
-  for (const auto& generator : written) names.emplace_back(generator.first);
-  command->add_option("format", c->format, formats_written(written))->required()->check(CLI::IsMember(names));
+  for (const Generator& g : written) names.emplace_back(g.name);
+  command->add_option("format", c->format, formats_written(written))->required()->check(value_set(names));
   command
       ->add_option("-o,--output", r.output,
                    "Where to write: the journal file (kestrel; - for standard output) or directory")
@@ -110,7 +126,7 @@ void add_gen_command(CLI::App* app, std::string_view name, ExitCode* status) {
   command->add_option("--seed", r.seed, "Seed: the same seed and options give the same bytes (default 1)");
   add_time_option(command, "--add-time", &c->add_time,
                   "Time of the first item (epoch ms, ISO 8601, -2h; default 1700000000000); +1 ms per item");
-  command->add_option("--corrupt", r.corrupt, "Damage what is written: a mode of the format's (default none)");
+  command->add_option("--corrupt", r.corrupt, corruptions_help(written))->check(value_set(corruption_values(written)));
   command->add_flag("--force", r.force, "Replace existing files");
   command->add_flag("--json", r.json, "Print the report as one JSON object");
   auto families = std::make_shared<FamilyOptions>(command, name, Inputs::kNone, registry());

@@ -10,12 +10,14 @@
 #include <string>
 #include <string_view>
 
+#include "build_commit.h"
 #include "byte_size.h"
 #include "command_support.h"
 #include "command_table.h"
 #include "finding.h"
 #include "input_file.h"
 #include "interrupt.h"
+#include "overview.h"
 #include "progress.h"
 #include "run_context.h"
 #include "suggest.h"
@@ -26,6 +28,18 @@
 #endif
 
 namespace {
+
+// What a bare `qjt` is told, before the overview.
+constexpr std::string_view kNoCommand = "expected a command";
+
+// qjt --version: the version, then the commit qjt was built from.
+std::string version_text() {
+  const std::string_view commit = qjt::build_commit();
+  std::string text = fmt::format("qjt {}\ncommit {}", QJT_VERSION, commit);
+  if (commit == "unknown") return text + " (not built from a git checkout)";
+  if (commit.ends_with('+')) return text.substr(0, text.size() - 1) + " with changes not committed";
+  return text;
+}
 
 // --max-input SIZE on every command that reads inputs: how much of a stream
 // (standard input, a FIFO, a device) is read before qjt stops with an
@@ -110,8 +124,9 @@ qjt::ExitCode report_changed_files(qjt::ExitCode status) {
 
 // The usage error of the words before the command: "" when they are
 // options every command takes (add_global_options_before_command), --help
-// or --version, followed by a known command. Any other option there is
-// refused with the closest one qjt knows.
+// or --version, followed by a known command; kNoCommand when no command
+// follows. Any other option there is refused with the closest one qjt
+// knows.
 std::string words_before_command_error(const CLI::App& app, int argc, char** argv) {
   const auto options = qjt::cli::option_names(app);
   int i = 1;
@@ -124,7 +139,7 @@ std::string words_before_command_error(const CLI::App& app, int argc, char** arg
     if (option == app.get_help_ptr() || option == app.get_version_ptr()) return "";
     if (option->get_expected_max() > 0 && name == word) ++i;  // --color never: its value
   }
-  if (i >= argc) return "expected a command (see qjt --help)";
+  if (i >= argc) return std::string(kNoCommand);
   if (qjt::cli::find_command(app, argv[i]) != nullptr) return "";
   return qjt::cli::unknown("command", argv[i], qjt::cli::command_names(app), "qjt --help");
 }
@@ -152,23 +167,27 @@ std::string parse_error_message(const CLI::ParseError& e, const CLI::App* comman
 int main(int argc, char** argv) {
   qjt::install_interrupt_handlers(argc, argv);
   CLI::App app{"qjt: inspect, verify, replay, compact and repair message-queue journals", "qjt"};
-  app.set_version_flag("--version", "qjt " QJT_VERSION);
+  app.set_version_flag("-V,--version", version_text(), "Print the version and the commit qjt was built from, and exit");
   app.require_subcommand(1);
   app.fallthrough(false);
 
   qjt::ExitCode status = qjt::ExitCode::kOk;
   const CommandRows rows = add_commands(&app, &status);
   qjt::cli::add_global_options_before_command(&app);
+  qjt::cli::describe_qjt(&app);
 
   // --json callers get their errors as JSON too, whatever stops the run.
   const bool json = std::any_of(argv + 1, argv + argc, [](const char* arg) { return std::strcmp(arg, "--json") == 0; });
   qjt::cli::set_json_errors(json);
-  if (const std::string unknown = words_before_command_error(app, argc, argv); !unknown.empty())
-    return qjt::to_int(qjt::cli::usage_error("", unknown));
+  if (const std::string unknown = words_before_command_error(app, argc, argv); !unknown.empty()) {
+    qjt::cli::usage_error("", unknown);
+    if (unknown == kNoCommand) qjt::write_stderr("\n" + qjt::cli::overview(app));  // as git does
+    return qjt::to_int(qjt::ExitCode::kUsage);
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) return app.exit(e);  // prints help or version
+    if (e.get_exit_code() == 0) return app.exit(e);  // prints the help (qjt's: the overview) or version
     const CLI::App* command = parsed_command(app);
     return qjt::to_int(qjt::cli::usage_error(command ? command->get_name() : "", parse_error_message(e, command)));
   } catch (const std::exception& e) {

@@ -17,6 +17,7 @@
 #include "progress.h"
 #include "quiet.h"
 #include "run_context.h"
+#include "value_set.h"
 
 namespace qjt::cli {
 namespace {
@@ -63,7 +64,7 @@ std::vector<CLI::Option*> declare_global_options(CLI::App* where) {
       where
           ->add_option("--color", global.colour,
                        "Colour severities: auto (on a terminal, unless NO_COLOR), always, never")
-          ->check(CLI::IsMember({"auto", "always", "never"})),
+          ->check(value_set({"auto", "always", "never"})),
   };
 }
 
@@ -89,7 +90,7 @@ void add_global_options_before_command(CLI::App* app) {
 CLI::Option* add_data_option(CLI::App* command, std::string* mode_name) {
   return command
       ->add_option("--data", *mode_name, "Payload rendering: text (UTF-8 as data, else data_b64), base64, hex, none")
-      ->check(CLI::IsMember({"text", "base64", "hex", "none"}));
+      ->check(value_set({"text", "base64", "hex", "none"}));
 }
 
 void add_journal_selection(CLI::App* command, std::vector<std::string>* paths, std::string* queue, bool required) {

@@ -14,6 +14,7 @@
 #include "path_family.h"
 #include "path_name.h"
 #include "run_context.h"
+#include "value_set.h"
 #include "walk_report.h"
 
 namespace qjt::cli {
@@ -24,14 +25,17 @@ bool usage(std::string_view command, const std::string& message) {
   return false;
 }
 
-std::string format_names(Registry drivers) {
-  std::string names = "auto";
+// What --format takes: auto, then each family's name and its kinds.
+std::vector<std::string> format_values(Registry drivers) {
+  std::vector<std::string> names{"auto"};
   for (const Driver* d : drivers) {
-    names += fmt::format(", {}", d->name());
-    for (std::string_view kind : d->kinds()) names += fmt::format(", {}", kind);
+    names.emplace_back(d->name());
+    for (std::string_view kind : d->kinds()) names.emplace_back(kind);
   }
   return names;
 }
+
+std::string format_names(Registry drivers) { return fmt::format("{}", fmt::join(format_values(drivers), ", ")); }
 
 // What a run reads, for messages: its first PATH, or its family.
 std::string input_of(const Assignment& run) {
@@ -184,6 +188,13 @@ std::vector<Assignment> assign_units(const Expansion& expansion, Registry claima
 
 }  // namespace
 
+std::vector<std::string> op_names(Registry drivers) {
+  std::vector<std::string> names;
+  for (const Driver* d : drivers)
+    for (std::string_view op : d->filter_fields().ops) names.emplace_back(op);
+  return names;
+}
+
 Driver* find_driver(Registry drivers, std::string_view name) {
   for (Driver* d : drivers) {
     const auto kinds = d->kinds();
@@ -195,7 +206,11 @@ Driver* find_driver(Registry drivers, std::string_view name) {
 FamilyOptions::FamilyOptions(CLI::App* command, std::string_view name, Inputs inputs, Registry drivers)
     : command_(name), inputs_(inputs), drivers_(drivers) {
   if (inputs == Inputs::kRead)
-    command->add_option("--format", format_, fmt::format("How to read PATH: {}", format_names(drivers)));
+    command
+        ->add_option("--format", format_,
+                     "How to read PATH: by its content and name (auto, the default), as a family's, or as one kind "
+                     "of file of a family")
+        ->check(value_set(format_values(drivers)));
   for (Driver* d : drivers) {
     const Capability* part = d->provides(name);
     if (part == nullptr || !part->add_options) continue;
@@ -244,12 +259,7 @@ std::optional<std::vector<Assignment>> assign(const std::vector<std::string>& pa
   Driver* owner = given.size() == 1 ? given.front().first : nullptr;
   Driver* forced = nullptr;  // outlives `claimants`, which may view it
   if (options.format() != "auto") {
-    forced = find_driver(options.drivers(), options.format());
-    if (forced == nullptr) {
-      usage(command,
-            fmt::format("unknown --format {}: expected {}", options.format(), format_names(options.drivers())));
-      return std::nullopt;
-    }
+    forced = find_driver(options.drivers(), options.format());  // one, by --format's value_set
     // A kind forced: every PATH is of that kind. A family forced: its own
     // claims still tell the kinds it reads apart.
     if (forced->name() != options.format() || paths.empty()) runs.push_back(Assignment{forced, "", paths, {}});
@@ -386,8 +396,11 @@ ExitCode run_assignments(const std::vector<Assignment>& runs, const FamilyOption
 ExitCode run_read_command(ReadRequest request, const FamilyOptions& options) {
   // Nothing on standard output for what is not there.
   const FindingList missing = missing_paths(request.paths);
-  print_io_errors(missing.findings());
-  if (!missing.findings().empty()) return ExitCode::kIoError;
+  if (!missing.findings().empty()) {
+    StderrReporter diagnostics;
+    for (const Finding& f : missing.findings()) diagnostics.report(f);
+    return ExitCode::kIoError;
+  }
   VerifyTally unreadable;
   ExitCode status = ExitCode::kOk;
   Expansion expansion;
@@ -562,10 +575,11 @@ ExitCode run_convert_command(ConvertRequest request, const FamilyOptions& option
   return capability<ConvertCapability>(driver, command)->convert(request);
 }
 
-std::vector<std::pair<std::string_view, std::string_view>> generators(Registry drivers, std::string_view command) {
-  std::vector<std::pair<std::string_view, std::string_view>> found;
+std::vector<Generator> generators(Registry drivers, std::string_view command) {
+  std::vector<Generator> found;
   for (Driver* d : drivers)
-    if (const auto* part = capability<GenCapability>(d, command)) found.emplace_back(d->name(), part->does);
+    if (const auto* part = capability<GenCapability>(d, command))
+      found.push_back(Generator{d->name(), part->does, part->corruptions});
   return found;
 }
 

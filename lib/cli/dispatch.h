@@ -123,9 +123,17 @@ std::vector<std::string> convert_targets(Registry drivers, std::string_view comm
 // a --corrupt mode the family does not know, is refused.
 ExitCode run_gen_command(const GenRequest& request, const std::string& format, const FamilyOptions& options);
 
-// The families whose GenCapability of `command` writes something: each
-// name, and what it writes.
-std::vector<std::pair<std::string_view, std::string_view>> generators(Registry drivers, std::string_view command);
+// A family whose GenCapability of `command` writes something.
+struct Generator {
+  std::string_view name;
+  std::string_view writes;
+  std::vector<std::string_view> corruptions;  // its --corrupt modes, "none" aside
+};
+// The families' generators, in the registry's order.
+std::vector<Generator> generators(Registry drivers, std::string_view command);
+
+// Every name --op takes, of every family (FilterFields::ops), in order.
+std::vector<std::string> op_names(Registry drivers);
 
 // The driver named `name`, or the one with the file kind `name`
 // (--format); null when none has it.

@@ -7,6 +7,7 @@
 
 #include "time_value.h"
 #include "value_options.h"
+#include "value_set.h"
 
 namespace qjt::cli {
 namespace {
@@ -24,10 +25,11 @@ bool ReadFilter::op_in(std::string_view op_name) const {
          std::any_of(ops.begin(), ops.end(), [op_name](const std::string& op) { return same_name(op, op_name); });
 }
 
-void add_read_filter_options(CLI::App* command, ReadFilter* filter) {
+void add_read_filter_options(CLI::App* command, ReadFilter* filter, std::vector<std::string> op_names) {
   command->add_option("--op", filter->ops, "Only records of this type (repeatable, or comma-separated)")
       ->delimiter(',')
-      ->allow_extra_args(false);  // PATH is optional: a name after --op X is a PATH
+      ->allow_extra_args(false)  // PATH is optional: a name after --op X is a PATH
+      ->check(value_set(std::move(op_names), LetterCase::kIgnored));
   command->add_option("--xid", filter->xid, "Only records of this transaction (Kestrel xid, Flume transaction id)");
   add_time_filter_options(command, filter, "records");
   add_offset_option(command, "--from-offset", &filter->from_offset,

@@ -54,8 +54,9 @@ struct FilterFields {
   bool offsets = false;                 // --from-offset/--to-offset
 };
 
-// Adds the filter options to `command` (dump).
-void add_read_filter_options(CLI::App* command, ReadFilter* filter);
+// Adds the filter options to `command` (dump); --op takes `op_names`, in
+// any letter case (each family checks its own after parsing).
+void add_read_filter_options(CLI::App* command, ReadFilter* filter, std::vector<std::string> op_names);
 // Adds --since and --until only (replay); `things` names what they select
 // in --help ("items").
 void add_time_filter_options(CLI::App* command, ReadFilter* filter, std::string_view things);

@@ -5,6 +5,7 @@
 #include "clock.h"
 #include "json_writer.h"
 #include "time_value.h"
+#include "value_set.h"
 #include "whole_number.h"
 
 namespace qjt::cli {
@@ -51,7 +52,7 @@ void add_value_display_options(CLI::App* command) {
       ->add_option_function<std::string>(
           "--json-big-numbers", [](const std::string& how) { write_big_numbers_as_strings(how == "string"); },
           "JSON integers beyond 2^53: number (default) or string, which jq does not round")
-      ->check(CLI::IsMember({"string", "number"}));
+      ->check(value_set({"string", "number"}));
 }
 
 }  // namespace qjt::cli

@@ -2,7 +2,8 @@
 # completion.sh QJT: the completion scripts `qjt completion SHELL` prints.
 # The bash one is loaded (`complete -p qjt` names its function) and asked,
 # as bash asks it on TAB, what follows `qjt du`, `qjt dump --js`,
-# `qjt ro`, `qjt dump --data=`, `qjt roll --ba`, `qjt gen ` and more; the zsh and
+# `qjt ro`, `qjt dump --data=`, `qjt roll --ba`, `qjt gen `, `qjt help `,
+# `qjt dump --format ke`, `qjt dump --op`, `qjt gen --corrupt` and more; the zsh and
 # fish ones must parse (zsh -n, fish -n), each checked only when that shell
 # is installed. The scripts the build wrote must be the same as those printed.
 set -u
@@ -68,6 +69,18 @@ expect --set-position qjt repair --set
 expect kestrel2 qjt convert --to ke
 expect kestrel qjt gen ""
 expect fish qjt completion ""
+# The topics of help, and the fixed sets of --format, --op and --corrupt.
+expect formats qjt help ""
+expect dump qjt help d
+expect roll qjt help r
+expect_not --json qjt help ""
+expect kestrel qjt dump --format ke
+expect flume-checkpoint qjt verify --format flume-c
+expect ADDX qjt dump --op ADD
+expect REMOVE_TENTATIVE qjt dump --op = REMOVE_T
+expect flip qjt gen kestrel --corrupt fl
+expect none qjt gen flume --corrupt ""
+expect jsonl qjt convert --to js
 # Options before the command: theirs, their values, then the commands.
 expect --quiet qjt --qu
 expect never qjt --color ""

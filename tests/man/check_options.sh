@@ -14,7 +14,7 @@ trap 'rm -rf "$tmp"' EXIT
 status=0
 
 subcommands() {
-  "$qjt" --help | awk '/^Subcommands:/ { on = 1; next } on && NF { sub(/,$/, "", $1); print $1 }'
+  "$qjt" --help | awk '/^Commands:/ { on = 1; next } on && !NF { exit } on { split($1, names, ","); print names[1] }'
 }
 
 # The page as plain text on very long lines, so no option is split.

@@ -5,6 +5,7 @@
 # --json standard output still holds JSON and nothing else. The file is
 # chmod 000; as root (CI), qjt runs without the capabilities that let root
 # read it anyway (setpriv drops CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH).
+# On a terminal that shows both streams, the report's io_error is told once.
 set -uo pipefail
 QJT=$1 DATA=$2 WORK=$3
 source "$(dirname "$0")/../check.sh"
@@ -68,6 +69,26 @@ check "verify --json: the io_error in the report too" 1 \
   "$("${reader[@]}" "$QJT" verify --json "${channel[@]}" 2>/dev/null | jq '[.findings[] | select(.code == "io_error")] | length')"
 check "flume replay --json: the io_error in the report too" 1 \
   "$("${reader[@]}" "$QJT" replay --json "${channel[@]}" 2>/dev/null | jq '[.findings[] | select(.code == "io_error")] | length')"
+
+# On a terminal, where standard output and standard error are one screen,
+# an io_error that the report on standard output holds is not told a
+# second time on standard error; with standard output redirected to a
+# file, standard error still tells it, and the file holds it too.
+if command -v script >/dev/null 2>&1; then
+  on_terminal() {  # on_terminal WORDS: what a terminal shows of `qjt WORDS` (a shell line)
+    script -qec "$(printf '%q ' "${reader[@]}" "$QJT") $1" /dev/null </dev/null | tr -d '\r'
+  }
+  for words in "verify kestrel" "verify -q kestrel" "verify --json kestrel" "verify libkestrel" \
+    "verify ${channel[*]}" "replay --json ${channel[*]}" "repair --json ${channel[*]}" "dump kestrel" \
+    "replay kestrel" "verify kestrel/no-such-file" "dump kestrel/no-such-file"; do
+    check "on a terminal, qjt $words: the io_error once" 1 "$(on_terminal "$words" | grep -c 'io_error')"
+  done
+  check "on a terminal, qjt verify kestrel >file: the io_error on the terminal" 1 \
+    "$(on_terminal "verify kestrel >verify.out" | grep -c 'io_error')"
+  check "on a terminal, qjt verify kestrel >file: the io_error in the file" 1 "$(grep -c 'io_error' verify.out)"
+else
+  echo "script (util-linux) not installed: the terminal is not checked"
+fi
 
 echo "$failures failure(s)"
 [ "$failures" -eq 0 ]

@@ -189,7 +189,13 @@ TEST_CASE("dispatch: --format forces the family, by name or by file kind; an unk
   runs = f.run("dump", {"--format", "last-kind", a}, &unclaimed);
   REQUIRE(runs);
   CHECK((*runs)[0].driver == &f.last);
-  CHECK_FALSE(f.run("dump", {"--format", "gamma", a}, &unclaimed));
+  // Refused as it is parsed, with the closest name or the names --format takes.
+  CHECK_THROWS_WITH_AS(f.run("dump", {"--format", "bta", a}, &unclaimed),
+                       "--format: unknown value 'bta'; did you mean 'beta'?", CLI::ValidationError);
+  CHECK_THROWS_WITH_AS(
+      f.run("dump", {"--format", "gamma", a}, &unclaimed),
+      "--format: unknown value 'gamma' (expected auto, alpha, alpha-kind, beta, beta-kind, last or last-kind)",
+      CLI::ValidationError);
 }
 
 TEST_CASE("dispatch: a command the family does not support is refused, never handed to another family") {
