@@ -111,7 +111,8 @@ ExitCode verify_status(const VerifyTally& tally, bool strict) {
   return worse(tally.status, problems || nothing_verified ? ExitCode::kProblems : ExitCode::kOk);
 }
 
-void write_verify_report(Output* out, const VerifyTally& tally, ExitCode status, bool json, bool strict, bool quiet) {
+void write_verify_report(Output* out, const VerifyTally& tally, ExitCode status, bool json, bool strict, bool quiet,
+                         std::string_view unit) {
   const FindingList& findings = tally.findings;
   const std::size_t errors = findings.count(Severity::kError);
   const std::size_t warnings = findings.count(Severity::kWarning);
@@ -130,8 +131,9 @@ void write_verify_report(Output* out, const VerifyTally& tally, ExitCode status,
   for (const Finding& f : findings.findings())
     if (!quiet || strict || f.severity == Severity::kError) out->write(format_finding(f, colour) + "\n");
   if (!quiet || !ok) {
-    out->write(fmt::format("{}: {} error(s), {} warning(s) in {} file(s), {} record(s){}\n", ok ? "OK" : "FAILED",
-                           errors, warnings, tally.files, tally.records, tally.files == 0 ? "; nothing verified" : ""));
+    out->write(fmt::format("{}{}{}: {} error(s), {} warning(s) in {} file(s), {} record(s){}\n", ok ? "OK" : "FAILED",
+                           unit.empty() ? "" : " ", unit, errors, warnings, tally.files, tally.records,
+                           tally.files == 0 ? "; nothing verified" : ""));
   }
   out->write(tally.text_lines);
 }
@@ -145,15 +147,20 @@ void VerifyTally::add(const VerifyTally& other) {
   text_lines += other.text_lines;
 }
 
+void add_file_changes(const std::function<VerifyTally*(const Finding&)>& tally_of) {
+  for (Finding& change : InputFile::take_changes()) {
+    if (change.code != "io_error") StderrReporter().report(change);  // print_io_errors tells those
+    VerifyTally* tally = tally_of(change);
+    tally->status = worse(tally->status, InputFile::change_status(change));
+    tally->findings.report(std::move(change));
+  }
+}
+
 ExitCode finish_verify(const VerifyTally& tally, bool json, bool strict, bool quiet) {
   // A file that shrank under the read is a finding of the report too, not
   // only of standard error (main() reports what is left there).
   VerifyTally reported = tally;
-  for (Finding& change : InputFile::take_changes()) {
-    if (change.code != "io_error") StderrReporter().report(change);  // print_io_errors tells those
-    reported.status = worse(reported.status, InputFile::change_status(change));
-    reported.findings.report(std::move(change));
-  }
+  add_file_changes([&reported](const Finding&) { return &reported; });
   print_io_errors(reported.findings.findings());
   const ExitCode status = verify_status(reported, strict);
   Output out;

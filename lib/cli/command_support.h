@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -63,7 +64,16 @@ ExitCode verify_status(const VerifyTally& tally, bool strict);
 // `status` is kOk and saying "nothing verified" when no file was read
 // (with `quiet`, no warning unless `strict`, and no summary when all is
 // well), then the tally's text_lines.
-void write_verify_report(Output* out, const VerifyTally& tally, ExitCode status, bool json, bool strict, bool quiet);
+// With `unit` (a walk's, walk_report.h), the text summary names it:
+// "OK UNIT: ...".
+void write_verify_report(Output* out, const VerifyTally& tally, ExitCode status, bool json, bool strict, bool quiet,
+                         std::string_view unit = "");
+
+// The file_changed findings of the files read (InputFile::take_changes):
+// each told on standard error (but io_error findings, which the report's
+// print_io_errors tells) and added, with its exit status, to the tally
+// `tally_of` names for it.
+void add_file_changes(const std::function<VerifyTally*(const Finding&)>& tally_of);
 
 // write_verify_report over `tally` and the file_changed findings of the
 // files it read (InputFile::take_changes; also on standard error), then

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include "colour.h"
-#include "input_file.h"
 #include "json_line.h"
 #include "output.h"
 #include "path_name.h"
@@ -114,12 +113,7 @@ ExitCode finish_walk_verify(const Expansion& expansion, const std::vector<Verify
                             bool quiet) {
   std::vector<VerifyTally> reported = units;
   // A file that shrank under the read is a finding of its unit too.
-  for (Finding& change : InputFile::take_changes()) {
-    if (change.code != "io_error") StderrReporter().report(change);
-    VerifyTally& unit = reported[unit_of_file(expansion, change.file)];
-    unit.status = worse(unit.status, InputFile::change_status(change));
-    unit.findings.report(std::move(change));
-  }
+  add_file_changes([&](const Finding& change) { return &reported[unit_of_file(expansion, change.file)]; });
   Output out;
   VerifyTally total;
   ExitCode status = ExitCode::kOk;
@@ -131,21 +125,11 @@ ExitCode finish_walk_verify(const Expansion& expansion, const std::vector<Verify
     if (unit_status != ExitCode::kOk) ++failed;
     status = worse(status, unit_status);
     total.add(tally);
-    if (json) {
-      std::string unit;
-      JsonWriter writer(&unit);
-      write_unit_json(&writer, expansion.units[u]);
-      tally.json_members.emplace_back("unit", unit);
-      write_verify_report(&out, tally, unit_status, true, strict, quiet);
-      continue;
-    }
-    const bool ok = unit_status == ExitCode::kOk;
-    for (const Finding& f : tally.findings.findings())
-      if (!quiet || strict || f.severity == Severity::kError) out.write(format_finding(f, colour_on(stdout)) + "\n");
-    if (!quiet || !ok)
-      out.write(
-          fmt::format("{} {}: {}\n", ok ? "OK" : "FAILED", unit_title(expansion.units[u]), verdict_counts(tally)));
-    out.write(tally.text_lines);
+    std::string unit;
+    JsonWriter writer(&unit);
+    write_unit_json(&writer, expansion.units[u]);
+    tally.json_members.emplace_back("unit", unit);
+    write_verify_report(&out, tally, unit_status, json, strict, quiet, unit_title(expansion.units[u]));
   }
   const FindingList strict_errors = strict ? skipped_findings(expansion) : FindingList{};
   if (!strict_errors.findings().empty()) status = worse(status, ExitCode::kProblems);
