@@ -99,8 +99,8 @@ out=$("$QJT" replay --tz UTC --at 2021-01-15T22:49:09Z --since 0 "$log" 2>/dev/n
 check "canal: --at with --since is a usage error, nothing printed" "2 " "$status $out"
 
 # ---- usage ---------------------------------------------------------------------
-out=$("$QJT" replay --since yesterday "$every" 2>&1); status=$?
+out=$("$QJT" replay --since soon "$every" 2>&1); status=$?
 check "a malformed time: usage, the option named" "2 yes" \
-  "$status $(grep -q -- '--since yesterday: expected' <<<"$out" && echo yes)"
+  "$status $(grep -q -- '--since soon: expected' <<<"$out" && echo yes)"
 check "replay takes no --op" 2 "$("$QJT" replay --op ADD "$every" >/dev/null 2>&1; echo $?)"
 [ $failures -eq 0 ]
