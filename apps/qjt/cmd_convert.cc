@@ -65,7 +65,7 @@ void add_convert_command(CLI::App* app, std::string_view name, ExitCode* status)
                           "up first); flume-v3: upgrade although the channel is in use");
   add_time_option(
       command, "--add-time", &request->add_time,
-      "kestrel2, libkestrel: add time of legacy ADDs (a TIME as --since takes it; default: the input's mtime)");
+      "kestrel2, libkestrel: add time of legacy ADDs (any form of qjt(1)'s TIME VALUES; default: the input's mtime)");
   auto families = std::make_shared<FamilyOptions>(command, name, Inputs::kRead, registry());
   command->callback([request, families, status] { *status = run_convert(*request, *families); });
 }

@@ -86,7 +86,10 @@ check "flume text: the count" "  --since 2023-11-14T22:13:20.006Z: 1 of 4 event(
 log=$DATA/canal/logs/example/meta.log
 canal_range=(--tz UTC --since 2021-01-15T22:49:08Z --until 2021-01-15T22:49:09.103Z)
 check "canal: the cursors within the range" "3 4" \
-  "$("$QJT" replay "${canal_range[@]}" "$log" 2>/dev/null | jq -r .line | paste -sd' ')"
+  "$("$QJT" replay --json "${canal_range[@]}" "$log" 2>/dev/null | jq -r .line | paste -sd' ')"
+check "canal text: one line per cursor within, as dump shows them" \
+  "$("$QJT" dump --json "${canal_range[@]}" "$log" 2>/dev/null | wc -l)" \
+  "$("$QJT" replay "${canal_range[@]}" "$log" 2>/dev/null | wc -l)"
 err=$("$QJT" replay "${canal_range[@]}" "$log" 2>&1 >/dev/null)
 check "canal: the count on stderr" \
   "qjt replay: --since 2021-01-15T22:49:08.000Z --until 2021-01-15T22:49:09.103Z: 2 of 5 cursor(s) within, 3 left out" \

@@ -62,7 +62,7 @@ check "--to jsonl -o: the same lines" "$("$QJT" dump --json "$TD/libkestrel/queu
 check "--to jsonl -o over an existing file: refused" 2 $?
 "$QJT" convert --to jsonl "$TD/libkestrel/damaged" >/dev/null 2>&1; check "--to jsonl of a damaged queue: exit 1" 1 $?
 "$QJT" convert --to kestrel -o back.journal queue.jsonl 2>/dev/null
-check "--to kestrel refuses Kestrel 3 lines: no way back" 2 $?
+check "--to kestrel refuses Kestrel 3 lines (bad_json_line): no way back" 1 $?
 check "--to kestrel refuses Kestrel 3 lines: nothing written" "" "$(ls back.journal 2>/dev/null)"
 
 [ $failures -eq 0 ] && echo "all libkestrel convert checks passed"
