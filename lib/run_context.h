@@ -39,7 +39,7 @@ struct RunSettings {
   bool quiet = false;  // --quiet: only errors on standard error
   ColourMode colour = ColourMode::kAuto;
   bool local_time = false;                              // --local-time
-  std::optional<TimeZone> display_zone{};               // --local-time's zone (Canal's --tz); else the machine's
+  std::optional<TimeZone> local_zone{};                 // --tz: typed and shown local times; else the machine's
   bool big_numbers_as_strings = false;                  // --json-big-numbers=string
   bool all_findings = false;                            // --all-findings: none folded
   bool json_errors = false;                             // --json: errors as JSON objects too

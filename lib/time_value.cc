@@ -4,7 +4,10 @@
 
 #include <fmt/format.h>
 
+#include "civil_calendar.h"
+#include "clock.h"
 #include "run_context.h"
+#include "time_span.h"
 #include "whole_number.h"
 
 namespace qjt {
@@ -18,34 +21,47 @@ std::optional<int> digits(std::string_view text, std::size_t at, std::size_t n) 
   return whole_number<int>(text.substr(at, n));
 }
 
-// -15s, -30m, -2h, -7d: before now.
-std::optional<std::int64_t> relative_time(std::string_view text, std::int64_t now_ms) {
-  if (text.size() < 3 || text[0] != '-') return std::nullopt;
-  std::int64_t unit_ms = 0;
-  switch (text.back()) {
-    case 's':
-      unit_ms = 1000;
-      break;
-    case 'm':
-      unit_ms = 60'000;
-      break;
-    case 'h':
-      unit_ms = 3'600'000;
-      break;
-    case 'd':
-      unit_ms = 86'400'000;
-      break;
-    default:
-      return std::nullopt;
-  }
-  const auto count = whole_number<std::uint32_t>(text.substr(1, text.size() - 2));
-  if (!count) return std::nullopt;
-  return now_ms - static_cast<std::int64_t>(*count) * unit_ms;
+bool strip_prefix(std::string_view* text, std::string_view prefix) {
+  if (!text->starts_with(prefix)) return false;
+  text->remove_prefix(prefix.size());
+  return true;
 }
 
-// Z, +HH:MM, -HH:MM, +HHMM or +HH as seconds east of UTC.
+bool strip_suffix(std::string_view* text, std::string_view suffix) {
+  if (!text->ends_with(suffix)) return false;
+  text->remove_suffix(suffix.size());
+  return true;
+}
+
+// @1610779748 or @1610779748.123: epoch seconds, as journalctl takes them.
+std::optional<std::int64_t> epoch_seconds(std::string_view text) {
+  if (!strip_prefix(&text, "@")) return std::nullopt;
+  const std::size_t dot = text.find('.');
+  const auto seconds = whole_number<std::int64_t>(text.substr(0, dot));
+  if (!seconds || *seconds > kMaxTimeSpanMs / 1000 || *seconds < -kMaxTimeSpanMs / 1000) return std::nullopt;
+  if (dot == std::string_view::npos) return *seconds * 1000;
+  const std::string_view fraction = text.substr(dot + 1);
+  if (fraction.empty() || fraction.size() > 9 || !whole_number<std::uint32_t>(fraction)) return std::nullopt;
+  const int ms = *whole_number<int>((std::string(fraction) + "00").substr(0, 3));
+  return *seconds * 1000 + (text[0] == '-' ? -ms : ms);
+}
+
+// 2h, -2h, 2h ago: before now; +2h, 2h left: after now.
+std::optional<std::int64_t> relative_time(std::string_view text, std::int64_t now_ms) {
+  std::int64_t direction = -1;
+  if (strip_prefix(&text, "+")) {
+    direction = 1;
+  } else if (!strip_prefix(&text, "-") && !strip_suffix(&text, " ago") && strip_suffix(&text, " left")) {
+    direction = 1;
+  }
+  const auto span = parse_time_span_ms(text);
+  if (!span) return std::nullopt;
+  return now_ms + direction * *span;
+}
+
+// Z, +HH:MM, -HH:MM, +HHMM, +HH or " UTC" as seconds east of UTC.
 std::optional<int> zone_offset_seconds(std::string_view zone) {
-  if (zone == "Z" || zone == "z") return 0;
+  if (zone == "Z" || zone == "z" || zone == " UTC") return 0;
   if (zone.size() < 3 || (zone[0] != '+' && zone[0] != '-')) return std::nullopt;
   const auto hours = digits(zone, 1, 2);
   std::optional<int> minutes = 0;
@@ -67,36 +83,89 @@ bool valid_date(int year, int month, int day) {
       .ok();
 }
 
-// YYYY-MM-DD, or YYYY-MM-DD(T| )HH:MM[:SS[.fff]] followed by a zone.
-std::optional<std::int64_t> iso_time(std::string_view text) {
-  const auto year = digits(text, 0, 4), month = digits(text, 5, 2), day = digits(text, 8, 2);
-  if (text.size() < 10 || text[4] != '-' || text[7] != '-' || !year || !month || !day ||
+// A date and time as typed, before a zone makes it an instant.
+struct TypedTime {
+  CivilTime civil;
+  int millisecond = 0;
+};
+
+// YYYY-MM-DD at the start of *text, taken off it.
+std::optional<TypedTime> take_date(std::string_view* text) {
+  const auto year = digits(*text, 0, 4), month = digits(*text, 5, 2), day = digits(*text, 8, 2);
+  if (text->size() < 10 || (*text)[4] != '-' || (*text)[7] != '-' || !year || !month || !day ||
       !valid_date(*year, *month, *day))
     return std::nullopt;
-  if (text.size() == 10) return utc_ms(*year, *month, *day, 0, 0, 0, 0);
-  if (text[10] != 'T' && text[10] != 't' && text[10] != ' ') return std::nullopt;
-  const auto hour = digits(text, 11, 2), minute = digits(text, 14, 2);
-  if (text.size() < 16 || text[13] != ':' || !hour || !minute || *hour > 23 || *minute > 59) return std::nullopt;
-  std::size_t at = 16;
-  int second = 0, millisecond = 0;
-  if (at < text.size() && text[at] == ':') {
-    const auto s = digits(text, at + 1, 2);
-    if (!s || *s > 60) return std::nullopt;
-    second = *s;
-    at += 3;
-    if (at < text.size() && (text[at] == '.' || text[at] == ',')) {
-      std::size_t end = ++at;
-      while (end < text.size() && text[end] >= '0' && text[end] <= '9') ++end;
-      if (end == at || end - at > 9) return std::nullopt;
-      // Milliseconds: the first three digits of the fraction, padded.
-      const std::string fraction = std::string(text.substr(at, std::min<std::size_t>(end - at, 3))) + "00";
-      millisecond = *whole_number<int>(std::string_view(fraction).substr(0, 3));
-      at = end;
-    }
+  text->remove_prefix(10);
+  TypedTime typed;
+  typed.civil.year = *year;
+  typed.civil.month = *month;
+  typed.civil.day = *day;
+  return typed;
+}
+
+// HH:MM[:SS[.fff]] at the start of *text, taken off it into *typed.
+bool take_clock_time(std::string_view* text, TypedTime* typed) {
+  const auto hour = digits(*text, 0, 2), minute = digits(*text, 3, 2);
+  if (text->size() < 5 || (*text)[2] != ':' || !hour || !minute || *hour > 23 || *minute > 59) return false;
+  typed->civil.hour = *hour;
+  typed->civil.minute = *minute;
+  text->remove_prefix(5);
+  if (!strip_prefix(text, ":")) return true;
+  const auto second = digits(*text, 0, 2);
+  if (!second || *second > 60) return false;
+  typed->civil.second = *second;
+  text->remove_prefix(2);
+  if (!strip_prefix(text, ".") && !strip_prefix(text, ",")) return true;
+  std::size_t end = 0;
+  while (end < text->size() && (*text)[end] >= '0' && (*text)[end] <= '9') ++end;
+  if (end == 0 || end > 9) return false;
+  // Milliseconds: the first three digits of the fraction, padded.
+  const std::string fraction = std::string(text->substr(0, std::min<std::size_t>(end, 3))) + "00";
+  typed->millisecond = *whole_number<int>(std::string_view(fraction).substr(0, 3));
+  text->remove_prefix(end);
+  return true;
+}
+
+// The local date of `now_ms` in `zone`, at midnight, `days_after` it.
+TypedTime local_date(std::int64_t now_ms, const TimeZone& zone, int days_after) {
+  const std::int64_t now_s = calendar::floor_div(now_ms, 1000);
+  const auto date =
+      calendar::civil_from_days(calendar::floor_div(now_s + zone.offset_at_utc(now_s), calendar::kSecondsPerDay));
+  TypedTime typed;
+  typed.civil.year = static_cast<int>(date.year);
+  typed.civil.month = date.month;
+  typed.civil.day = date.day + days_after;
+  return typed;
+}
+
+std::int64_t local_ms(const TypedTime& typed, const TimeZone& zone) {
+  return zone.utc_from_local(typed.civil) * 1000 + typed.millisecond;
+}
+
+// now; today, yesterday, tomorrow: their midnight in `zone`.
+std::optional<std::int64_t> named_day(std::string_view text, std::int64_t now_ms, const TimeZone& zone) {
+  if (text == "now") return now_ms;
+  if (text == "today") return local_ms(local_date(now_ms, zone, 0), zone);
+  if (text == "yesterday") return local_ms(local_date(now_ms, zone, -1), zone);
+  if (text == "tomorrow") return local_ms(local_date(now_ms, zone, 1), zone);
+  return std::nullopt;
+}
+
+// [YYYY-MM-DD[(T| )]][HH:MM[:SS[.fff]]][zone]: local in `zone` when no zone
+// follows; a date alone is its midnight, a time alone today's.
+std::optional<std::int64_t> calendar_time(std::string_view text, std::int64_t now_ms, const TimeZone& zone) {
+  std::optional<TypedTime> typed = take_date(&text);
+  if (!typed) {
+    typed = local_date(now_ms, zone, 0);
+    if (!take_clock_time(&text, &*typed)) return std::nullopt;
+  } else if (!text.empty()) {
+    if (!strip_prefix(&text, "T") && !strip_prefix(&text, "t") && !strip_prefix(&text, " ")) return std::nullopt;
+    if (!take_clock_time(&text, &*typed)) return std::nullopt;
   }
-  const auto offset = zone_offset_seconds(text.substr(at));
+  if (text.empty()) return local_ms(*typed, zone);
+  const auto offset = zone_offset_seconds(text);
   if (!offset) return std::nullopt;
-  return utc_ms(*year, *month, *day, *hour, *minute, second, millisecond) - std::int64_t{*offset} * 1000;
+  return local_ms(*typed, TimeZone::fixed(*offset));
 }
 
 // Years 0 to 9999, which ISO 8601 writes with four digits; the calendar
@@ -118,21 +187,18 @@ std::string format_shifted(std::int64_t ms, std::string_view zone) {
                      time.minutes().count(), time.seconds().count(), time.subseconds().count(), zone);
 }
 
-std::int64_t floor_div(std::int64_t a, std::int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
-
 }  // namespace
 
-std::int64_t utc_ms(int year, int month, int day, int hour, int minute, int second, int millisecond) {
-  using namespace std::chrono;
-  const sys_days date{year_month_day{std::chrono::year{year}, std::chrono::month{static_cast<unsigned>(month)},
-                                     std::chrono::day{static_cast<unsigned>(day)}}};
-  return (date.time_since_epoch().count() * 86'400LL + hour * 3600LL + minute * 60LL + second) * 1000 + millisecond;
+std::optional<std::int64_t> parse_time_value(std::string_view text, std::int64_t now_ms, const TimeZone& zone) {
+  if (const auto ms = whole_number<std::int64_t>(text)) return ms;
+  if (const auto ms = epoch_seconds(text)) return ms;
+  if (const auto ms = named_day(text, now_ms, zone)) return ms;
+  if (const auto ms = relative_time(text, now_ms)) return ms;
+  return calendar_time(text, now_ms, zone);
 }
 
-std::optional<std::int64_t> parse_time_value(std::string_view text, std::int64_t now_ms) {
-  if (const auto ms = whole_number<std::int64_t>(text)) return ms;
-  if (const auto ms = relative_time(text, now_ms)) return ms;
-  return iso_time(text);
+std::optional<std::int64_t> parse_time_option(std::string_view text) {
+  return parse_time_value(text, now_ms(), local_zone());
 }
 
 std::string time_value_error(std::string_view option, std::string_view text) {
@@ -146,13 +212,13 @@ std::string format_utc_time(std::int64_t ms) {
 
 std::string format_zoned_time(std::int64_t ms, const TimeZone& zone) {
   if (!shown_as_date(ms)) return fmt::format("{}ms", ms);
-  const std::int32_t offset = zone.offset_at_utc(floor_div(ms, 1000));
+  const std::int32_t offset = zone.offset_at_utc(calendar::floor_div(ms, 1000));
   const std::int32_t minutes = (offset < 0 ? -offset : offset) / 60;
   return format_shifted(ms + std::int64_t{offset} * 1000,
                         fmt::format("{}{:02}:{:02}", offset < 0 ? '-' : '+', minutes / 60, minutes % 60));
 }
 
-std::string format_local_time(std::int64_t ms) { return format_zoned_time(ms, display_zone()); }
+std::string format_local_time(std::int64_t ms) { return format_zoned_time(ms, local_zone()); }
 
 std::string format_time(std::int64_t ms) {
   return RunContext::current().settings().local_time ? format_local_time(ms) : format_utc_time(ms);
@@ -160,10 +226,10 @@ std::string format_time(std::int64_t ms) {
 
 void show_local_time(bool local) { RunContext::process().settings().local_time = local; }
 
-void set_display_zone(TimeZone zone) { RunContext::process().settings().display_zone = std::move(zone); }
+void set_local_zone(TimeZone zone) { RunContext::process().settings().local_zone = std::move(zone); }
 
-const TimeZone& display_zone() {
-  if (const auto& chosen = RunContext::current().settings().display_zone) return *chosen;
+const TimeZone& local_zone() {
+  if (const auto& chosen = RunContext::current().settings().local_zone) return *chosen;
   static const TimeZone local = TimeZone::local();
   return local;
 }

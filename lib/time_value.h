@@ -1,23 +1,35 @@
 // Time values: how every option that takes a time (--since, --until, --at,
 // --add-time, --to-timestamp, ...) reads it, and how text output shows one.
 //
-// Accepted forms, all turned into milliseconds since the Unix epoch:
-//   - epoch milliseconds: 1610779748123 (an optional leading minus);
+// Accepted forms, journalctl's (systemd.time(7)) and ISO 8601's, all turned
+// into milliseconds since the Unix epoch:
+//   - epoch milliseconds: 1610779748123 (an optional leading minus), or
+//     epoch seconds after an @: @1610779748, @1610779748.123;
 //   - ISO 8601 with a zone: 2021-01-16T06:49:08Z,
-//     2021-01-16T06:49:08.123+08:00 (a space may stand for the T; seconds
-//     and their fraction may be left out);
-//   - an ISO 8601 date alone, 2021-01-16: midnight UTC of that day;
-//   - a time before now: -15s, -30m, -2h, -7d (now is lib/clock's, which
-//     QJT_NOW_MS fixes for tests).
-// A date and time without a zone is refused rather than guessed: which zone
-// the user meant is not known.
+//     2021-01-16T06:49:08.123+08:00; " UTC" may stand for the Z;
+//   - a date and time without a zone, read in the local zone (below):
+//     2021-01-16 14:49:08, 2021-01-16T14:49, 2021-01-16 (its midnight), or
+//     a time alone, 14:49[:08[.123]], which is today's. A space or a T
+//     separates date and time; seconds and their fraction may be left out;
+//   - now; today, yesterday and tomorrow: midnight starting that day in
+//     the local zone;
+//   - a time relative to now (lib/clock's, which QJT_NOW_MS fixes for
+//     tests), as a span of time_span.h: before now when bare, after a -
+//     or followed by " ago" (2h, -2h, 2h ago, 1h 30min, 1w); after now
+//     after a + or followed by " left" (+2h, 2h left). journalctl refuses
+//     the bare form; qjt reads it as the only direction --since and
+//     --until are typed for.
+// The local zone is the run's (set_local_zone(): --tz), else this
+// machine's (TimeZone::local(): the TZ variable's, else /etc/localtime).
+// A local time the clocks skipped or showed twice when they changed is
+// read as mktime reads it (TimeZone::utc_from_local): in a gap, with the
+// offset before the change (02:30 in a one-hour gap at 02:00 is 03:30
+// after it); in an overlap, the earlier of the two instants.
 //
 // Text output shows a time as ISO 8601 UTC with milliseconds
 // (2021-01-16T06:49:08.123Z), or, once show_local_time(true) was called
-// (--local-time), in the display zone with its offset
-// (2021-01-16T14:49:08.123+08:00): set_display_zone()'s (Canal's --tz),
-// else this machine's (TimeZone::local(): the TZ variable's, else
-// /etc/localtime). JSON keeps integers.
+// (--local-time), in the local zone with its offset
+// (2021-01-16T14:49:08.123+08:00). JSON keeps integers.
 #pragma once
 
 #include <cstdint>
@@ -31,18 +43,20 @@ namespace qjt {
 
 // The forms parse_time_value accepts, for usage messages.
 inline constexpr std::string_view kTimeValueForms =
-    "epoch milliseconds (1610779748123), ISO 8601 with Z or an offset (2021-01-16T06:49:08Z, "
-    "2021-01-16T06:49:08.123+08:00), a date (2021-01-16) or a time before now (-15s, -30m, -2h, -7d)";
+    "epoch milliseconds (1610779748123) or @seconds, ISO 8601 with Z or an offset (2021-01-16T06:49:08Z, "
+    "2021-01-16T06:49:08.123+08:00), a local date and time (2021-01-16 14:49:08, 2021-01-16, 14:49), now, "
+    "today, yesterday, tomorrow, or a time relative to now (2h or -2h or 2h ago before it, +2h after it; units "
+    "s, min, h, d, w)";
 
-// `text` in one of the forms above as epoch milliseconds, relative times
-// counted back from `now_ms`; nullopt when it is none of them.
-std::optional<std::int64_t> parse_time_value(std::string_view text, std::int64_t now_ms);
+// `text` in one of the forms above as epoch milliseconds: relative times
+// and today's dates counted from `now_ms`, local times read in `zone`;
+// nullopt when it is none of them.
+std::optional<std::int64_t> parse_time_value(std::string_view text, std::int64_t now_ms, const TimeZone& zone);
+// parse_time_value at lib/clock's now in local_zone(): how options read.
+std::optional<std::int64_t> parse_time_option(std::string_view text);
 
 // The usage message for an option whose value is not a time.
 std::string time_value_error(std::string_view option, std::string_view text);
-
-// Epoch milliseconds of a civil date and time in UTC (no range checks).
-std::int64_t utc_ms(int year, int month, int day, int hour, int minute, int second, int millisecond);
 
 // `ms` as 2021-01-16T06:49:08.123Z; a time outside the years 0 to 9999
 // (a damaged or sentinel value) as its milliseconds, "-9223372036854775808ms".
@@ -58,12 +72,12 @@ std::string format_time(std::int64_t ms);
 // into each job) from --local-time, before a command runs.
 void show_local_time(bool local);
 
-// The zone --local-time shows times in, set like show_local_time, from the
-// options (Canal's --tz); the code that reads a zone's local times takes
-// its own TimeZone instead.
-void set_display_zone(TimeZone zone);
-// The current run's (set_display_zone), else TimeZone::local(), read on
+// The run's local zone, set like show_local_time, from --tz: where times
+// typed without a zone are read, where --local-time shows times, and
+// where Canal's meta.log times are read.
+void set_local_zone(TimeZone zone);
+// The current run's (set_local_zone), else TimeZone::local(), read on
 // first use.
-const TimeZone& display_zone();
+const TimeZone& local_zone();
 
 }  // namespace qjt

@@ -48,8 +48,8 @@ void add_convert_command(CLI::App* app, std::string_view name, ExitCode* status)
   auto request = std::make_shared<ConvertRequest>();
   auto* command = app->add_subcommand(
       std::string(name),
-      "Convert a journal or a Flume log to JSON Lines and back, a 1.x journal to 2.x opcodes, a classic queue to "
-      "Kestrel 3 and back, or a Flume V2 checkpoint to V3");
+      "Convert a journal, a Kestrel 3 queue or a Flume log to JSON Lines (and back, but for Kestrel 3), a 1.x journal "
+      "to 2.x opcodes, a classic queue to Kestrel 3 and back, or a Flume V2 checkpoint to V3");
   command
       ->add_option("--to", request->to,
                    "jsonl, kestrel (from JSON Lines), kestrel2 (upgrade 1.x), libkestrel or classic (Kestrel 3), "
@@ -66,7 +66,7 @@ void add_convert_command(CLI::App* app, std::string_view name, ExitCode* status)
                           "up first); flume-v3: upgrade although the channel is in use");
   add_time_option(
       command, "--add-time", &request->add_time,
-      "kestrel2, libkestrel: add time of legacy ADDs (epoch ms, ISO 8601, -2h; default: the input's mtime)");
+      "kestrel2, libkestrel: add time of legacy ADDs (any form of qjt(1)'s TIME VALUES; default: the input's mtime)");
   auto families = std::make_shared<FamilyOptions>(command, name, Inputs::kRead, registry());
   command->callback([request, families, status] { *status = run_convert(*request, *families); });
 }

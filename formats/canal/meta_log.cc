@@ -109,12 +109,6 @@ std::optional<std::int64_t> parse_log_time(std::string_view t, const TimeZone& z
   return zone.utc_from_local(CivilTime{*year, *month, *day, *hour, *minute, *second}) * 1000 + *ms;
 }
 
-std::optional<std::int64_t> parse_at_time(std::string_view text, const TimeZone& zone) {
-  if (const auto ms = whole_number<std::int64_t>(text)) return ms;
-  if (text.size() == 19) return parse_log_time(std::string(text) + ".000", zone);
-  return parse_log_time(text, zone);
-}
-
 std::optional<std::int64_t> MetaLogParser::time_ms(std::string_view text) {
   constexpr std::size_t kMinute = 16;  // yyyy-MM-dd HH:mm
   if (text.size() == 23 && !minute_.empty() && text.substr(0, kMinute) == minute_ && text[16] == ':' &&

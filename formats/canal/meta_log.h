@@ -86,10 +86,6 @@ class CursorOrderCheck {
   std::map<std::int64_t, Cursor> last_;
 };
 
-// A --at value: epoch milliseconds, or local time in `zone` as the log
-// writes it ("yyyy-MM-dd HH:mm:ss.SSS", the milliseconds optional).
-std::optional<std::int64_t> parse_at_time(std::string_view text, const TimeZone& zone);
-
 // Each client's last entry logged at or before a time, in the order the
 // clients first appear, gathered from the entries in the order logged.
 class CursorsAt {

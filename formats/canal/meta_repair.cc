@@ -1,5 +1,4 @@
 #include "canal/meta_repair.h"
-#include "clock.h"
 #include "time_value.h"
 #include "whole_number.h"
 
@@ -53,7 +52,7 @@ bool parse_set_position(const std::string& text, SetPosition* out) {
 bool parse_to_timestamp(const std::string& text, ToTimestamp* out) {
   const auto eq = text.find('=');
   if (eq == std::string::npos) return false;
-  const auto ms = parse_time_value(std::string_view(text).substr(eq + 1), now_ms());
+  const auto ms = parse_time_option(std::string_view(text).substr(eq + 1));
   if (ms) out->timestamp_ms = *ms;
   return assign_number(std::string_view(text).substr(0, eq), &out->client_id) && ms;
 }

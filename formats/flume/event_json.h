@@ -1,5 +1,5 @@
 // How a Flume event (a Put record's headers and body) appears in JSON, the
-// same in dump, replay and convert:
+// same in dump, replay and convert, and its headers in text:
 //   "headers": {"key": "value", ...}   (in record order; invalid UTF-8 in a
 //                                       key or value becomes U+FFFD)
 //   "time_ms": the "timestamp" header as epoch milliseconds, when it holds
@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 
 #include "flume/log_record.h"
 #include "json_line.h"
@@ -28,5 +29,10 @@ void write_event_time_json(JsonWriter* out, const LogRecord& put);
 
 // The headers alone, as a JSON object.
 void write_headers_json(JsonWriter* out, const LogRecord& put);
+// The headers as text output shows them: that JSON object, except that a
+// "timestamp" header holding a decimal integer shows it as a time
+// (time_value.h format_time: {"timestamp":"2023-11-14T22:13:20.204Z"}), as
+// every other time in text is shown. JSON keeps the header as it is.
+std::string headers_text(const LogRecord& put);
 
 }  // namespace qjt::flume

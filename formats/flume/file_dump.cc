@@ -382,13 +382,6 @@ void dump_log_meta(Dump* dump, ByteSpan bytes) {
 
 // ---------------------------------------------------------------- data log records
 
-std::string headers_json(const LogRecord& record) {
-  std::string json;
-  JsonWriter writer(&json);
-  write_headers_json(&writer, record);
-  return json;
-}
-
 bool carries_transaction(LogRecordType type) {
   return type == LogRecordType::kPut || type == LogRecordType::kTake || type == LogRecordType::kRollback ||
          type == LogRecordType::kCommit;
@@ -467,7 +460,7 @@ void append_record_text(const Dump& dump, const LogRecord& record) {
   switch (record.type) {
     case LogRecordType::kPut:
       fmt::format_to(it, " size={} crc={}", record.body.size(), crc_text(record));
-      if (!record.headers.empty()) fmt::format_to(it, " headers={}", headers_json(record));
+      if (!record.headers.empty()) fmt::format_to(it, " headers={}", headers_text(record));
       break;
     case LogRecordType::kTake:
       fmt::format_to(it, " -> {}", pointer_text(record.taken));

@@ -67,7 +67,8 @@
 //   %10d  inflight_puts txid=T -> log-F @ O, log-F @ O
 //   log_meta v3 log_file_id=N checkpoint_position=P checkpoint_woid=W backup_position=P|none
 //     backup_woid=W|none encryption=none|PROVIDER key_alias=A iv=HEX|none   (one line)
-//   %10d  put txid=T woid=W size=N crc=ok|mismatch|none [headers={"k":"v"}]
+//   %10d  put txid=T woid=W size=N crc=ok|mismatch|none [headers={"k":"v"}]   (event_json.h
+//       headers_text: a "timestamp" header of epoch ms shown as a time)
 //       data="..."   (only when the mode is not none; data_b64= / data_hex= likewise)
 //   %10d  take txid=T woid=W -> log-F @ O
 //   %10d  rollback txid=T woid=W

@@ -38,9 +38,10 @@ void add_read_filter_options(CLI::App* command, ReadFilter* filter, std::vector<
 }
 
 void add_time_filter_options(CLI::App* command, ReadFilter* filter, std::string_view things) {
-  add_time_option(
-      command, "--since", &filter->since_ms,
-      fmt::format("Only {} whose time (add or event time) is at or after TIME: epoch ms, ISO 8601, -2h", things));
+  add_time_option(command, "--since", &filter->since_ms,
+                  fmt::format("Only {} whose time (add or event time) is at or after TIME: epoch ms, ISO 8601, "
+                              "2023-11-14 22:13:25 (local), yesterday, 2h (ago)",
+                              things));
   add_time_option(command, "--until", &filter->until_ms,
                   fmt::format("Only {} whose time is at or before TIME", things));
 }

@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include "clock.h"
 #include "json_writer.h"
 #include "time_value.h"
 #include "value_set.h"
@@ -22,7 +21,7 @@ CLI::Option* add_time_option(CLI::App* command, const std::string& name, std::op
       ->add_option_function<std::string>(
           name,
           [name, ms](const std::string& text) {
-            *ms = parse_time_value(text, now_ms());
+            *ms = parse_time_option(text);
             if (!*ms) throw CLI::ValidationError(time_value_error(name, text));
           },
           what)
@@ -45,6 +44,25 @@ CLI::Option* add_offset_option(CLI::App* command, const std::string& name, std::
 }
 
 void add_value_display_options(CLI::App* command) {
+  // Set as soon as it is read, so that the times the other options take
+  // are read in it wherever it stands on the command line.
+  command
+      ->add_option_function<std::string>(
+          "--tz",
+          [](const std::string& name) {
+            std::string error;
+            const auto zone = TimeZone::load(name, &error);
+            if (!zone)
+              throw CLI::ValidationError(fmt::format(
+                  "--tz {}: {}; expected an IANA zone name (Asia/Shanghai, UTC), an offset (+08:00) or a POSIX TZ "
+                  "string (CST-8)",
+                  name, error));
+            set_local_zone(*zone);
+          },
+          "The local zone (IANA name, +HH:MM or POSIX TZ string; default: TZ's, else this machine's): of times "
+          "typed without a zone, --local-time's, Canal meta.log's")
+      ->type_name("ZONE")
+      ->trigger_on_parse();
   command->add_flag_callback(
       "--local-time", [] { show_local_time(true); },
       "Show times in text output in the local zone with its offset (default: UTC)");

@@ -1,7 +1,7 @@
 // Options whose values have one form across qjt (issue: "Formats of
 // values"): every option that takes a time reads it by lib/time_value.h,
 // every byte offset is decimal or 0x hexadecimal, and the display options
-// every command shares (--local-time, --json-big-numbers) set the process-
+// every command shares (--tz, --local-time, --json-big-numbers) set the process-
 // wide renderings before the command runs. A value that is none of the
 // accepted forms is a usage error (exit 2) naming the option and the forms.
 #pragma once
@@ -25,7 +25,8 @@ CLI::Option* add_offset_option(CLI::App* command, const std::string& name, std::
 // A byte offset in the forms add_offset_option takes; nullopt otherwise.
 std::optional<std::uint64_t> parse_offset(const std::string& text);
 
-// --local-time and --json-big-numbers=string|number.
+// --tz ZONE (the run's local zone, time_value.h set_local_zone), --local-time
+// and --json-big-numbers=string|number.
 void add_value_display_options(CLI::App* command);
 
 }  // namespace qjt::cli

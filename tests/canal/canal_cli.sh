@@ -78,8 +78,10 @@ check "dump meta.log: warnings on stderr, in the order of the lines" \
   "qjt: $log:406: warning[canal_cursor_backwards]: line 4: client 1001 moved back from mysql-bin.000266:226987109 to mysql-bin.000266:226900000
 qjt: $log:544: warning[canal_log_line]: line 5 is not a cursor line (\"TIME - clientId:N cursor:[...] address[...]\"); skipped" \
   "$("$qjt" dump "$log" 2>&1 >/dev/null)"
-history=$("$qjt" replay "$rolled" "$log" 2>/dev/null)
-check "replay: one JSON line per cursor, rolled file first" "7 [1,2,1,2,3,4,6]" \
+check "replay: text, a line per cursor as dump shows it" "$("$qjt" dump "$rolled" "$log" 2>/dev/null)" \
+  "$("$qjt" replay "$rolled" "$log" 2>/dev/null)"
+history=$("$qjt" replay --json "$rolled" "$log" 2>/dev/null)
+check "replay --json: one JSON line per cursor, rolled file first" "7 [1,2,1,2,3,4,6]" \
   "$(jq -s 'length' <<<"$history") $(jq -sc '[.[].line]' <<<"$history")"
 check "replay: the GTID set with commas, the address without a host name" \
   '{"gtid":"3e11fa47-71ca-11e1-9e33-c80aa9429562:1-5,3e11fa47-71ca-11e1-9e33-c80aa9429563:1-2","address":"10.0.0.5","server_id":2757725211}' \
@@ -87,12 +89,22 @@ check "replay: the GTID set with commas, the address without a host name" \
 check "replay: the rolled line without an address keeps the last one" '"db1.internal"' \
   "$(jq -sc '.[1].address' <<<"$history")"
 expected_at=$(jq -c '.clientDatas[1].clientIdentity.filter = ""' conf/example/meta.dat | tr -d '\n')
-check "replay --at local time: the meta.dat Canal had, byte for byte" "$expected_at" \
-  "$("$qjt" replay --at '2021-01-15 22:49:08.500' "$log" 2>/dev/null)"
-check "replay --at epoch ms, no trailing newline" "$(printf '%s' "$expected_at" | wc -c)" \
-  "$("$qjt" replay --at 1610750948500 "$log" 2>/dev/null | wc -c)"
+at_meta_dat() { "$qjt" replay --json "$@" 2>/dev/null | jq -j .meta_dat; }
+check "replay --json --at local time: the meta.dat Canal had, byte for byte" "$expected_at" \
+  "$(at_meta_dat --at '2021-01-15 22:49:08.500' "$log")"
+check "replay --json --at epoch ms: no trailing newline" "$(printf '%s' "$expected_at" | wc -c)" \
+  "$(at_meta_dat --at 1610750948500 "$log" | wc -c)"
+check "replay --at: text, the cursors as dump shows a meta.dat" \
+  "at 2021-01-15T22:49:08.500Z, by the log:
+meta.dat destination example, 2 client(s)
+client 1001 destination example filter \"\": mysql-bin.000266:226987109 timestamp 1610750948000 (2021-01-15T22:49:08.000Z) server_id 2757725211 gtid \"\" included false source db1.internal:3306 slave_id -1
+client 1002 destination example filter \"\": mysql-bin.000265:4 timestamp 1610740000000 (2021-01-15T19:46:40.000Z) server_id 2757725211 gtid \"\" included false source db1.internal:3306 slave_id -1
+restart cursor: client 1002 at mysql-bin.000265:4 timestamp 1610740000000 (2021-01-15T19:46:40.000Z) server_id 2757725211 gtid \"\" included false source db1.internal:3306 slave_id -1" \
+  "$("$qjt" replay --at 1610750948500 "$log" 2>/dev/null)"
 check "replay --at before the first line: exit 1" 1 "$("$qjt" replay --at 1000 "$log" >/dev/null 2>&1; echo $?)"
-check "replay --at garbage: usage" 2 "$("$qjt" replay --at yesterday "$log" >/dev/null 2>&1; echo $?)"
+check "replay --at garbage: usage" 2 "$("$qjt" replay --at soon "$log" >/dev/null 2>&1; echo $?)"
+check "replay --at and the log's times in one --tz zone: the same meta.dat" "$expected_at" \
+  "$(at_meta_dat --tz +08:00 --at '2021-01-15 22:49:08.500' "$log")"
 check "replay of a meta.dat: usage" 2 "$("$qjt" replay conf/example/meta.dat >/dev/null 2>&1; echo $?)"
 check "verify meta.log: warnings only" 0 "$("$qjt" verify "$log" >/dev/null; echo $?)"
 check "verify --format canal-meta-log on a gzip with a damaged tail: exit 1" 1 \
@@ -117,7 +129,6 @@ check "--from-offset on the text's offsets" "6" \
   "$("$qjt" dump --json --from-offset 545 "$log" 2>/dev/null | jq -r .line)"
 check "filters on a meta.dat: usage" 2 "$("$qjt" dump --since 0 conf/example/meta.dat >/dev/null 2>&1; echo $?)"
 check "--xid on a meta.log: usage" 2 "$("$qjt" dump --xid 1 "$log" >/dev/null 2>&1; echo $?)"
-check "replay --at ISO 8601" "$expected_at" \
-  "$("$qjt" replay --at 2021-01-15T22:49:08.500Z "$log" 2>/dev/null)"
+check "replay --at ISO 8601" "$expected_at" "$(at_meta_dat --at 2021-01-15T22:49:08.500Z "$log")"
 
 finish

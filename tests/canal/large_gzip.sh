@@ -64,11 +64,11 @@ check "dump: the lines before the limit printed" "$(((256 << 20) / (${#line} + 1
 check "verify --json: exit 1, canal_gzip alone" '1 ["canal_gzip"]' \
   "$(run verify-json verify --json "$big") $(jq -c '[.findings[].code]' verify-json.out)"
 check "replay: exit 1" 1 "$(run replay-count replay "$big")"
-check "replay --at: exit 1" 1 "$(run replay-at replay --at 1610618400000 "$big")"
+check "replay --at: exit 1" 1 "$(run replay-at replay --json --at 1610618400000 "$big")"
 check "replay --at: the meta.dat of the lines read" 1001 \
-  "$(jq '.clientDatas[0].clientIdentity.clientId' replay-at.out)"
+  "$(jq -r .meta_dat replay-at.out | jq '.clientDatas[0].clientIdentity.clientId')"
 check "replay --at: canal_gzip on stderr" 1 "$(grep -c "error\[$refused\]" replay-at.err)"
-printf '%s' "$(cat replay-at.out)" >conf/example/meta.dat
+jq -j .meta_dat replay-at.out >conf/example/meta.dat
 cp conf/example/meta.dat before.dat
 check "repair --from-log: refused, exit 1" 1 \
   "$(run repair repair --apply --from-log "$big" --at 1610618400000 conf/example/meta.dat)"

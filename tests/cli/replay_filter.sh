@@ -86,7 +86,10 @@ check "flume text: the count" "  --since 2023-11-14T22:13:20.006Z: 1 of 4 event(
 log=$DATA/canal/logs/example/meta.log
 canal_range=(--tz UTC --since 2021-01-15T22:49:08Z --until 2021-01-15T22:49:09.103Z)
 check "canal: the cursors within the range" "3 4" \
-  "$("$QJT" replay "${canal_range[@]}" "$log" 2>/dev/null | jq -r .line | paste -sd' ')"
+  "$("$QJT" replay --json "${canal_range[@]}" "$log" 2>/dev/null | jq -r .line | paste -sd' ')"
+check "canal text: one line per cursor within, as dump shows them" \
+  "$("$QJT" dump --json "${canal_range[@]}" "$log" 2>/dev/null | wc -l)" \
+  "$("$QJT" replay "${canal_range[@]}" "$log" 2>/dev/null | wc -l)"
 err=$("$QJT" replay "${canal_range[@]}" "$log" 2>&1 >/dev/null)
 check "canal: the count on stderr" \
   "qjt replay: --since 2021-01-15T22:49:08.000Z --until 2021-01-15T22:49:09.103Z: 2 of 5 cursor(s) within, 3 left out" \
@@ -99,8 +102,8 @@ out=$("$QJT" replay --tz UTC --at 2021-01-15T22:49:09Z --since 0 "$log" 2>/dev/n
 check "canal: --at with --since is a usage error, nothing printed" "2 " "$status $out"
 
 # ---- usage ---------------------------------------------------------------------
-out=$("$QJT" replay --since yesterday "$every" 2>&1); status=$?
+out=$("$QJT" replay --since soon "$every" 2>&1); status=$?
 check "a malformed time: usage, the option named" "2 yes" \
-  "$status $(grep -q -- '--since yesterday: expected' <<<"$out" && echo yes)"
+  "$status $(grep -q -- '--since soon: expected' <<<"$out" && echo yes)"
 check "replay takes no --op" 2 "$("$QJT" replay --op ADD "$every" >/dev/null 2>&1; echo $?)"
 [ $failures -eq 0 ]

@@ -30,12 +30,44 @@ check "--since relative to QJT_NOW_MS" "105 152" \
   "$(QJT_NOW_MS=1700000001004 "$qjt" dump --json --since -1s "$every" | offsets)"
 check "--until a date: nothing added before 2023-11-14" "" \
   "$("$qjt" dump --json --until 2023-11-13 "$every" | offsets)"
-out=$("$qjt" dump --since yesterday "$every" 2>&1); status=$?
-check "--since yesterday: usage, the option and the forms named" \
-  "2 --since yesterday: expected epoch milliseconds (1610779748123), ISO 8601 with Z or an offset" \
-  "$status $(grep -o -- '--since yesterday: expected [^,]*, ISO 8601 with Z or an offset' <<<"$out")"
-check "a time without a zone is refused" 2 \
-  "$("$qjt" dump --until 2023-11-14T22:13:20 "$every" >/dev/null 2>&1; echo $?)"
+out=$("$qjt" dump --since soon "$every" 2>&1); status=$?
+check "--since soon: usage, the option and the forms named" \
+  "2 --since soon: expected epoch milliseconds (1610779748123) or @seconds, ISO 8601 with Z or an offset" \
+  "$status $(grep -o -- '--since soon: expected [^,]*, ISO 8601 with Z or an offset' <<<"$out")"
+window="52 80 105"
+check "a date and time without a zone: local (TZ=UTC)" "$window" \
+  "$("$qjt" dump --json --since '2023-11-14 22:13:20.002' --until 2023-11-14T22:13:20.004 "$every" | offsets)"
+check "... in the TZ variable's zone" "$window" \
+  "$(TZ=Asia/Shanghai "$qjt" dump --json --since '2023-11-15 06:13:20.002' --until '2023-11-15 06:13:20.004' \
+     "$every" | offsets)"
+check "... in --tz's zone, over TZ's" "$window" \
+  "$(TZ=America/New_York "$qjt" dump --json --tz Asia/Shanghai --since '2023-11-15 06:13:20.002' \
+     --until '2023-11-15 06:13:20.004' "$every" | offsets)"
+check "... --tz after the times it reads" "$window" \
+  "$("$qjt" dump --json --since '2023-11-15 06:13:20.002' --until '2023-11-15 06:13:20.004' --tz +08:00 \
+     "$every" | offsets)"
+check "--tz unknown: usage" 2 "$("$qjt" dump --tz Mars/Olympus "$every" >/dev/null 2>&1; echo $?)"
+check "@epoch seconds" "$window" \
+  "$("$qjt" dump --json --since @1700000000.002 --until @1700000000.004 "$every" | offsets)"
+for since in 1s -1s "1s ago" 1000ms "1 second ago"; do
+  check "--since $since: before QJT_NOW_MS" "105 152" \
+    "$(QJT_NOW_MS=1700000001004 "$qjt" dump --json --since "$since" "$every" | offsets)"
+done
+check "--until +2ms: after QJT_NOW_MS" "0 26 52 80" \
+  "$(QJT_NOW_MS=1700000000001 "$qjt" dump --json --until +2ms "$every" | offsets)"
+check "--since -1w, 1w ago: the same" "$(QJT_NOW_MS=1700604800004 "$qjt" dump --json --since -1w "$every" | offsets)" \
+  "$(QJT_NOW_MS=1700604800004 "$qjt" dump --json --since '1w ago' "$every" | offsets)"
+all=$("$qjt" dump --json --since 0 "$every" | offsets)
+check "--since today: midnight in the local zone" "$all" \
+  "$(QJT_NOW_MS=1700000000000 "$qjt" dump --json --since today "$every" | offsets)"
+check "--until yesterday: nothing yet" "" \
+  "$(QJT_NOW_MS=1700000000000 "$qjt" dump --json --until yesterday "$every" | offsets)"
+# At 2023-11-15T01:13:20Z it is still the 14th in New York.
+check "--since today at 01:13Z: nothing since (UTC)" "" \
+  "$(QJT_NOW_MS=1700010800000 "$qjt" dump --json --since today "$every" | offsets)"
+check "--since today at 01:13Z: all of the 14th in New York" "$all" \
+  "$(QJT_NOW_MS=1700010800000 "$qjt" dump --json --tz America/New_York --since today "$every" | offsets)"
+check "--until now" "$all" "$("$qjt" dump --json --until now "$every" | offsets)"
 check "convert --add-time takes ISO 8601" "1700000000000" \
   "$("$qjt" convert --to kestrel2 --add-time 2023-11-14T22:13:20Z -o "$scratch/upgraded" testdata/kestrel/files/legacy-1x &&
      "$qjt" dump --json --op ADD,ADDX "$scratch/upgraded" | jq -s '.[0].time_ms')"

@@ -12,6 +12,11 @@ expected=$(queue_state "$SOURCE")
 diff -r "$SOURCE" "$WORK/q" >/dev/null || fail "dry run changed files"
 jq -e 'select(.queue_name == "orders") | .action == "dry_run" and .before.bytes == 313 and .after.bytes == 188 and .after.records == 4' \
   "$WORK/dry.json" >/dev/null || fail "dry run report: $(cat "$WORK/dry.json")"
+jq -e 'select(.queue_name == "orders") | .nothing_to_do == false' "$WORK/dry.json" >/dev/null ||
+  fail "dry run report: nothing_to_do is not false"
+out=$("$QJT" compact --dry-run --queue orders "$WORK/q")
+[ "$out" = "orders: would compact: 313 -> 188 bytes, 9 -> 4 records, overflow 1.66x" ] ||
+  fail "text dry run is not in the conditional: $out"
 
 # Cron thresholds: quiet no-ops with exit 0.
 out=$("$QJT" compact --if-larger-than 1M "$WORK/q") || fail "--if-larger-than exited $?"
@@ -66,4 +71,11 @@ jq -se 'map([.action, .verify.ok]) == [["compacted", true], ["compacted", true]]
   fail "report: $(cat "$WORK/done.json")"
 [ "$(ls "$WORK/q" | tr '\n' ' ')" = "events orders " ] || fail "left: $(ls "$WORK/q")"
 "$QJT" verify --strict --quiet "$WORK/q" || fail "compacted directory does not verify strictly clean"
+
+# Compacted again: nothing to do, said in text and JSON; no gate keeps it quiet.
+out=$("$QJT" compact --queue orders "$WORK/q") || fail "compact of a minimal queue exited $?"
+[ "$out" = "orders: nothing to do: the journal is already minimal (188 bytes, 4 record(s), none to drop)" ] ||
+  fail "an already-minimal queue: $out"
+"$QJT" compact --json --queue orders "$WORK/q" | jq -e '.action == "skipped" and .nothing_to_do' >/dev/null ||
+  fail "an already-minimal queue: nothing_to_do is not true in JSON"
 echo "compact safety checks passed"

@@ -88,6 +88,16 @@ scratch=$(mktemp -d) && trap 'rm -rf "$scratch"' EXIT
 check "filters: --since/--until on a put's timestamp header (event time)" "5 8" \
   "$("$qjt" dump --json --since 1700000000005 --until 2023-11-14T22:13:20.008Z "$scratch/log-1" |
      jq -r .transaction_id | paste -sd' ')"
+check "text: the timestamp header shown as a time" 'headers={"timestamp":"2023-11-14T22:13:20.005Z"}' \
+  "$("$qjt" dump --op put --xid 5 "$scratch/log-1" | grep -o 'headers=.*')"
+check "text: ... in the local zone with --local-time" 'headers={"timestamp":"2023-11-15T06:13:20.005+08:00"}' \
+  "$("$qjt" dump --local-time --tz +08:00 --op put --xid 5 "$scratch/log-1" | grep -o 'headers=.*')"
+check "JSON: the timestamp header as it is" '"1700000000005"' \
+  "$("$qjt" dump --json --op put --xid 5 "$scratch/log-1" | jq .headers.timestamp)"
+"$qjt" convert --to jsonl "$log1" | jq -c 'if .op == "PUT" then .headers.timestamp = "soon" else . end' |
+  "$qjt" convert --to flume-log -o "$scratch/log-2" -
+check "text: a timestamp header that is no number stays as it is" 'headers={"timestamp":"soon"}' \
+  "$("$qjt" dump --op put --xid 5 "$scratch/log-2" | grep -o 'headers=.*')"
 check "filters: a put without a timestamp header has no time" "" \
   "$("$qjt" dump --json --since 0 "$log1" | jq -r .offset)"
 "$qjt" dump --op PUT_X "$log1" >/dev/null 2>&1; check "filters: an unknown op" 2 $?

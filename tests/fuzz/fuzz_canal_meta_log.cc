@@ -5,6 +5,7 @@
 #include "canal/meta_dat.h"
 #include "canal/meta_log.h"
 #include "fuzz_support.h"
+#include "time_value.h"
 
 using namespace qjt;
 using namespace qjt::canal;
@@ -28,6 +29,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   FUZZ_CHECK(!at.cursors().empty());
   const MetaDat meta = meta_dat_from_log(at.cursors(), "example", nullptr);
   FUZZ_CHECK(!write_meta_dat(meta).empty());
-  (void)parse_at_time(entries.front().time, zone);
+  (void)parse_time_value(entries.front().time, 0, zone);  // as --at reads it
   return 0;
 }

@@ -51,6 +51,7 @@ k=testdata/kestrel
 "$qjt" convert --to jsonl $k/files/every-opcode | check_stream "kestrel convert --to jsonl" kestrel
 "$qjt" dump --json testdata/libkestrel/queue testdata/libkestrel/damaged 2>/dev/null |
   check_stream "libkestrel dump" libkestrel
+"$qjt" convert --to jsonl testdata/libkestrel/queue | check_stream "libkestrel convert --to jsonl" libkestrel
 f=testdata/flume
 for channel in channel damaged; do
   "$qjt" dump --json --checkpoint-dir $f/$channel/checkpoint --data-dir $f/$channel/data1,$f/$channel/data2 \

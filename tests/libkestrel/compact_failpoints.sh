@@ -41,6 +41,8 @@ out=$("$QJT" compact --dry-run --json --rewrite-bookmarks "$source_dir") || fail
 out=$("$QJT" compact --dry-run "$source_dir") || fail "text dry run failed"
 grep -qx "  keep $source_dir/jobs.1700000001000: reader \"web\" (head 3) still needs it" <<<"$out" ||
   fail "text dry run does not name the blocking reader: $out"
+[ "$(head -1 <<<"$out")" = "jobs: would delete 1 segment(s), rewrite 0 bookmark(s), delete 1 temp file(s)" ] ||
+  fail "text dry run is not in the conditional: $out"
 
 steps=0
 for n in $(seq 1 100); do
@@ -70,6 +72,10 @@ out=$("$QJT" compact --json "$WORK/q")
 jq -e '.action == "skipped" and .verify == null' >/dev/null <<<"$out" || fail "a second compaction is not a no-op: $out"
 [ "$(jq -r .reason <<<"$out")" = "nothing to do: reader \"web\" (head 3) still needs $WORK/q/jobs.1700000001000" ] ||
   fail "nothing to do without naming the blocking reader: $out"
+jq -e '.nothing_to_do' >/dev/null <<<"$out" || fail "nothing_to_do is not true: $out"
+out=$("$QJT" compact "$WORK/q") || fail "compact of a compacted queue exited $?"
+[ "$out" = "jobs: nothing to do: reader \"web\" (head 3) still needs $WORK/q/jobs.1700000001000" ] ||
+  fail "text: nothing to do, and why: $out"
 rm -rf "$WORK/q"; cp -a "$source_dir" "$WORK/q"
 out=$("$QJT" compact --json --rewrite-bookmarks --no-backup "$WORK/q") || fail "compact exited $?"
 jq -e '.action == "compacted" and .verify.ok' >/dev/null <<<"$out" || fail "not verified after compaction: $out"

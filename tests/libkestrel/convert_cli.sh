@@ -50,5 +50,20 @@ check "an existing queue is not overwritten" 2 $?
 "$QJT" convert --to libkestrel --reader r1 --add-time 1234 -o named "$TD/kestrel/files/legacy-1x" 2>/dev/null
 check "--reader names the bookmark" 'legacy-1x.read.r1' "$(ls named | grep read)"
 
+# --to jsonl: exactly what dump --json prints, to standard output or -o.
+check "--to jsonl: dump --json's lines" "$("$QJT" dump --json "$TD/libkestrel/queue" | md5sum)" \
+  "$("$QJT" convert --to jsonl "$TD/libkestrel/queue" | md5sum)"
+check "--to jsonl --data hex: dump --json --data hex's lines" \
+  "$("$QJT" dump --json --data hex "$TD/libkestrel/queue" | md5sum)" \
+  "$("$QJT" convert --to jsonl --data hex "$TD/libkestrel/queue" | md5sum)"
+"$QJT" convert --to jsonl -o queue.jsonl "$TD/libkestrel/queue"; check "--to jsonl -o: written" 0 $?
+check "--to jsonl -o: the same lines" "$("$QJT" dump --json "$TD/libkestrel/queue" | md5sum)" "$(md5sum <queue.jsonl)"
+"$QJT" convert --to jsonl -o queue.jsonl "$TD/libkestrel/queue" 2>/dev/null
+check "--to jsonl -o over an existing file: refused" 2 $?
+"$QJT" convert --to jsonl "$TD/libkestrel/damaged" >/dev/null 2>&1; check "--to jsonl of a damaged queue: exit 1" 1 $?
+"$QJT" convert --to kestrel -o back.journal queue.jsonl 2>/dev/null
+check "--to kestrel refuses Kestrel 3 lines (bad_json_line): no way back" 1 $?
+check "--to kestrel refuses Kestrel 3 lines: nothing written" "" "$(ls back.journal 2>/dev/null)"
+
 [ $failures -eq 0 ] && echo "all libkestrel convert checks passed"
 exit $failures

@@ -20,6 +20,7 @@
 #include "canal/meta_repair.h"
 #include "canal/restart_cursor.h"
 #include "canal/store_metrics.h"
+#include "time_value.h"
 #include "unit_helpers.h"
 
 using namespace qjt;
@@ -249,9 +250,10 @@ TEST_CASE("canal meta.log: both line forms, the three address forms, a GTID set 
   CHECK(*entries[2].cursor.gtid == "u:1-5,v:1-2");
   CHECK(codes(findings) == std::vector<std::string>{"canal_log_line"});
   CHECK(*findings.findings()[0].offset == text.find("\tat"));
-  CHECK(*parse_at_time("2020-07-01 17:39:47", TimeZone::utc()) == 1593625187000);
-  CHECK(*parse_at_time("1593625187432", TimeZone::utc()) == 1593625187432);
-  CHECK_FALSE(parse_at_time("2020-13-01 00:00:00", TimeZone::utc()));
+  // --at takes the times the log writes (time_value.h, in the zone given).
+  CHECK(*parse_time_value("2020-07-01 17:39:47", 0, TimeZone::utc()) == 1593625187000);
+  CHECK(*parse_time_value("2020-07-01 17:39:47.432", 0, TimeZone::utc()) == 1593625187432);
+  CHECK_FALSE(parse_time_value("2020-13-01 00:00:00", 0, TimeZone::utc()));
 }
 
 TEST_CASE("canal meta.log: times are read in the zone passed, whatever TZ says") {
@@ -266,7 +268,7 @@ TEST_CASE("canal meta.log: times are read in the zone passed, whatever TZ says")
     read_meta_log(line, "meta.log", *zone, &entries, &findings);
     REQUIRE(entries.size() == 1);
     CHECK(entries[0].time_ms == 1610722147101);
-    CHECK(*parse_at_time("2021-01-15 22:49:07", *zone) == 1610722147000);
+    CHECK(*parse_time_value("2021-01-15 22:49:07", 0, *zone) == 1610722147000);
     CHECK(*parse_log_time("2021-01-15 22:49:07.101", *zone) == 1610722147101);
   }
   // New York's clocks went forward at 2021-03-14 02:00 and back at

@@ -229,7 +229,7 @@ ExitCode run_canal_dump(const CanalRun& run) {
   };
   if (*kind == FileKind::kMetaLog) {
     canal::CursorOrderCheck order;
-    read_all = read_meta_logs(run.paths, meta_log_zone(run.canal.time_zone), &reporter, [&](const canal::LogEntry& e) {
+    read_all = read_meta_logs(run.paths, local_zone(), &reporter, [&](const canal::LogEntry& e) {
       if (limit_reached()) return;
       order.add(e, &reporter);
       if (!run.filter.time_in(e.time_ms) || !run.filter.offset_in(e.offset)) return;
@@ -269,11 +269,10 @@ std::optional<VerifyTally> check_canal(const CanalRun& run) {
   Verified v;
   if (kind == FileKind::kMetaLog) {
     canal::CursorOrderCheck order;
-    v.read_all = read_meta_logs(run.paths, meta_log_zone(run.canal.time_zone), &v.findings,
-                                [&v, &order](const canal::LogEntry& e) {
-                                  order.add(e, &v.findings);
-                                  ++v.records;
-                                });
+    v.read_all = read_meta_logs(run.paths, local_zone(), &v.findings, [&v, &order](const canal::LogEntry& e) {
+      order.add(e, &v.findings);
+      ++v.records;
+    });
   } else if (kind == FileKind::kMetaDat) {
     verify_meta_dats(run, &v);
   }
@@ -298,20 +297,19 @@ ExitCode run_canal_replay(const CanalRun& run) {
     usage("replay", "--at prints one meta.dat; --since/--until select the history's cursors, without --at");
     return ExitCode::kUsage;
   }
-  const TimeZone zone = meta_log_zone(run.canal.time_zone);
   std::optional<std::int64_t> at;
-  if (!run.canal.at.empty() && !(at = parse_at_option("replay", run.canal.at, zone))) return ExitCode::kUsage;
+  if (!run.canal.at.empty() && !(at = parse_at_option("replay", run.canal.at))) return ExitCode::kUsage;
   StderrReporter reporter;
   Output out;
   canal::CursorOrderCheck order;
   canal::CursorsAt at_time(at.value_or(0));
   TimeRangeCount within(run.filter);
-  const bool read_all = read_meta_logs(run.paths, zone, &reporter, [&](const canal::LogEntry& e) {
+  const bool read_all = read_meta_logs(run.paths, local_zone(), &reporter, [&](const canal::LogEntry& e) {
     order.add(e, &reporter);
     if (at) {
       at_time.add(e);
     } else if (within.show(e.time_ms)) {
-      append_entry_json(out.buffer(), e);
+      run.json ? append_entry_json(out.buffer(), e) : append_entry_text(out.buffer(), e);
       out.commit();
     }
   });
@@ -326,15 +324,16 @@ ExitCode run_canal_replay(const CanalRun& run) {
     return worse(outcome(read_all, reporter.errors()), ExitCode::kProblems);
   }
   const std::string destination = canal::destination_of_meta_log(run.paths.front());
-  const std::string meta = canal::write_meta_dat(canal::meta_dat_from_log(cursors, destination, nullptr));
+  const canal::MetaDat meta = canal::meta_dat_from_log(cursors, destination, nullptr);
   if (run.json) {
     JsonLine(out.buffer(), JsonType::kReport)
         .num("at_ms", *at)
         .str("destination", destination)
-        .str("meta_dat", meta)
+        .str("meta_dat", canal::write_meta_dat(meta))
         .finish();
   } else {
-    out.write(meta);
+    const auto restart = canal::restart_cursor(meta, canal::MetaDatSource{run.paths.front(), destination});
+    out.write(fmt::format("at {}, by the log:\n{}", format_time(*at), meta_dat_text(meta, restart)));
   }
   return finish_output(&out, outcome(read_all, reporter.errors()));
 }
@@ -349,7 +348,7 @@ ExitCode run_canal_stats(const CanalRun& run, StatsModel* model, Reporter* repor
     canal::CursorOrderCheck order;
     canal::MetaLogStats logs(now);
     read_all = read_meta_logs(
-        run.paths, meta_log_zone(run.canal.time_zone), reporter,
+        run.paths, local_zone(), reporter,
         [&](const canal::LogEntry& e) {
           order.add(e, reporter);
           logs.add(e);

@@ -16,16 +16,14 @@
 #include "exit_code.h"
 #include "read_filter.h"
 #include "stats_model.h"
-#include "time_zone.h"
 
 namespace qjt::cli {
 
 struct CanalOptions {
-  std::string binlogs;                // verify --binlogs: SHOW BINARY LOGS output
-  std::string metrics;                // verify --metrics: a Prometheus scrape
-  std::int64_t memunit = 1024;        // verify --memunit
-  std::string at;                     // replay --at
-  std::optional<TimeZone> time_zone;  // --tz: meta.log's zone; nullopt: this machine's
+  std::string binlogs;          // verify --binlogs: SHOW BINARY LOGS output
+  std::string metrics;          // verify --metrics: a Prometheus scrape
+  std::int64_t memunit = 1024;  // verify --memunit
+  std::string at;               // replay --at
 };
 
 struct CanalRun {

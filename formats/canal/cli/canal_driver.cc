@@ -21,14 +21,10 @@ class CanalDriver final : public Driver {
  public:
   CanalDriver() {
     dump_.does = "the cursors of a meta.dat; the entries of meta.log files";
-    dump_.add_options = bind_options<CanalOptions>(add_time_zone);
     dump_.read = [](const ReadRequest& r) { return run_canal_dump(run(r)); };
 
     verify_.does = "cursors and their order; --binlogs, --metrics check the server's side";
-    verify_.add_options = bind_options<CanalOptions>([](CLI::App* group, CanalOptions* o) {
-      add_time_zone(group, o);
-      add_canal_verify_options(group, o);
-    });
+    verify_.add_options = bind_options<CanalOptions>(add_canal_verify_options);
     verify_.options_name_input = [](const OptionValues& v) { return !options_in<CanalOptions>(v).metrics.empty(); };
     verify_.input_options = "Canal's --metrics";
     verify_.verify = [](const ReadRequest& r) {
@@ -38,15 +34,11 @@ class CanalDriver final : public Driver {
     };
 
     replay_.does = "a meta.log's cursor history; --at: the meta.dat of a moment";
-    replay_.add_options = bind_options<CanalOptions>([](CLI::App* group, CanalOptions* o) {
-      add_time_zone(group, o);
-      add_canal_replay_options(group, o);
-    });
+    replay_.add_options = bind_options<CanalOptions>(add_canal_replay_options);
     replay_.read = [](const ReadRequest& r) { return run_canal_replay(run(r)); };
 
     stats_.does = "per destination and client: cursor, lag, meta.log's update rate; --binlogs: what they are behind";
     stats_.add_options = bind_options<CanalOptions>([](CLI::App* group, CanalOptions* o) {
-      add_time_zone(group, o);
       add_canal_binlogs_option(group, o, "how far each meta.dat client is behind, what the slowest still needs");
     });
     stats_.stats = [](const ReadRequest& r, StatsModel* model, Reporter* findings) {
@@ -56,10 +48,7 @@ class CanalDriver final : public Driver {
 
     // No compact: Canal rewrites meta.dat itself each second.
     repair_.does = "rewrites a meta.dat's damaged cursors, with a backup";
-    repair_.add_options = bind_options<CanalRepairOptions>([](CLI::App* group, CanalRepairOptions* o) {
-      add_time_zone_option(group, &o->time_zone);
-      add_canal_repair_options(group, o);
-    });
+    repair_.add_options = bind_options<CanalRepairOptions>(add_canal_repair_options);
     repair_.write = [](const WriteRequest& r) {
       return run_canal_repair(CanalRepairRun{r.paths, r.group == "canal-meta-log",
                                              options_in<CanalRepairOptions>(r.options), r.apply, r.json, r.guard});
@@ -113,8 +102,6 @@ class CanalDriver final : public Driver {
   // so no file is read twice to tell it; else --format names it. Streams
   // (standard input, a FIFO) are never claimed: under --format canal the
   // first one's bytes tell it, read once (InputFile keeps them for the run).
-  static void add_time_zone(CLI::App* group, CanalOptions* o) { add_time_zone_option(group, &o->time_zone); }
-
   static CanalRun run(const ReadRequest& r) {
     auto kind = canal::parse_format(r.group) ? canal::parse_format(r.group) : canal::parse_format(r.format);
     if (!kind && !r.paths.empty()) kind = stream_kind(r.paths.front());

@@ -6,43 +6,17 @@
 
 #include "canal/gzip_text.h"
 #include "canal/line_splitter.h"
-#include "clock.h"
 #include "input_file.h"
 #include "read_window.h"
 #include "time_value.h"
 
 namespace qjt::cli {
 
-std::optional<std::int64_t> parse_at_option(std::string_view command, const std::string& at, const TimeZone& zone) {
-  auto ms = parse_time_value(at, now_ms());
-  if (!ms) ms = canal::parse_at_time(at, zone);
-  if (!ms)
-    usage_error(command, fmt::format("--at {}: expected {}, or a local time as meta.log writes it (yyyy-MM-dd "
-                                     "HH:mm:ss[.SSS], read in the --tz zone)",
-                                     at, kTimeValueForms));
+std::optional<std::int64_t> parse_at_option(std::string_view command, const std::string& at) {
+  const auto ms = parse_time_option(at);
+  if (!ms) usage_error(command, time_value_error("--at", at));
   return ms;
 }
-
-void add_time_zone_option(CLI::App* command, std::optional<TimeZone>* zone) {
-  command
-      ->add_option_function<std::string>(
-          "--tz",
-          [zone](const std::string& name) {
-            std::string error;
-            *zone = TimeZone::load(name, &error);
-            if (!*zone)
-              throw CLI::ValidationError(fmt::format(
-                  "--tz {}: {}; expected an IANA zone name (Asia/Shanghai, UTC), an offset (+08:00) or a POSIX TZ "
-                  "string (CST-8)",
-                  name, error));
-            set_display_zone(**zone);
-          },
-          "Zone of meta.log's local times (IANA name, +HH:MM or POSIX TZ string; default: this machine's); also "
-          "--local-time's")
-      ->type_name("ZONE");
-}
-
-TimeZone meta_log_zone(const std::optional<TimeZone>& zone) { return zone ? *zone : TimeZone::local(); }
 
 bool read_whole(const std::string& path, std::string* bytes, Reporter* reporter) {
   Finding failure;

@@ -20,16 +20,10 @@
 
 namespace qjt::cli {
 
-// An --at value: a time of time_value.h, or a local time in `zone` as
-// meta.log writes it (canal::parse_at_time); a malformed one is printed as
-// a usage error of `command` (replay, repair) and gives nullopt.
-std::optional<std::int64_t> parse_at_option(std::string_view command, const std::string& at, const TimeZone& zone);
-// --tz ZONE (TimeZone::load's forms): the zone meta.log's local times are
-// read in, into *zone as it is parsed; it becomes --local-time's zone too
-// (time_value.h set_display_zone). A name that is no zone is a usage error.
-void add_time_zone_option(CLI::App* command, std::optional<TimeZone>* zone);
-// --tz's zone, else this machine's (TimeZone::local()).
-TimeZone meta_log_zone(const std::optional<TimeZone>& zone);
+// An --at value (time_value.h; a local time as meta.log writes it is
+// one, read in the run's local zone); a malformed one is printed as a
+// usage error of `command` (replay, repair) and gives nullopt.
+std::optional<std::int64_t> parse_at_option(std::string_view command, const std::string& at);
 
 // A whole file's bytes; false with an io_error finding when it cannot be read.
 bool read_whole(const std::string& path, std::string* bytes, Reporter* reporter);

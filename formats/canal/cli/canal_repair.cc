@@ -60,12 +60,11 @@ bool parse_edits(const CanalRepairOptions& o, canal::MetaEdits* edits) {
 // the file being replaced. nullopt with *status on failure (printed).
 std::optional<canal::MetaDat> from_log(const CanalRepairOptions& o, const std::optional<canal::MetaDat>& old,
                                        const std::string& destination, Plan* plan, ExitCode* status) {
-  const TimeZone zone = meta_log_zone(o.time_zone);
   std::optional<std::int64_t> at = INT64_MAX;
-  if (!o.at.empty() && !(at = parse_at_option("repair", o.at, zone))) return std::nullopt;
+  if (!o.at.empty() && !(at = parse_at_option("repair", o.at))) return std::nullopt;
   StderrReporter reporter;
   canal::CursorsAt at_time(*at);
-  if (!read_meta_logs(o.from_logs, zone, &reporter, [&at_time](const canal::LogEntry& e) { at_time.add(e); })) {
+  if (!read_meta_logs(o.from_logs, local_zone(), &reporter, [&at_time](const canal::LogEntry& e) { at_time.add(e); })) {
     *status = ExitCode::kIoError;
     return std::nullopt;
   }

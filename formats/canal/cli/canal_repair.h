@@ -12,7 +12,6 @@
 #include <vector>
 
 #include "exit_code.h"
-#include "time_zone.h"
 #include "write_guard.h"
 
 namespace qjt::cli {
@@ -23,7 +22,6 @@ struct CanalRepairOptions {
   std::vector<std::string> drops;          // CLIENT
   std::vector<std::string> from_logs;      // meta.log files
   std::string at;                          // with --from-log
-  std::optional<TimeZone> time_zone;       // --tz: the log's zone; nullopt: this machine's
 };
 
 // Adds --set-position, --to-timestamp, --drop-client, --from-log and --at.

@@ -53,7 +53,7 @@ void print_report(Output* out, const Report& r, bool json) {
   if (json) {
     std::string* buf = out->buffer();
     JsonLine line(buf, r.action == "dry_run" ? JsonType::kPlan : JsonType::kReport);
-    line.str("queue_name", r.queue).str("action", r.action);
+    line.str("queue_name", r.queue).str("action", r.action).boolean("nothing_to_do", r.action == "skipped");
     r.reason.empty() ? line.null("reason") : line.str("reason", r.reason);
     line.begin_object("before")
         .unsigned_num("files", r.files)
@@ -72,7 +72,12 @@ void print_report(Output* out, const Report& r, bool json) {
     out->commit();
     return;
   }
-  std::string text = fmt::format("{}: {}", r.queue, r.action);
+  if (r.action == "skipped") {
+    out->write(fmt::format("{}: {}\n", r.queue, r.reason));
+    return;
+  }
+  // A dry run says what compact would do, in the conditional.
+  std::string text = fmt::format("{}: {}", r.queue, r.action == "dry_run" ? "would compact" : r.action);
   if (!r.reason.empty()) text += fmt::format(" ({})", r.reason);
   text += fmt::format(": {} -> {} bytes, {} -> {} records", r.before.bytes, r.after.bytes, r.before.records,
                       r.after.records);
@@ -88,21 +93,26 @@ std::int64_t mtime_ms(const std::string& path) {
   return std::int64_t{st.st_mtim.tv_sec} * 1000 + st.st_mtim.tv_nsec / 1000000;
 }
 
-// Why there is nothing to gain, or empty when compaction should go ahead.
+// "nothing to do: " and why, or empty when compaction should go ahead.
 std::string skip_reason(const CompactOptions& o, const kestrel::OpenJournal& j, const Report& r) {
   const bool in_place = o.output.empty();
   if (in_place && r.before.bytes == r.after.bytes && j.files.size() <= 1 && j.leftovers.empty())
-    return "already minimal: nothing to gain";
+    return fmt::format("nothing to do: the journal is already minimal ({} bytes, {} record(s), none to drop)",
+                       r.before.bytes, r.before.records);
   if (!o.if_larger_than.empty()) {
     const auto limit = *parse_byte_size(o.if_larger_than);
     if (r.before.bytes <= limit)
-      return fmt::format("journal is {} bytes, not larger than {}", r.before.bytes, o.if_larger_than);
+      return fmt::format("nothing to do: the journal is {} bytes, not larger than {}", r.before.bytes,
+                         o.if_larger_than);
   }
   const auto ratio = overflow_ratio(r);
   if (o.if_overflow && ratio && *ratio < *o.if_overflow)
-    return fmt::format("overflow {:.2f}x is below {}", *ratio, *o.if_overflow);
+    return fmt::format("nothing to do: overflow {:.2f}x is below {}", *ratio, *o.if_overflow);
   return {};
 }
+
+// A cron gate (--if-larger-than, --if-overflow) keeps its skips quiet.
+bool gated(const CompactOptions& o) { return !o.if_larger_than.empty() || o.if_overflow; }
 
 std::vector<std::string> queue_files(const kestrel::OpenJournal& j) {
   std::vector<std::string> paths;
@@ -214,8 +224,8 @@ ExitCode compact_one(const kestrel::OpenJournal& j, const CompactOptions& o, Out
     status = compact_in_place(j, o, state, &r);
   }
   if (r.action != "skipped") *acted = true;
-  // cron: skips are quiet; with -o -, standard output holds the journal
-  if ((r.action != "skipped" || o.json) && o.output != "-") print_report(out, r, o.json);
+  // cron: a gate's skips are quiet; with -o -, standard output holds the journal
+  if ((r.action != "skipped" || o.json || !gated(o)) && o.output != "-") print_report(out, r, o.json);
   if (status != ExitCode::kOk) tell("compact", fmt::format("{}: {}", r.queue, r.reason));
   return status;
 }

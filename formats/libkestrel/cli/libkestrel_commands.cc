@@ -6,7 +6,6 @@
 #include "json_line.h"
 #include "libkestrel/cli/libkestrel_input.h"
 #include "libkestrel/libkestrel_json.h"
-#include "libkestrel/libkestrel_reader.h"
 #include "output.h"
 
 namespace qjt::cli {
@@ -38,26 +37,16 @@ bool accepts(const ReadFilter& filter, const libkestrel::Record& record) {
 std::uint64_t dump_file(const LkFile& f, const LibkestrelRun& run, std::uint64_t budget, Output* out,
                         Reporter* reporter) {
   const DataMode mode = data_mode(run, run.json);
-  libkestrel::Reader reader(f.input->bytes(), f.kind);
-  libkestrel::Record record;
   std::uint64_t printed = 0;
-  while (printed < budget && run.filter.before_end(record.offset) && reader.next(&record)) {
-    if (record.op == libkestrel::Op::kBroken)
-      reporter->report(Finding{Severity::kError, "broken_record", f.path, record.offset, record.error});
-    if (!accepts(run.filter, record)) continue;
-    ++printed;
-    if (run.json) {
-      libkestrel::append_record_json(out->buffer(), f.path, record, mode);
-    } else {
-      libkestrel::append_record_text(out->buffer(), record, mode);
+  read_records(f, reporter, [&](const libkestrel::Record& record) {
+    if (accepts(run.filter, record)) {
+      ++printed;
+      run.json ? libkestrel::append_record_json(out->buffer(), f.path, record, mode)
+               : libkestrel::append_record_text(out->buffer(), record, mode);
+      out->commit();
     }
-    out->commit();
-  }
-  if (const auto garbage = reader.data_after_end()) {
-    reporter->report(Finding{Severity::kWarning, "data_after_end", f.path, *garbage,
-                             "non-zero byte after the end of data (a 0x00 command byte): libkestrel reads "
-                             "nothing past the end"});
-  }
+    return printed < budget && run.filter.before_end(record.offset);
+  });
   return printed;
 }
 

@@ -39,11 +39,13 @@ ExitCode run_libkestrel_compact(const LibkestrelRun& run);
 // replay's findings to `findings`.
 ExitCode run_libkestrel_stats(const LibkestrelRun& run, StatsModel* model, Reporter* findings);
 // qjt convert --to libkestrel (a classic journal into a new libkestrel
-// queue in the directory `output`) and --to classic (one reader's queue of
-// a libkestrel queue into the classic journal `output`); queue_converter.h.
+// queue in the directory `output`), --to classic (one reader's queue of
+// a libkestrel queue into the classic journal `output`; queue_converter.h)
+// and --to jsonl (what dump --json prints of a libkestrel INPUT).
 struct LibkestrelConvert {
-  std::string to;  // "libkestrel" or "classic"
+  std::string to;  // "libkestrel", "classic" or "jsonl"
   std::string input, output, queue, reader;
+  std::string data;          // --data for jsonl, empty when not given
   std::string input_family;  // the family whose claim on INPUT is positive; "" for none
   std::int64_t legacy_add_time_ms = 0;
   WriteGuardOptions guard{};  // an existing output file (named_output.h)

@@ -65,10 +65,25 @@ std::vector<std::string> bookmark_paths(const libkestrel::CompactionPlan& plan) 
   return paths;
 }
 
+// What the plan does, in the tense of the action: "compacted: deleted 2
+// segment(s), ...", "would delete 2 segment(s), ..." in a dry run.
+std::string plan_text(const Report& r) {
+  const libkestrel::CompactionPlan& p = r.plan;
+  const std::string reason = r.reason.empty() ? "" : fmt::format(" ({})", r.reason);
+  if (r.action == "compacted")
+    return fmt::format("compacted{}: deleted {} segment(s), rewrote {} bookmark(s), deleted {} temp file(s)", reason,
+                       p.delete_segments.size(), p.rewrite_bookmarks.size(), p.temp_files.size());
+  if (r.action == "dry_run")
+    return fmt::format("would delete {} segment(s), rewrite {} bookmark(s), delete {} temp file(s)",
+                       p.delete_segments.size(), p.rewrite_bookmarks.size(), p.temp_files.size());
+  // Refused or failed: the reason, and the outcome told on stderr, say what became of the files.
+  return r.action + reason;
+}
+
 void print_report(Output* out, const Report& r, bool json) {
   if (json) {
     JsonLine line(out->buffer(), r.action == "dry_run" ? JsonType::kPlan : JsonType::kReport);
-    line.str("queue_name", r.queue).str("action", r.action);
+    line.str("queue_name", r.queue).str("action", r.action).boolean("nothing_to_do", r.action == "skipped");
     r.reason.empty() ? line.null("reason") : line.str("reason", r.reason);
     write_paths_json(&line.key("deleted_segments"), r.plan.delete_segments);
     write_paths_json(&line.key("rewritten_bookmarks"), bookmark_paths(r.plan));
@@ -80,10 +95,8 @@ void print_report(Output* out, const Report& r, bool json) {
     out->commit();
     return;
   }
-  std::string text = fmt::format("{}: {}", r.queue, r.action);
-  if (!r.reason.empty()) text += fmt::format(" ({})", r.reason);
-  text += fmt::format(": {} segment(s) deleted, {} bookmark(s) rewritten, {} temp file(s) deleted",
-                      r.plan.delete_segments.size(), r.plan.rewrite_bookmarks.size(), r.plan.temp_files.size());
+  // A skipped queue's reason says "nothing to do" and why.
+  std::string text = fmt::format("{}: {}", r.queue, r.action == "skipped" ? r.reason : plan_text(r));
   for (const auto& path : r.plan.delete_segments) text += "\n  delete " + path;
   for (const auto& path : bookmark_paths(r.plan)) text += "\n  rewrite " + path;
   if (r.blocked_by && r.action != "skipped")  // a skipped queue's reason names it

@@ -1,6 +1,8 @@
-// qjt convert between classic Kestrel and Kestrel 3 (libkestrel) queues.
+// qjt convert between classic Kestrel and Kestrel 3 (libkestrel) queues,
+// and from a Kestrel 3 queue or file to JSON Lines: exactly what
+// `qjt dump --json INPUT` prints (one way: no --to reads them back).
 // Every file is written through a "~~" temp file, fsynced and renamed; a
-// classic journal goes to standard output with -o -.
+// classic journal and JSON Lines go to standard output with -o -.
 #include <unistd.h>
 
 #include <filesystem>
@@ -13,11 +15,14 @@
 #include "kestrel/journal_selection.h"
 #include "libkestrel/cli/libkestrel_commands.h"
 #include "libkestrel/cli/libkestrel_input.h"
+#include "libkestrel/libkestrel_json.h"
 #include "libkestrel/libkestrel_layout.h"
 #include "libkestrel/queue_converter.h"
+#include "line_input.h"
 #include "named_output.h"
 #include "path_family.h"
 #include "path_name.h"
+#include "payload.h"
 
 namespace qjt::cli {
 namespace {
@@ -128,9 +133,42 @@ ExitCode to_classic(const LibkestrelConvert& run) {
   return worse(found, write_named_output({"convert", run.guard, run.drivers}, run.output, content));
 }
 
+// The records of every file of the queue (or of the files) INPUT names, in
+// dump's order, written as they are read.
+ExitCode to_jsonl(const LibkestrelConvert& run) {
+  if (run.input_family != "libkestrel")
+    return usage_error("convert", fmt::format("{} is not a Kestrel 3 (libkestrel) queue", run.input));
+  StderrReporter reporter;
+  const LkSelection selection = open_libkestrel({run.input}, run.queue, &reporter);
+  if (selection.status != ExitCode::kOk) return selection.status;
+  const DataMode mode = *parse_data_mode(run.data.empty() ? "text" : run.data);
+  const FileContent content = [&](FileWriter* w, std::string* error) {
+    std::string lines;
+    bool written = true;
+    for (const LkQueue& q : selection.queues) {
+      for (const Finding& f : q.layout_findings) reporter.report(f);
+      for (const LkFile& f : q.files) {
+        if (!f.input) continue;
+        read_records(f, &reporter, [&](const libkestrel::Record& record) {
+          libkestrel::append_record_json(&lines, f.path, record, mode);
+          if (lines.size() < LineInput::kChunk) return true;
+          written = w->append(ByteSpan(lines), error);
+          lines.clear();
+          return written;
+        });
+        if (!written) return false;
+      }
+    }
+    return w->append(ByteSpan(lines), error);
+  };
+  const ExitCode status = write_named_output({"convert", run.guard, run.drivers}, run.output, content);
+  return worse(status, reporter.errors() > 0 ? ExitCode::kProblems : ExitCode::kOk);
+}
+
 }  // namespace
 
 ExitCode run_libkestrel_convert(const LibkestrelConvert& run) {
+  if (run.to == "jsonl") return to_jsonl(run);
   return run.to == "libkestrel" ? to_libkestrel(run) : to_classic(run);
 }
 

@@ -63,20 +63,20 @@ class LibkestrelDriver final : public Driver {
                                      .guard = r.guard});
     };
 
-    convert_.does = "a classic queue to Kestrel 3 (libkestrel); a reader's queue to classic";
-    convert_.targets = {"libkestrel", "classic"};
+    convert_.does = "a classic queue to Kestrel 3 (libkestrel); a reader's queue to classic; a queue to JSON Lines";
+    convert_.targets = {"libkestrel", "classic", "jsonl"};
     convert_.add_options = bind_options<ConvertOptions>([](CLI::App* group, ConvertOptions* o) {
       group->add_option("--reader", o->reader,
                         "libkestrel: the reader to create (default: the default reader); classic: the reader whose "
                         "queue to write");
-      group->add_option("--queue", o->queue, "libkestrel, classic: the queue of a directory to convert");
+      group->add_option("--queue", o->queue, "libkestrel, classic, jsonl: the queue of a directory to convert");
     });
     convert_.convert = [](const ConvertRequest& r) {
       const auto claim = claim_path(r.input, r.drivers);
       const std::string family = claim && claim->positive ? std::string(claim->driver->name()) : "";
       const auto o = options_in<ConvertOptions>(r.options);
-      return run_libkestrel_convert(
-          {r.to, r.input, r.output, o.queue, o.reader, family, input_time_ms(r.input, r.add_time), r.guard, r.drivers});
+      return run_libkestrel_convert({r.to, r.input, r.output, o.queue, o.reader, r.data, family,
+                                     input_time_ms(r.input, r.add_time), r.guard, r.drivers});
     };
 
     gen_.does = "a queue's segments and reader bookmarks";

@@ -6,6 +6,7 @@
 
 #include "command_support.h"
 #include "libkestrel/libkestrel_layout.h"
+#include "libkestrel/libkestrel_reader.h"
 #include "path_name.h"
 
 namespace qjt::cli {
@@ -121,6 +122,22 @@ ReplayedQueue::ReplayedQueue(const LkQueue& queue, const std::function<void(cons
     }
   }
   replay.finish();
+}
+
+void read_records(const LkFile& file, Reporter* reporter,
+                  const std::function<bool(const libkestrel::Record&)>& on_record) {
+  libkestrel::Reader reader(file.input->bytes(), file.kind);
+  libkestrel::Record record;
+  while (reader.next(&record)) {
+    if (record.op == libkestrel::Op::kBroken)
+      reporter->report(Finding{Severity::kError, "broken_record", file.path, record.offset, record.error});
+    if (!on_record(record)) break;
+  }
+  if (const auto garbage = reader.data_after_end()) {
+    reporter->report(Finding{Severity::kWarning, "data_after_end", file.path, *garbage,
+                             "non-zero byte after the end of data (a 0x00 command byte): libkestrel reads "
+                             "nothing past the end"});
+  }
 }
 
 }  // namespace qjt::cli

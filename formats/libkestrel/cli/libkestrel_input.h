@@ -13,6 +13,7 @@
 #include "finding.h"
 #include "input_file.h"
 #include "libkestrel/libkestrel_format.h"
+#include "libkestrel/libkestrel_record.h"
 #include "libkestrel/libkestrel_replay.h"
 
 namespace qjt::cli {
@@ -45,6 +46,13 @@ LkSelection open_libkestrel(const std::vector<std::string>& paths, const std::st
 // open_libkestrel's PATHs as units of work (cli Driver::units): the files
 // named directly, which make one queue, then each directory.
 std::vector<std::vector<std::string>> libkestrel_units(const std::vector<std::string>& paths);
+
+// Reads one file's records in order, passing each to `on_record` until it
+// returns false: what dump and convert --to jsonl print. A broken record
+// is reported (broken_record) and passed on; a byte after the end of data
+// is reported once the reading stops (data_after_end).
+void read_records(const LkFile& file, Reporter* reporter,
+                  const std::function<bool(const libkestrel::Record&)>& on_record);
 
 // A queue as libkestrel loads it: its layout findings, then those of the
 // replay of every readable file. `on_put` sees each PUT as it is read
