@@ -1,17 +1,19 @@
 #!/bin/bash
-# install.sh BUILD_DIR SOURCE_DIR: `cmake --install` into a scratch prefix,
+# install.sh BUILD_DIR SOURCE_DIR HARDENED: `cmake --install` into a scratch prefix,
 # then the installed qjt runs (--version, verify on testdata), the pages are
 # gzip'd and man -M finds and renders qjt(1), qjt-roll(1) (a link to
 # qjt-compact(1)) and qjt-json(5), share/doc/qjt holds the copyright and
 # changelog, and the completions are where the shells look. When cpack and
 # dpkg-deb are installed, the .deb is built too (into a scratch directory)
 # and must have its fields (Depends, Maintainer, no CMake default), hold
-# those files with a stripped bin/qjt, and, when Debian's lintian is
-# installed, pass it without an error or a warning.
+# those files with a stripped bin/qjt (hardened as Debian's packages are
+# when HARDENED is 1), and, when Debian's lintian is installed, pass it
+# without an error or a warning.
 # Exit 77 (skipped) without man.
 set -u
 build=$1
 src=$2
+hardened=$3
 command -v man >/dev/null 2>&1 || { echo "man not installed: skipped"; exit 77; }
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
@@ -71,6 +73,14 @@ if command -v cpack >/dev/null 2>&1 && command -v dpkg-deb >/dev/null 2>&1; then
     done
     dpkg-deb -x "$deb" "$tmp/root"
     readelf -S "$tmp/root/usr/bin/qjt" | grep -qE '\.(symtab|debug_info)\b' && fail "the .deb's usr/bin/qjt is not stripped"
+    if [ "$hardened" = 1 ]; then
+      # What lintian's hardening tags look for: fortified (__*_chk) and
+      # canary-checked calls, and relocations bound at start (BIND_NOW).
+      readelf -W --dyn-syms "$tmp/root/usr/bin/qjt" >"$tmp/dynsyms"
+      grep -qE ' __[a-z0-9_]+_chk(@|$)' "$tmp/dynsyms" || fail "usr/bin/qjt calls no fortified function"
+      grep -q ' __stack_chk_fail' "$tmp/dynsyms" || fail "usr/bin/qjt has no stack protector"
+      readelf -d "$tmp/root/usr/bin/qjt" | grep -qE '\(BIND_NOW\)|\(FLAGS_1\).* NOW' || fail "usr/bin/qjt is not linked with -z now"
+    fi
     if command -v lintian >/dev/null 2>&1; then
       # Any error or warning fails; informational tags are left out, as
       # lintian does by default (README.md lists the ones it has).
