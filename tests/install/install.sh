@@ -1,14 +1,15 @@
 #!/bin/bash
-# install.sh BUILD_DIR SOURCE_DIR HARDENED: `cmake --install` into a scratch prefix,
-# then the installed qjt runs (--version, verify on testdata), the pages are
-# gzip'd and man -M finds and renders qjt(1), qjt-roll(1) (a link to
-# qjt-compact(1)) and qjt-json(5), share/doc/qjt holds the copyright and
-# changelog, and the completions are where the shells look. When cpack and
-# dpkg-deb are installed, the .deb is built too (into a scratch directory)
-# and must have its fields (Depends, Maintainer, no CMake default), hold
-# those files with a stripped bin/qjt (hardened as Debian's packages are
-# when HARDENED is 1), and, when Debian's lintian is installed, pass it
-# without an error or a warning.
+# install.sh BUILD_DIR SOURCE_DIR HARDENED: `cmake --install` into a
+# scratch prefix, then the installed qjt runs (--version, verify on
+# testdata), the pages are gzip'd and man -M finds and renders qjt(1),
+# qjt-roll(1) (a link to qjt-compact(1)) and qjt-json(5), share/doc/qjt
+# holds the copyright and changelog, and the completions are where the
+# shells look. When cpack and dpkg-deb are installed, the .deb is built too
+# (into a scratch directory) and must have its fields (Depends, Maintainer,
+# Homepage if configured, no CMake default), hold those files with a
+# stripped bin/qjt (hardened as Debian's packages are when HARDENED is 1),
+# and, when Debian's lintian is installed, pass it without an error or a
+# warning.
 # Exit 77 (skipped) without man.
 set -u
 build=$1
@@ -62,6 +63,8 @@ if command -v cpack >/dev/null 2>&1 && command -v dpkg-deb >/dev/null 2>&1; then
     done
     dpkg-deb -f "$deb" Description | grep -q ';' && fail "the .deb's Description holds a CMake list's ;"
     grep -q 'CPACK_PACKAGE_VENDOR "Humanity"' "$build/CPackConfig.cmake" && fail "the package's vendor is CMake's default"
+    homepage=$(sed -n 's/^QJT_PACKAGE_HOMEPAGE:STRING=//p' "$build/CMakeCache.txt")  # empty: no public home yet
+    [ "$(dpkg-deb -f "$deb" Homepage)" = "$homepage" ] || fail "the .deb's Homepage is not QJT_PACKAGE_HOMEPAGE ($homepage)"
     version=$(dpkg-deb -f "$deb" Version)
     head -1 "$src/packaging/changelog" | grep -qF "qjt ($version) " ||
       fail "packaging/changelog does not begin with an entry for $version"
