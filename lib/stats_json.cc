@@ -90,7 +90,8 @@ void write_entity(JsonWriter* out, const StatsEntity& entity) {
 
 }  // namespace
 
-void render_stats_json(const StatsModel& model, const std::vector<Finding>& findings, std::string* out) {
+void render_stats_json(const StatsModel& model, const std::vector<Finding>& findings, std::string* out,
+                       std::string_view units) {
   JsonLine line(out, JsonType::kStats);
   const auto count = [&](Severity severity) {
     return static_cast<std::uint64_t>(
@@ -102,6 +103,7 @@ void render_stats_json(const StatsModel& model, const std::vector<Finding>& find
   line.begin_array("entities");
   for (const StatsEntity& entity : model.entities()) write_entity(&line, entity);
   line.end_array();
+  if (!units.empty()) line.raw("units", units);
   line.finish();
 }
 

@@ -19,6 +19,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "finding.h"
@@ -26,7 +27,10 @@
 
 namespace qjt {
 
-// Appends `model` and `findings` as one JSON object and a newline to *out.
-void render_stats_json(const StatsModel& model, const std::vector<Finding>& findings, std::string* out);
+// Appends `model` and `findings` as one JSON object and a newline to *out;
+// with `units` (a JSON array: what a walk of the PATHs found,
+// lib/cli/walk_report.h), its last member "units".
+void render_stats_json(const StatsModel& model, const std::vector<Finding>& findings, std::string* out,
+                       std::string_view units = {});
 
 }  // namespace qjt

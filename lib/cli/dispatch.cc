@@ -49,7 +49,8 @@ std::string input_of(const Assignment& run) {
 bool options_match(const std::vector<Assignment>& runs, const FamilyOptions& options, bool walked) {
   const bool write = options.writes();
   for (const auto& [owner, option] : options.given()) {
-    const auto owners = [owner](const Assignment& run) { return run.driver == owner; };
+    const Driver* family = owner;  // clang before 16 cannot capture a structured binding
+    const auto owners = [family](const Assignment& run) { return run.driver == family; };
     if (walked && std::any_of(runs.begin(), runs.end(), owners)) continue;
     for (const Assignment& run : runs)
       if (run.driver != owner)
@@ -495,7 +496,7 @@ ExitCode run_stats_command(ReadRequest request, const StatsOutput& output, const
     if (found[i].count(Severity::kError) > 0) status = worse(status, ExitCode::kProblems);
     if (has_io_error(found[i].findings())) status = worse(status, ExitCode::kIoError);
   }
-  return worse(status, write_stats_report(request.command, model, findings, output));
+  return worse(status, write_stats_report(request.command, model, findings, output, units_json(expansion)));
 }
 
 ExitCode run_write_command(WriteRequest request, const FamilyOptions& options) {

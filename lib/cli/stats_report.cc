@@ -26,14 +26,15 @@ bool holds_stats_report(const std::string& path) {
   return head.starts_with(kStatsMarker) || head.starts_with(R"({"type":"stats")");
 }
 
-std::string render(const StatsModel& model, const std::vector<Finding>& findings, StatsStyle style) {
+std::string render(const StatsModel& model, const std::vector<Finding>& findings, StatsStyle style,
+                   std::string_view units) {
   std::string text;
   switch (style) {
     case StatsStyle::kText:
       render_stats_text(model, &text);
       break;
     case StatsStyle::kJson:
-      render_stats_json(model, findings, &text);
+      render_stats_json(model, findings, &text, units);
       break;
     case StatsStyle::kPrometheus:
       text = fmt::format("{}: what the queues named hold (man qjt-stats)\n", kStatsMarker);
@@ -65,12 +66,12 @@ std::optional<ExitCode> refuse_stats_output(std::string_view command, const Stat
 }
 
 ExitCode write_stats_report(std::string_view command, const StatsModel& model, const std::vector<Finding>& findings,
-                            const StatsOutput& output) {
+                            const StatsOutput& output, std::string_view units) {
   if (output.style != StatsStyle::kJson) {
     StderrReporter diagnostics;
     for (const Finding& f : findings) diagnostics.report(f);
   }
-  const std::string report = render(model, findings, output.style);
+  const std::string report = render(model, findings, output.style, units);
   if (output.path == "-") {
     // Through the run's sink, as every report is: main() then knows that
     // --json got its object.

@@ -41,8 +41,9 @@ std::optional<ExitCode> refuse_stats_output(std::string_view command, const Stat
 
 // The report of `model` and `findings` (in the order found) as `output`
 // says. Text and Prometheus tell the findings on standard error; JSON holds
-// them. Returns kIoError (told) when the report could not be written.
+// them, and `units` (stats_json.h) when given. Returns kIoError (told) when
+// the report could not be written.
 ExitCode write_stats_report(std::string_view command, const StatsModel& model, const std::vector<Finding>& findings,
-                            const StatsOutput& output);
+                            const StatsOutput& output, std::string_view units = {});
 
 }  // namespace qjt::cli

@@ -76,6 +76,16 @@ void write_unit_json(JsonWriter* out, const ReadUnit& unit) {
   out->end_array().end_object();
 }
 
+std::string units_json(const Expansion& expansion) {
+  if (!expansion.found) return "";
+  std::string array;
+  JsonWriter out(&array);
+  out.begin_array();
+  for (const ReadUnit& unit : expansion.units) write_unit_json(&out, unit);
+  out.end_array();
+  return array;
+}
+
 std::string unit_header(const ReadUnit& unit, bool json) {
   if (!json) return fmt::format("# {}\n", unit_title(unit));
   std::string line;

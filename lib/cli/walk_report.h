@@ -27,6 +27,9 @@ std::string unit_title(const ReadUnit& unit);
 // The unit as a JSON object: {"path","what","options"} (qjt-json(5)).
 void write_unit_json(JsonWriter* out, const ReadUnit& unit);
 
+// The units as a JSON array of unit objects when a walk found them; else "".
+std::string units_json(const Expansion& expansion);
+
 // The line a found unit's records start with: "# TITLE" or a "unit" object.
 std::string unit_header(const ReadUnit& unit, bool json);
 

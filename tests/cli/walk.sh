@@ -42,6 +42,8 @@ check "an option given wins over the root's" \
 run verify tree/flume
 check "a root of two channels: exit 0" 0 "$rc"
 check "a root of two channels: each named" 2 "$(grep -c '^OK tree/flume/ch2\?: Flume channel' out)"
+run stats --json tree/flume/ch
+check "stats --json of a channel root: the unit" '"Flume channel"' "$(jq -c '.units[0].what' out)"
 run stats tree/flume/ch
 check "stats of a channel root: exit 0" 0 "$rc"
 check "stats of a channel root: the channel found, on stderr" "qjt stats: found tree/flume/ch: Flume channel ($flume_options)" "$err"
