@@ -65,24 +65,28 @@ void add_all_findings_option(CLI::App* command) {
       "List every finding, not one per cause with a count (nor at most 100 per code)");
 }
 
+// An option whose count N is a setting of the run (run_context.h), set as
+// it is parsed, before the command runs.
+template <typename Setting>
+void add_count_option(CLI::App* command, const char* names, Setting qjt::RunSettings::*setting, const char* help) {
+  command
+      ->add_option_function<unsigned>(
+          names, [setting](unsigned n) { qjt::RunContext::process().settings().*setting = n; }, help)
+      ->type_name("N");
+}
+
 // -j N, --jobs N on every command that runs its inputs as jobs
 // (lib/cli/jobs.h): how many at once; 0 is one per core.
 void add_jobs_option(CLI::App* command) {
-  command
-      ->add_option_function<unsigned>(
-          "-j,--jobs", [](unsigned jobs) { qjt::RunContext::process().settings().jobs = jobs; },
-          "Run up to N inputs (queues, channels, files) at once, 0 for one per core; the output is the same")
-      ->type_name("N");
+  add_count_option(command, "-j,--jobs", &qjt::RunSettings::jobs,
+                   "Run up to N inputs (queues, channels, files) at once, 0 for one per core; the output is the same");
 }
 
 // --max-depth N on every command that walks its directory PATHs
 // (lib/cli/path_walk.h): how many levels below a PATH the walk enters.
 void add_max_depth_option(CLI::App* command) {
-  command
-      ->add_option_function<unsigned>(
-          "--max-depth", [](unsigned depth) { qjt::RunContext::process().settings().max_depth = depth; },
-          "Walk at most N directory levels below a directory PATH (0: only the PATH itself)")
-      ->type_name("N");
+  add_count_option(command, "--max-depth", &qjt::RunSettings::max_depth,
+                   "Walk at most N directory levels below a directory PATH (0: only the PATH itself)");
 }
 
 using CommandRows = std::map<const CLI::App*, const qjt::cli::CommandRow*>;
