@@ -122,9 +122,12 @@ LogHistory read_history(const ChannelLogs& logs) {
   LogRecord r;
   for (const ChannelLog& log : logs.logs()) {
     if (!log.readable()) continue;
-    for (std::optional<std::size_t> start = log.data_start(); start;) {
-      LogReader reader = log.reader(*start);
-      start.reset();
+    // (A plain offset and a flag, not an optional: GCC's fat LTO objects
+    // see the optional's value as maybe uninitialized.)
+    std::uint64_t start = log.data_start();
+    for (bool more = true; more;) {
+      LogReader reader = log.reader(start);
+      more = false;
       while (reader.next(&r)) {
         if (r.type == LogRecordType::kPut && r.crc_ok)
           puts[r.transaction_id].push_back(EventPointer{log.file_id(), static_cast<std::int32_t>(r.offset)});
@@ -132,8 +135,11 @@ LogHistory read_history(const ChannelLogs& logs) {
         if (r.type == LogRecordType::kCommit && r.commit_type == 1)
           put_commits[r.transaction_id] = Commit{log.file_id(), r.offset, r.write_order_id};
         if (r.type == LogRecordType::kCommit && r.commit_type == 2) take_commits.insert(r.transaction_id);
-        if (r.type == LogRecordType::kBroken || r.type == LogRecordType::kEndOfData)
-          start = resume_after(log, reader, r);
+        if (r.type == LogRecordType::kBroken || r.type == LogRecordType::kEndOfData) {
+          const std::optional<std::size_t> resume = resume_after(log, reader, r);
+          more = resume.has_value();
+          if (resume) start = *resume;
+        }
       }
     }
   }
