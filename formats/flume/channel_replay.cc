@@ -15,6 +15,7 @@
 
 #include "flume/checkpoint_file.h"
 #include "flume/checkpoint_state.h"
+#include "flume/inflight_multimap.h"
 #include "flume/log_space.h"
 #include "flume/snappy_stream.h"
 #include "input_file.h"
@@ -169,14 +170,16 @@ class Replayer {
  public:
   Replayer(ChannelReplay* result, Reporter* reporter) : result_(*result), reporter_(reporter) {}
 
-  void seed(std::vector<InflightTransaction> puts, std::vector<InflightTransaction> takes) {
-    for (auto& t : puts)
-      for (EventPointer p : t.pointers) transactions_[t.transaction_id].pointers.push_back(p);
-    for (auto& t : takes) {
-      auto& pointers = inflight_takes_[t.transaction_id];
-      pointers.insert(pointers.end(), t.pointers.begin(), t.pointers.end());
-      inflight_order_.push_back(t.transaction_id);
-    }
+  // The inflight files as Flume's HashMultimaps hold them: an open put
+  // transaction's events in its HashSet's order (the order its commit
+  // would add them in), duplicates once.
+  void seed(const std::vector<InflightTransaction>& puts, const std::vector<InflightTransaction>& takes) {
+    InflightMultimap put_map;
+    for (const auto& t : puts)
+      for (EventPointer p : t.pointers) put_map.put(t.transaction_id, p);
+    for (auto& [txid, pointers] : put_map.entries()) transactions_[txid].pointers = std::move(pointers);
+    for (const auto& t : takes)
+      for (EventPointer p : t.pointers) inflight_takes_.put(t.transaction_id, p);
   }
 
   void run(const ChannelLogs& logs, std::int64_t checkpoint_woid) {
@@ -220,7 +223,7 @@ class Replayer {
       result_.inflight_puts += t.pointers.size() - t.takes;
       for (EventPointer p : t.pointers) ++result_.logs[p.file_id].inflight;
     }
-    for (const auto& [txid, pointers] : inflight_takes_) {
+    for (const auto& [txid, pointers] : inflight_takes_.entries()) {
       result_.inflight_takes += pointers.size();
       for (EventPointer p : pointers) ++result_.logs[p.file_id].inflight;
       if (transactions_.count(txid) == 0) ++result_.open_transactions;
@@ -230,10 +233,10 @@ class Replayer {
 
   void finish(const std::string& where) {
     EventQueue& queue = *result_.queue;
-    for (std::int64_t txid : inflight_order_) {
-      const auto it = inflight_takes_.find(txid);
-      if (it == inflight_takes_.end()) continue;
-      for (EventPointer p : it->second) {
+    // ReplayHandler walks inflightTakes.keySet() and each key's set,
+    // calling addHead for each: the last one walked ends up first.
+    for (const auto& entry : inflight_takes_.entries()) {
+      for (EventPointer p : entry.pointers) {
         ++result_.counts.uncommitted_takes;
         if (!queue.add_head(p))
           tell(reporter_, Severity::kError, "uncommitted_take_lost", where, std::nullopt,
@@ -241,8 +244,8 @@ class Replayer {
                            "(capacity {}): Flume ignores the refusal and the event is lost",
                            p.file_id, p.offset, queue.capacity()));
       }
-      inflight_takes_.erase(it);
     }
+    inflight_takes_ = InflightMultimap{};
     for (const auto& [pointer, count] : pending_takes_)
       result_.counts.pending_takes += static_cast<std::uint64_t>(count);
     if (result_.counts.pending_takes > 0)
@@ -346,10 +349,8 @@ class Replayer {
     }
     const std::size_t from_log = pointers.size();
     if (r.commit_type == 2) {
-      if (auto it = inflight_takes_.find(r.transaction_id); it != inflight_takes_.end()) {
-        pointers.insert(pointers.end(), it->second.begin(), it->second.end());
-        inflight_takes_.erase(it);
-      }
+      const std::vector<EventPointer> restored = inflight_takes_.remove_all(r.transaction_id);
+      pointers.insert(pointers.end(), restored.begin(), restored.end());
     }
     if (pointers.empty()) return;
     if (r.commit_type == 1) {
@@ -396,8 +397,7 @@ class Replayer {
   ChannelReplay& result_;
   Reporter* reporter_;
   std::unordered_map<std::int64_t, Transaction> transactions_;
-  std::unordered_map<std::int64_t, std::vector<EventPointer>> inflight_takes_;
-  std::vector<std::int64_t> inflight_order_;
+  InflightMultimap inflight_takes_;
   std::unordered_map<std::int64_t, int> pending_takes_;
   std::uint64_t full_refusals_ = 0;
 };
@@ -484,7 +484,7 @@ ChannelReplay replay_channel(const ChannelLayout& layout, const ChannelLogs& log
     result.checkpoint_version = state->version;
     result.checkpoint_write_order_id = state->write_order_id;
     result.queue = std::move(state->queue);
-    replayer.seed(std::move(state->inflight_puts), std::move(state->inflight_takes));
+    replayer.seed(state->inflight_puts, state->inflight_takes);
   } else {
     std::string error;
     result.queue =

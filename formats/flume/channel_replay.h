@@ -12,7 +12,9 @@
 //  3. Transactions as ReplayHandler.replayLog applies them: inflight puts
 //     seed the transaction map, commits of puts addTail, commits of takes
 //     remove (or wait as pending takes), and finally the inflight takes of
-//     transactions that never committed go back to the head.
+//     transactions that never committed go back to the head, one addHead
+//     at a time in the order Flume's HashMultimap iterates them
+//     (inflight_multimap.h).
 //
 // What Flume's own startup would refuse or lose is a finding: an error when
 // Flume would not start (a record it cannot decode, a full queue), a

@@ -11,6 +11,7 @@
 #include "flume/checkpoint_meta.h"
 #include "flume/event_queue.h"
 #include "flume/inflight_file.h"
+#include "flume/java_hash_set.h"
 #include "flume/log_metadata.h"
 #include "flume/log_reader.h"
 #include "flume/log_writer.h"
@@ -315,23 +316,12 @@ bool fill_queue(const std::vector<EventPointer>& puts, const RebuildOptions& opt
 }  // namespace
 
 std::vector<std::int32_t> java_hash_map_order(const std::vector<std::int32_t>& keys) {
-  std::size_t table = 16;
-  const auto bucket = [&table](std::int32_t key) {
-    const auto h = static_cast<std::uint32_t>(key);
-    return static_cast<std::size_t>(h ^ (h >> 16)) & (table - 1);
-  };
-  std::vector<std::int32_t> inserted;
-  inserted.reserve(keys.size());
-  for (std::int32_t key : keys) {
-    const std::size_t b = bucket(key);
-    const auto in_bin = std::count_if(inserted.begin(), inserted.end(), [&](std::int32_t k) { return bucket(k) == b; });
-    inserted.push_back(key);
-    if (in_bin >= 8 && table < 64) table *= 2;  // treeifyBin resizes a small table instead
-    if (inserted.size() > table / 4 * 3) table *= 2;
-  }
-  std::stable_sort(inserted.begin(), inserted.end(),
-                   [&](std::int32_t a, std::int32_t b) { return bucket(a) < bucket(b); });
-  return inserted;
+  JavaHashSet map(JavaBoxed::kInteger);
+  for (std::int32_t key : keys) map.insert(key);
+  std::vector<std::int32_t> order;
+  order.reserve(keys.size());
+  for (std::int64_t key : map.in_order()) order.push_back(static_cast<std::int32_t>(key));
+  return order;
 }
 
 std::optional<RebuiltCheckpoint> rebuild_checkpoint(const ChannelLogs& logs, const RebuildOptions& options,

@@ -108,13 +108,9 @@ struct RebuiltCheckpoint {
 std::optional<RebuiltCheckpoint> rebuild_checkpoint(const ChannelLogs& logs, const RebuildOptions& options,
                                                     Reporter* reporter);
 
-// The iteration order of a java.util.HashMap<Integer, ?> (Java 8+) into
-// which `keys` (distinct) were put in this order and none removed: bucket
-// (h ^ h >>> 16) & (n - 1), insertion order within a bucket, the table
-// doubling from 16 when it passes 3/4 full or when a bin of 8 grows in a
-// table below 64. (A bin that becomes a tree in a table of 64 or more is
-// iterated as a list here.) Flume writes checkpoint.meta's activeLogs in
-// this order.
+// The iteration order of a java.util.HashMap<Integer, ?> into which `keys`
+// were put in this order and none removed (java_hash_set.h). Flume writes
+// checkpoint.meta's activeLogs in this order.
 std::vector<std::int32_t> java_hash_map_order(const std::vector<std::int32_t>& keys);
 
 }  // namespace qjt::flume
