@@ -11,6 +11,7 @@
 
 #include "flume/aes_ctr.h"
 #include "flume/channel_layout.h"
+#include "flume/channel_sink.h"
 #include "flume/checkpoint_file.h"
 #include "flume/checkpoint_meta.h"
 #include "flume/checkpoint_rebuilder.h"
@@ -27,168 +28,24 @@ namespace fs = std::filesystem;
 
 constexpr std::int16_t kPutCommit = 1;
 constexpr std::int16_t kTakeCommit = 2;
-constexpr std::size_t kMaxActiveLogs = 1024;  // the count slots of a V2 checkpoint
-constexpr std::string_view kCipherProvider = "AESCTRNOPADDING";
-constexpr std::size_t kV3Framing = 5;  // OP byte and length, left in clear
 
-// One data log being written or written.
-struct LogFile {
-  std::string path;
-  std::int32_t id = 0;
-  std::size_t dir = 0;
-  std::uint64_t bytes = 0;
-  std::uint64_t records = 0;
-  std::string iv;  // 16 bytes when encrypted
-};
-
-// The checkpoint dir's files by name.
-const std::vector<std::string_view> kCheckpointFiles = {"checkpoint", "checkpoint.meta", "inflightputs",
-                                                        "inflighttakes"};
-
-// Whether `name` is one of a channel's own files (which --force replaces).
-bool channel_file(std::string_view name) {
-  std::optional<std::int32_t> id;
-  if (is_log_name(name, &id)) return true;
-  if (name.ends_with(".meta") && is_log_name(name.substr(0, name.size() - 5), &id)) return true;
-  return std::find(kCheckpointFiles.begin(), kCheckpointFiles.end(), name) != kCheckpointFiles.end();
-}
-
-// The channel files already in `dirs`.
-std::vector<std::string> existing_channel_files(const std::vector<std::string>& dirs) {
-  std::vector<std::string> found;
-  for (const std::string& dir : dirs) {
-    std::error_code ec;
-    for (const auto& entry : fs::directory_iterator(dir, ec))
-      if (channel_file(entry.path().filename().string())) found.push_back(entry.path().string());
-  }
-  std::sort(found.begin(), found.end());
-  return found;
-}
-
-// The files of the channel: data logs streamed per data dir, the
-// checkpoint's files written whole at the end; all renamed into place at
-// once.
-class ChannelSink {
- public:
-  ChannelSink(const ChannelGeneratorOptions& o, const std::string& dir) : o_(o), rng_(o.seed ^ 0x4976734B657973ULL) {
-    checkpoint_dir_ = (fs::path(dir) / "checkpoint").string();
-    for (std::uint32_t k = 1; k <= o.data_dirs; ++k)
-      data_dirs_.push_back((fs::path(dir) / fmt::format("data{}", k)).string());
-    writers_.resize(o.data_dirs);
-  }
-
-  const std::string& checkpoint_dir() const { return checkpoint_dir_; }
-  const std::vector<std::string>& data_dirs() const { return data_dirs_; }
-  const std::vector<LogFile>& logs() const { return logs_; }
-
-  // Creates the directories and each data dir's first log.
-  bool open(std::string* error) {
-    std::vector<std::string> dirs = data_dirs_;
-    dirs.push_back(checkpoint_dir_);
-    for (const std::string& d : dirs)
-      if (!make_directories(d, error)) return false;
-    stale_ = existing_channel_files(dirs);
-    if (!stale_.empty() && !o_.force) {
-      *error =
-          fmt::format("{} exists (a channel is there already): give --force to replace the channel", stale_.front());
-      return false;
-    }
-    for (std::size_t d = 0; d < data_dirs_.size(); ++d)
-      if (!roll(d, error)) return false;
+// The channel under `dir`: checkpoint/ and data1/ .. dataN/, log ids from
+// 1, IVs from the seed (the same options give the same bytes).
+ChannelSinkOptions sink_options(const ChannelGeneratorOptions& o, const std::string& dir) {
+  ChannelSinkOptions s;
+  s.checkpoint_dir = (fs::path(dir) / "checkpoint").string();
+  for (std::uint32_t k = 1; k <= o.data_dirs; ++k)
+    s.data_dirs.push_back((fs::path(dir) / fmt::format("data{}", k)).string());
+  s.max_log_size = o.max_log_size;
+  s.key_alias = o.key_alias;
+  s.key = o.key;
+  s.make_iv = [rng = Rng(o.seed ^ 0x4976734B657973ULL)](std::string* iv, std::string*) mutable {
+    for (int i = 0; i < 12; ++i) iv->push_back(static_cast<char>(rng.below(256)));
     return true;
-  }
-
-  // Appends one record, encoded in clear, to data dir `d`'s current log,
-  // rolling first when it would pass the size limit, and encrypting its
-  // payload with the log's cipher (which the roll decides); returns its
-  // pointer.
-  std::optional<EventPointer> append(std::size_t d, std::string* record, std::string* error) {
-    if (logs_[writers_[d].log].bytes > 0 && logs_[writers_[d].log].bytes + record->size() > o_.max_log_size &&
-        !roll(d, error))
-      return std::nullopt;
-    LogFile& log = logs_[writers_[d].log];
-    if (AesCtr* cipher = writers_[d].cipher.get()) {
-      auto* payload = reinterpret_cast<std::uint8_t*>(record->data() + kV3Framing);
-      if (!cipher->apply(payload, record->size() - kV3Framing, payload)) {
-        *error = "cannot encrypt a log record (OpenSSL failed)";
-        return std::nullopt;
-      }
-    }
-    const EventPointer at{log.id, static_cast<std::int32_t>(log.bytes)};
-    const std::string& bytes = *record;
-    if (!writers_[d].out->append(ByteSpan(bytes), error)) return std::nullopt;
-    log.bytes += bytes.size();
-    ++log.records;
-    total_bytes_ += bytes.size();
-    return at;
-  }
-
-  std::uint64_t total_bytes() const { return total_bytes_; }
-  bool is_current(std::size_t log) const {
-    return std::any_of(writers_.begin(), writers_.end(), [log](const DirWriter& w) { return w.log == log; });
-  }
-
-  // Syncs and closes every log.
-  bool close_logs(std::string* error) {
-    for (DirWriter& w : writers_)
-      if (w.out && !w.out->sync(error)) return false;
-    for (DirWriter& w : writers_) w.out.reset();
-    return true;
-  }
-
-  // A whole file of the checkpoint dir or a log's meta.
-  bool write_whole(const std::string& path, const std::string& bytes, std::string* error) {
-    return files_.write_whole(path, bytes, error);
-  }
-  // The temp name of a file written before, for damage.
-  std::string temp_of(const std::string& path) const { return files_.temp_of(path); }
-
-  // Removes the old channel's files (--force), renames the new ones into place.
-  bool install(const std::string& dir, std::string* error) {
-    return files_.install(stale_, fmt::format("the channel {} was written", dir), error);
-  }
-
- private:
-  struct DirWriter {
-    std::size_t log = 0;
-    std::unique_ptr<FileWriter> out;
-    std::unique_ptr<AesCtr> cipher;
   };
-
-  // Data dir `d` moves to a new log with the next file id (Flume's roll).
-  bool roll(std::size_t d, std::string* error) {
-    DirWriter& w = writers_[d];
-    if (w.out && !w.out->sync(error)) return false;
-    LogFile log;
-    log.id = static_cast<std::int32_t>(logs_.size() + 1);
-    log.dir = d;
-    log.path = (fs::path(data_dirs_[d]) / fmt::format("log-{}", log.id)).string();
-    w.out = files_.create(log.path, error);
-    if (!w.out) return false;
-    w.cipher.reset();
-    if (o_.key_alias) {
-      // Flume's IV: 12 random bytes and the int32 1.
-      for (int i = 0; i < 12; ++i) log.iv.push_back(static_cast<char>(rng_.below(256)));
-      log.iv.append({'\0', '\0', '\0', '\1'});
-      auto cipher = AesCtr::create(ByteSpan(o_.key), ByteSpan(log.iv), error);
-      if (!cipher) return false;
-      w.cipher = std::make_unique<AesCtr>(std::move(*cipher));
-    }
-    w.log = logs_.size();
-    logs_.push_back(std::move(log));
-    return true;
-  }
-
-  const ChannelGeneratorOptions& o_;
-  GeneratedFiles files_;
-  Rng rng_;
-  std::string checkpoint_dir_;
-  std::vector<std::string> data_dirs_;
-  std::vector<LogFile> logs_;
-  std::vector<DirWriter> writers_;
-  std::vector<std::string> stale_;
-  std::uint64_t total_bytes_ = 0;
-};
+  s.force = o.force;
+  return s;
+}
 
 // The transaction stream (see the header), written to a ChannelSink.
 class ChannelGenerator {
@@ -357,101 +214,33 @@ class ChannelGenerator {
   V3RecordWriter records_writer_;  // in clear: the sink encrypts
 };
 
-// Each log's count of queue elements, in file id order.
-std::vector<ActiveLogCount> active_logs(const std::deque<EventPointer>& queue) {
-  std::map<std::int32_t, std::int32_t> counts;
-  for (const EventPointer& p : queue) ++counts[p.file_id];
-  std::vector<ActiveLogCount> out;
-  for (const auto& [id, n] : counts) out.push_back(ActiveLogCount{id, n});
-  return out;
-}
-
-// checkpoint.meta lists the counts in the order of Flume's HashMap.
-std::vector<ActiveLogCount> in_hash_map_order(const std::vector<ActiveLogCount>& counts) {
-  std::vector<std::int32_t> ids;
-  for (const ActiveLogCount& c : counts) ids.push_back(c.file_id);
-  std::vector<ActiveLogCount> out;
-  for (std::int32_t id : java_hash_map_order(ids))
-    out.push_back(
-        *std::find_if(counts.begin(), counts.end(), [id](const ActiveLogCount& c) { return c.file_id == id; }));
-  return out;
-}
-
-bool referenced(std::int32_t id, const std::vector<ActiveLogCount>& counts, const ChannelGenerator& g) {
-  const auto in = [id](const std::vector<InflightTransaction>& ts) {
-    return std::any_of(ts.begin(), ts.end(), [id](const InflightTransaction& t) {
-      return std::any_of(t.pointers.begin(), t.pointers.end(), [id](EventPointer p) { return p.file_id == id; });
-    });
-  };
-  return std::any_of(counts.begin(), counts.end(), [id](const ActiveLogCount& c) { return c.file_id == id; }) ||
-         in(g.inflight_puts()) || in(g.inflight_takes());
-}
-
-// The checkpoint Flume writes after the last record (spec §1.5): queue,
-// in-flight files, and each log's meta marked (§5.4).
-bool write_checkpoint(const ChannelGeneratorOptions& o, const ChannelGenerator& g, ChannelSink* sink,
-                      std::string* error) {
-  const auto counts = active_logs(g.queue());
-  if (o.checkpoint_version == 2 && counts.size() > kMaxActiveLogs) {
-    *error = fmt::format("the queue spans {} logs, more than a V2 checkpoint holds ({}): raise --max-log-size",
-                         counts.size(), kMaxActiveLogs);
-    return false;
-  }
-  const auto capacity = static_cast<std::size_t>(o.capacity);
-  const std::size_t head = g.removed() % capacity;
-  const std::vector<EventPointer> elements(g.queue().begin(), g.queue().end());
-  CheckpointImage image;
-  image.version = o.checkpoint_version;
-  image.write_order_id = g.checkpoint_write_order_id();
-  image.slots = *place_in_ring(capacity, head, elements);
-  if (o.checkpoint_version == 2) {
-    image.v2_size = static_cast<std::int64_t>(elements.size());
-    image.v2_head = static_cast<std::int64_t>(head);
-    image.v2_active_logs = counts;
-  }
-  const std::string dir = sink->checkpoint_dir();
-  const auto path = [&dir](std::string_view name) { return (fs::path(dir) / name).string(); };
-  if (!sink->write_whole(path("checkpoint"), *encode_checkpoint(image), error) ||
-      !sink->write_whole(path("inflightputs"), encode_inflight(g.inflight_puts()), error) ||
-      !sink->write_whole(path("inflighttakes"), encode_inflight(g.inflight_takes()), error))
-    return false;
-  if (o.checkpoint_version == 3) {
-    const CheckpointMeta meta{kCheckpointMetaVersion, g.checkpoint_write_order_id(),
-                              static_cast<std::int32_t>(elements.size()), static_cast<std::int32_t>(head),
-                              in_hash_map_order(counts)};
-    if (!sink->write_whole(path("checkpoint.meta"), encode_checkpoint_meta(meta), error)) return false;
-  }
-  for (std::size_t i = 0; i < sink->logs().size(); ++i) {
-    const LogFile& log = sink->logs()[i];
-    LogMetadata meta;
-    meta.log_file_id = log.id;
-    if (o.key_alias) meta.encryption = LogFileEncryption{std::string(kCipherProvider), *o.key_alias, log.iv};
-    // The current writers are marked at their position; the other logs the
-    // queue still needs keep theirs (0) with the new write order id.
-    if (sink->is_current(i)) {
-      meta.checkpoint_position = static_cast<std::int64_t>(log.bytes);
-      meta.checkpoint_write_order_id = g.checkpoint_write_order_id();
-    } else if (referenced(log.id, counts, g)) {
-      meta.checkpoint_write_order_id = g.checkpoint_write_order_id();
-    }
-    if (!sink->write_whole(log.path + ".meta", encode_log_metadata(meta), error)) return false;
-  }
-  return true;
+// The checkpoint Flume writes after the last record (channel_sink.h).
+bool write_generated_checkpoint(const ChannelGeneratorOptions& o, const ChannelGenerator& g, ChannelSink* sink,
+                                std::string* error) {
+  CheckpointToWrite c;
+  c.version = o.checkpoint_version;
+  c.write_order_id = g.checkpoint_write_order_id();
+  c.capacity = o.capacity;
+  c.head = g.removed() % static_cast<std::size_t>(o.capacity);
+  c.queue.assign(g.queue().begin(), g.queue().end());
+  c.puts = g.inflight_puts();
+  c.takes = g.inflight_takes();
+  return write_checkpoint(c, sink, error);
 }
 
 // Applies --corrupt to the temp files; describes the damage.
 bool damage(const ChannelGeneratorOptions& o, const ChannelGenerator& g, const ChannelSink& sink, GeneratedDamage* d,
             std::string* error) {
   Rng rng(o.seed ^ 0x436F7272757074ULL);
-  const std::string checkpoint = (fs::path(sink.checkpoint_dir()) / "checkpoint").string();
-  const std::string inflight = (fs::path(sink.checkpoint_dir()) / "inflighttakes").string();
+  const std::string checkpoint = (fs::path(sink.options().checkpoint_dir) / "checkpoint").string();
+  const std::string inflight = (fs::path(sink.options().checkpoint_dir) / "inflighttakes").string();
   if (o.corrupt == "flip") {
     if (g.queue().empty()) {
       *error = "--corrupt flip: no event is queued to damage";
       return false;
     }
     const EventPointer p = g.queue()[rng.below(g.queue().size())];
-    const LogFile& log = sink.logs()[static_cast<std::size_t>(p.file_id - 1)];
+    const SinkLog& log = sink.logs()[static_cast<std::size_t>(p.file_id - 1)];
     // The first payload byte: the transaction header's length (23), 0x97 after the flip.
     const auto at = static_cast<std::uint64_t>(p.offset) + 5;
     *d = GeneratedDamage{
@@ -506,7 +295,7 @@ GenerateStatus generate_flume_channel(const std::string& dir, const ChannelGener
     *error = *problem;
     return GenerateStatus::kUsage;
   }
-  ChannelSink sink(options, dir);
+  ChannelSink sink(sink_options(options, dir));
   ChannelGenerator generator(options, &sink);
   if (!sink.open(error) || !generator.run(report, error) || !sink.close_logs(error)) return GenerateStatus::kIoError;
   ChannelGeneratorOptions o = options;
@@ -515,17 +304,17 @@ GenerateStatus generate_flume_channel(const std::string& dir, const ChannelGener
     *error = fmt::format("--capacity {}: {} events are queued", o.capacity, generator.queue().size());
     return GenerateStatus::kUsage;
   }
-  if (!write_checkpoint(o, generator, &sink, error)) return GenerateStatus::kIoError;
+  if (!write_generated_checkpoint(o, generator, &sink, error)) return GenerateStatus::kIoError;
   if (o.corrupt != "none") {
     GeneratedDamage d;
     if (!damage(o, generator, sink, &d, error)) return GenerateStatus::kIoError;
     report->corruption = d;
   }
-  if (!sink.install(dir, error)) return GenerateStatus::kIoError;
+  if (!sink.install(fmt::format("the channel {} was written", dir), error)) return GenerateStatus::kIoError;
   report->capacity = o.capacity;
-  report->checkpoint_dir = sink.checkpoint_dir();
-  report->data_dirs = sink.data_dirs();
-  for (const LogFile& log : sink.logs()) report->logs.push_back(GeneratedLog{log.path, log.id, log.bytes, log.records});
+  report->checkpoint_dir = sink.options().checkpoint_dir;
+  report->data_dirs = sink.options().data_dirs;
+  for (const SinkLog& log : sink.logs()) report->logs.push_back(GeneratedLog{log.path, log.id, log.bytes, log.records});
   return GenerateStatus::kOk;
 }
 

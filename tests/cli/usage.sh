@@ -154,7 +154,8 @@ check "gen --help: the modes of kestrel" yes \
 # help: commands by name or alias, and a suggestion for a typo.
 run help roll
 check "help roll: exit 0" 0 "$rc"
-check "help roll: compact's help" "Rewrite a queue's journal into its minimal equivalent (alias: roll)" \
+check "help roll: compact's help" \
+  "Rewrite a queue's journal into its minimal equivalent, or a Flume channel's queue into fresh logs (alias: roll)" \
   "$(head -n 1 "$WORK/out")"
 run help dmp
 check "help dmp: exit 2" 2 "$rc"

@@ -9,6 +9,7 @@
 #include "flume/channel_layout.h"
 #include "flume/channel_root.h"
 #include "flume/cli/flume_commands.h"
+#include "flume/cli/flume_compact.h"
 #include "flume/cli/flume_convert.h"
 #include "flume/cli/flume_gen.h"
 #include "flume/cli/flume_hints.h"
@@ -74,7 +75,14 @@ class FlumeDriver final : public Driver {
       return run_flume_stats(run(r, o.flume), o.by_header, model, findings);
     };
 
-    // No compact: Flume's own log cleaner drops the logs no event needs.
+    compact_.does = "writes the queue a channel recovers into fresh logs, freeing the logs old events pin";
+    compact_.add_options = bind_options<FlumeCompactOptions>(add_flume_compact_options);
+    compact_.options_name_input = [](const OptionValues& v) {
+      return names_channel(options_in<FlumeCompactOptions>(v).flume);
+    };
+    compact_.input_options = kChannelOptions;
+    compact_.write = compact;
+
     convert_.does = "data logs to and from JSON Lines; a V2 checkpoint to V3 (--apply)";
     convert_.targets = {"jsonl", "flume-log", "flume-v3"};
     convert_.add_options = bind_options<FlumeConvertOptions>(add_flume_convert_options);
@@ -137,6 +145,7 @@ class FlumeDriver final : public Driver {
                              {"replay", &replay_},
                              {"stats", &stats_},
                              {"convert", &convert_},
+                             {"compact", &compact_},
                              {"repair", &repair_},
                              {"gen", &gen_}});
   }
@@ -195,6 +204,15 @@ class FlumeDriver final : public Driver {
     return run_flume_repair(run);
   }
 
+  static ExitCode compact(const WriteRequest& r) {
+    if (!r.paths.empty() || !r.queue.empty()) {
+      return usage_error(r.command,
+                         "refused: a Flume channel is compacted by naming its directories "
+                         "(--checkpoint-dir, --data-dir), not by PATH or --queue; nothing was changed");
+    }
+    return run_flume_compact(r, options_in<FlumeCompactOptions>(r.options));
+  }
+
   // dump and replay of in_use.lock files: what each is, on standard error.
   static ExitCode tell_locks(const std::vector<std::string>& paths) {
     StderrReporter diagnostics;
@@ -212,7 +230,7 @@ class FlumeDriver final : public Driver {
   ReadCapability dump_, replay_;
   VerifyCapability verify_;
   StatsCapability stats_;
-  WriteCapability repair_;
+  WriteCapability compact_, repair_;
   ConvertCapability convert_;
   GenCapability gen_;
 };
