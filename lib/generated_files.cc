@@ -36,11 +36,25 @@ bool GeneratedFiles::install(const std::vector<std::string>& stale, const std::s
   for (const std::string& path : stale)
     if (!durable_remove(path, error)) return false;
   for (File& f : files_) {
-    if (!durable_rename(f.temp, f.final_path, error)) return false;
+    if (!durable_rename(f.temp, f.final_path, error)) {
+      // Renamed, then the directory's fsync failed: it is in place too.
+      if (::access(f.temp.c_str(), F_OK) != 0) f.installed = true;
+      take_back();
+      return false;
+    }
     f.installed = true;
   }
   note_committed(what);
   return true;
+}
+
+// A failed install removes what it put in place: the outputs are all
+// there, or none is.
+void GeneratedFiles::take_back() {
+  for (File& f : files_) {
+    std::string ignored;
+    if (f.installed && durable_remove(f.final_path, &ignored)) f.installed = false;
+  }
 }
 
 }  // namespace qjt

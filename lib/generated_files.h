@@ -1,8 +1,10 @@
-// GeneratedFiles: the files one run of `qjt gen` writes, each under a temp
-// name ("<path>~~qjt-gen.<pid>": a name no queue system takes for one of
-// its files, and a killed run's leftover is no obstacle), installed all
-// together by renames in one CommitSection. Until install() succeeds the
-// final names are untouched, and the destructor removes every temp file.
+// GeneratedFiles: the files one run of `qjt gen` (or a channel compaction)
+// writes, each under a temp name ("<path>~~qjt-gen.<pid>": a name no queue
+// system takes for one of its files, and a killed run's leftover is no
+// obstacle), installed all together by renames in one CommitSection. Until
+// install() succeeds the final names are untouched (a rename that fails
+// takes back those done before it), and the destructor removes every temp
+// file.
 #pragma once
 
 #include <cstdint>
@@ -49,6 +51,7 @@ class GeneratedFiles {
     std::string temp, final_path;
     bool installed = false;
   };
+  void take_back();
   std::vector<File> files_;
 };
 

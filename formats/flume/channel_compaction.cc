@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "failpoint.h"
 #include "flume/channel_sink.h"
 #include "flume/log_metadata.h"
 #include "flume/log_writer.h"
@@ -263,13 +264,16 @@ std::optional<CompactionResult> write_compacted(const ChannelLogs& logs, const C
   for_each_queued_event(*replay.queue, logs, target.checkpoint_dir, &told_in_the_plan,
                         [&](std::size_t, EventPointer, const LogRecord& put) { written = written && stream.add(put); });
   if (!written || !stream.finish() || !sink.close_logs(error)) return std::nullopt;
+  failpoint("flume_compact.logs_written");
   CheckpointToWrite checkpoint;
   checkpoint.write_order_id = stream.checkpoint_write_order_id();
   checkpoint.capacity = replay.queue->capacity();
   checkpoint.queue = stream.queue();
-  if (!write_checkpoint(checkpoint, &sink, error) ||
-      !sink.install(fmt::format("the compacted channel was written to {}", target.checkpoint_dir), error))
+  if (!write_checkpoint(checkpoint, &sink, error)) return std::nullopt;
+  failpoint("flume_compact.checkpoint_written");
+  if (!sink.install(fmt::format("the compacted channel was written to {}", target.checkpoint_dir), error))
     return std::nullopt;
+  failpoint("flume_compact.installed");
   CompactionResult result;
   result.bytes = sink.total_bytes();
   result.checkpoint_write_order_id = checkpoint.write_order_id;

@@ -116,6 +116,11 @@ check "an existing channel at the target: refused without --force" "3 1" "$? $(g
   --force >/dev/null 2>&1
 check "an existing channel at the target: --force replaces it" 0 $?
 
+QJT_FAILPOINT_ERROR=verify "$qjt" compact $(chan pinned) --to-checkpoint-dir bad/checkpoint --to-data-dir bad/d1 \
+  >/dev/null 2>err
+check "a read-back that fails: exit 1, and says so" "1 1" "$? $(grep -c 'did not read back' err)"
+check "a read-back that fails: the new files are removed" "" "$(find bad -type f 2>/dev/null)"
+
 "$qjt" compact $(chan pinned) --to-checkpoint-dir x/checkpoint --to-data-dir pinned/data1 >/dev/null 2>&1
 check "a target inside the channel: usage error" 2 $?
 "$qjt" compact $(chan pinned) --to-checkpoint-dir x/checkpoint >/dev/null 2>&1

@@ -49,6 +49,8 @@ check_every_writer() {
   check_case rebuild-flume replay_flume setup_channel -- \
     "$QJT" repair $(channel) --rebuild-checkpoint --write-order-id 5000 --apply --backup-to "$WORK/bak"
   check_case upgrade-flume replay_flume setup_v2 -- "$QJT" convert --to flume-v3 --apply $(channel)
+  check_case compact-flume bytes setup_channel -- \
+    "$QJT" compact $(channel) --to-checkpoint-dir "$S/out/checkpoint" --to-data-dir "$S/out/d1,$S/out/d2"
   check_case repair-canal bytes setup_canal -- \
     "$QJT" repair --set-position 1002=mysql-bin.000266:4 --apply --backup-to "$WORK/bak" "$S/conf/example/meta.dat"
   check_case convert-kestrel bytes setup_out -- "$QJT" convert --to kestrel -o "$S/out/j" "$WORK/inputs/kestrel.jsonl"

@@ -7,6 +7,7 @@
 
 #include "byte_size.h"
 #include "command_support.h"
+#include "failpoint.h"
 #include "flume/channel_compaction.h"
 #include "free_space.h"
 #include "in_use.h"
@@ -227,7 +228,13 @@ ExitCode run_flume_compact(const WriteRequest& r, const FlumeCompactOptions& o) 
   }
   report.action = "written";
   report.verified.emplace();
-  if (!flume::check_compacted(logs, replay, target, *keys, &*report.verified)) {
+  bool same = flume::check_compacted(logs, replay, target, *keys, &*report.verified);
+  if (failpoint_error("verify")) {
+    report.verified->report(Finding{Severity::kError, "injected", "-", std::nullopt,
+                                    "an error injected by QJT_FAILPOINT_ERROR=verify, for tests"});
+    same = false;
+  }
+  if (!same) {
     remove_files(written->files);
     tell("compact",
          "the new channel did not read back as the input's queue: its files were removed; the input "

@@ -61,11 +61,7 @@ class FlumeDriver final : public Driver {
     };
 
     stats_.does = "queue depth, what pins each data log, where the next start recovers from";
-    stats_.add_options = bind_options<FlumeStatsOptions>(add_flume_stats_options);
-    stats_.options_name_input = [](const OptionValues& v) {
-      return names_channel(options_in<FlumeStatsOptions>(v).flume);
-    };
-    stats_.input_options = kChannelOptions;
+    named_by_channel<FlumeStatsOptions>(&stats_, add_flume_stats_options);
     stats_.stats = [](const ReadRequest& r, StatsModel* model, Reporter* findings) {
       if (r.group == kLockGroup) {
         for (const std::string& path : r.paths) findings->report(lock_file_finding(path));
@@ -76,11 +72,7 @@ class FlumeDriver final : public Driver {
     };
 
     compact_.does = "writes the queue a channel recovers into fresh logs, freeing the logs old events pin";
-    compact_.add_options = bind_options<FlumeCompactOptions>(add_flume_compact_options);
-    compact_.options_name_input = [](const OptionValues& v) {
-      return names_channel(options_in<FlumeCompactOptions>(v).flume);
-    };
-    compact_.input_options = kChannelOptions;
+    named_by_channel<FlumeCompactOptions>(&compact_, add_flume_compact_options);
     compact_.write = compact;
 
     convert_.does = "data logs to and from JSON Lines; a V2 checkpoint to V3 (--apply)";
@@ -89,11 +81,7 @@ class FlumeDriver final : public Driver {
     convert_.convert = convert;
 
     repair_.does = "rebuilds the checkpoint from the logs, with backups";
-    repair_.add_options = bind_options<FlumeRepairOptions>(add_flume_repair_options);
-    repair_.options_name_input = [](const OptionValues& v) {
-      return names_channel(options_in<FlumeRepairOptions>(v).flume);
-    };
-    repair_.input_options = kChannelOptions;
+    named_by_channel<FlumeRepairOptions>(&repair_, add_flume_repair_options);
     repair_.write = repair;
 
     gen_.does = "a channel: checkpoint (V2 or V3) and data dirs, transactions in flight, encryption";
@@ -155,6 +143,15 @@ class FlumeDriver final : public Driver {
   // The claims' group of in_use.lock files, which have nothing to read.
   static constexpr std::string_view kLockGroup = "flume-lock";
   static constexpr std::string_view kChannelOptions = "a Flume channel's --checkpoint-dir and --data-dir";
+
+  // A command's options of type Options (with the channel's, as .flume),
+  // which name its input: the channel's directories, instead of PATHs.
+  template <typename Options>
+  static void named_by_channel(Capability* capability, void (*add)(CLI::App*, Options*)) {
+    capability->add_options = bind_options<Options>(add);
+    capability->options_name_input = [](const OptionValues& v) { return names_channel(options_in<Options>(v).flume); };
+    capability->input_options = kChannelOptions;
+  }
 
   // add_options of dump (no channel given in full), verify and replay.
   static std::function<std::shared_ptr<std::any>(CLI::App*)> channel_options(bool with_capacity) {
