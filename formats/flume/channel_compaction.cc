@@ -228,7 +228,6 @@ CompactionPlan plan_compaction(const ChannelLayout& layout, const ChannelLogs& l
     stream.finish();
     new_logs.count(plan.first_file_id, plan.key_alias, stream.checkpoint_write_order_id(), &plan);
     plan.skipped = skips.skipped;
-    plan.unreadable = static_cast<std::uint64_t>(replay.queue->size()) - plan.events - plan.skipped;
   }
   plan.logs = log_space(logs, replay, queued);
   for (const LogSpace& s : plan.logs) plan.bytes_before += s.bytes + s.meta_bytes;

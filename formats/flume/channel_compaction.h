@@ -60,7 +60,6 @@ struct CompactionPlan {
   std::vector<LogSpace> logs;                // the input's, by file id
   std::uint64_t events = 0;                  // the queue: what the new channel holds
   std::uint64_t skipped = 0;                 // queued pointers to NOOP'd records (Flume skips them too)
-  std::uint64_t unreadable = 0;              // queued events that cannot be read: no compaction then
   std::uint64_t bytes_before = 0;            // every input log and its meta
   std::uint64_t bytes_after = 0;             // the new logs and their metas, exactly
   std::vector<std::uint64_t> bytes_per_dir;  // of bytes_after, per target data dir (when planned for one)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every command that writes, interrupted at each of its failpoints by
-# SIGINT, SIGTERM and SIGHUP in turn (QJT_FAILPOINT=N with
+# SIGINT, SIGTERM or SIGHUP in rotation (QJT_FAILPOINT=N with
 # QJT_FAILPOINT_SIGNAL, lib/failpoint.h), N rising from 1 until a run
 # completes. Each interrupted run must exit with 128 + the signal's number,
 # print exactly one line naming the interruption, leave no "~~" file in the
@@ -45,37 +45,38 @@ check_case() {
   after=$($state)
   # (A fixture's own stray temp file stays, or goes into the backup.)
   temps_before=$( (echo "$temps_before"; temps) | sort -u)
-  local sig n rc line lines stops=0 committed=0
-  for sig in INT TERM HUP; do
-    for ((n = 1; ; n++)); do
-      fresh
-      QJT_FAILPOINT=$n QJT_FAILPOINT_SIGNAL=$sig run "$@" >/dev/null 2>"$WORK/err"
+  local sig n rc line lines stops=0 committed=0 signals=(INT TERM HUP)
+  # Failpoint N gets signal N mod 3: each signal at every third step, as
+  # tests/faults rotates its errnos (the three take one path: interrupt.h).
+  for ((n = 1; ; n++)); do
+    sig=${signals[n % 3]}
+    fresh
+    QJT_FAILPOINT=$n QJT_FAILPOINT_SIGNAL=$sig run "$@" >/dev/null 2>"$WORK/err"
+    rc=$?
+    lines=$(grep -c ': interrupted by SIG' "$WORK/err")
+    if [ "$lines" -eq 0 ]; then  # no failpoint N: the run completed
+      [ $rc -eq $rc_done ] || fail "$name: run past the last failpoint exited $rc, expected $rc_done"
+      break
+    fi
+    local at="$name: SIG$sig at failpoint $n"
+    [ $rc -eq $((128 + number[$sig])) ] || fail "$at: exit $rc, expected $((128 + number[$sig]))"
+    [ "$lines" -eq 1 ] || fail "$at: $lines lines about the interruption: $(cat "$WORK/err")"
+    line=$(tail -n 1 "$WORK/err")
+    [[ $line == "qjt $command: interrupted by SIG$sig"* ]] || fail "$at: the last line is not the interruption's: $line"
+    local left; left=$(comm -13 <(echo "$temps_before") <(temps))
+    [ -z "$left" ] || fail "$at: temp files left: $left"
+    if [[ $line == *"nothing changed" ]]; then
+      [ "$($state)" = "$before" ] || fail "$at: \"$line\" but the state changed"
+      [ "$(paths)" = "$paths_before" ] || fail "$at: \"$line\" but files changed: $(diff <(echo "$paths_before") <(paths))"
+      run "$@" >/dev/null 2>"$WORK/err"
       rc=$?
-      lines=$(grep -c ': interrupted by SIG' "$WORK/err")
-      if [ "$lines" -eq 0 ]; then  # no failpoint N: the run completed
-        [ $rc -eq $rc_done ] || fail "$name: run past the last failpoint exited $rc, expected $rc_done"
-        break
-      fi
-      local at="$name: SIG$sig at failpoint $n"
-      [ $rc -eq $((128 + number[$sig])) ] || fail "$at: exit $rc, expected $((128 + number[$sig]))"
-      [ "$lines" -eq 1 ] || fail "$at: $lines lines about the interruption: $(cat "$WORK/err")"
-      line=$(tail -n 1 "$WORK/err")
-      [[ $line == "qjt $command: interrupted by SIG$sig"* ]] || fail "$at: the last line is not the interruption's: $line"
-      local left; left=$(comm -13 <(echo "$temps_before") <(temps))
-      [ -z "$left" ] || fail "$at: temp files left: $left"
-      if [[ $line == *"nothing changed" ]]; then
-        [ "$($state)" = "$before" ] || fail "$at: \"$line\" but the state changed"
-        [ "$(paths)" = "$paths_before" ] || fail "$at: \"$line\" but files changed: $(diff <(echo "$paths_before") <(paths))"
-        run "$@" >/dev/null 2>"$WORK/err"
-        rc=$?
-        [ $rc -eq $rc_done ] || fail "$at: the re-run exited $rc, expected $rc_done (a lock left?): $(cat "$WORK/err")"
-        [ "$($state)" = "$after" ] || fail "$at: the re-run's state is not the completed command's"
-      else
-        [ "$($state)" = "$after" ] || fail "$at: \"$line\" but the state is not the completed command's"
-        committed=$((committed + 1))
-      fi
-      stops=$((stops + 1))
-    done
+      [ $rc -eq $rc_done ] || fail "$at: the re-run exited $rc, expected $rc_done (a lock left?): $(cat "$WORK/err")"
+      [ "$($state)" = "$after" ] || fail "$at: the re-run's state is not the completed command's"
+    else
+      [ "$($state)" = "$after" ] || fail "$at: \"$line\" but the state is not the completed command's"
+      committed=$((committed + 1))
+    fi
+    stops=$((stops + 1))
   done
   [ $stops -gt 0 ] || fail "$name: no failpoint reached"
   total=$((total + stops))

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Interrupts under -j (lib/cli/jobs.h): `compact -j 2` of three queue
 # directories, two classic Kestrel ones and a libkestrel one, stopped by SIGINT,
-# SIGTERM and SIGHUP at each failpoint N (QJT_FAILPOINT, counted over the
+# SIGTERM or SIGHUP (in rotation) at each failpoint N (QJT_FAILPOINT, counted over the
 # whole run, so it falls in either job) until a run completes. Each stopped
 # run must exit with 128 + the signal's number, print one line naming the
 # interruption, leave no "~~" file and no lock (a re-run completes), and
@@ -49,27 +49,29 @@ temps_before=$( (echo "$temps_before"; temps) | sort -u)  # the fixture's stray 
 [ "$k_before" != "$k_after" ] || fail "compact changed nothing in the Kestrel queue: no test"
 
 declare -A number=([INT]=2 [TERM]=15 [HUP]=1)
+signals=(INT TERM HUP)
 stops=0
-for sig in INT TERM HUP; do
-  for ((n = 1; ; n++)); do
-    fresh
-    QJT_FAILPOINT=$n QJT_FAILPOINT_SIGNAL=$sig run "${compact[@]}" > /dev/null 2> "$WORK/err"
-    rc=$?
-    lines=$(grep -c ': interrupted by SIG' "$WORK/err")
-    [ "$lines" -eq 0 ] && { [ $rc -eq 0 ] || fail "run past the last failpoint exited $rc"; break; }
-    at="SIG$sig at failpoint $n"
-    [ $rc -eq $((128 + number[$sig])) ] || fail "$at: exit $rc, expected $((128 + number[$sig]))"
-    [ "$lines" -eq 1 ] || fail "$at: $lines lines about the interruption: $(cat "$WORK/err")"
-    left=$(comm -13 <(echo "$temps_before") <(temps))
-    [ -z "$left" ] || fail "$at: temp files left: $left"
-    whole k "$(state k)" "$k_before" "$k_after"
-    whole k2 "$(state k2)" "$k_before" "$k_after"
-    whole lk "$(state lk)" "$lk_before" "$lk_after"
-    run "${compact[@]}" > /dev/null 2>&1 || fail "$at: the re-run exited $? (a lock left?)"
-    [ "$(state k)" = "$k_after" ] && [ "$(state k2)" = "$k_after" ] && [ "$(state lk)" = "$lk_after" ] ||
-      fail "$at: the re-run did not complete"
-    stops=$((stops + 1))
-  done
+# Failpoint N gets signal N mod 3: each signal at every third step, as
+# tests/faults rotates its errnos (the three take one path: interrupt.h).
+for ((n = 1; ; n++)); do
+  sig=${signals[n % 3]}
+  fresh
+  QJT_FAILPOINT=$n QJT_FAILPOINT_SIGNAL=$sig run "${compact[@]}" > /dev/null 2> "$WORK/err"
+  rc=$?
+  lines=$(grep -c ': interrupted by SIG' "$WORK/err")
+  [ "$lines" -eq 0 ] && { [ $rc -eq 0 ] || fail "run past the last failpoint exited $rc"; break; }
+  at="SIG$sig at failpoint $n"
+  [ $rc -eq $((128 + number[$sig])) ] || fail "$at: exit $rc, expected $((128 + number[$sig]))"
+  [ "$lines" -eq 1 ] || fail "$at: $lines lines about the interruption: $(cat "$WORK/err")"
+  left=$(comm -13 <(echo "$temps_before") <(temps))
+  [ -z "$left" ] || fail "$at: temp files left: $left"
+  whole k "$(state k)" "$k_before" "$k_after"
+  whole k2 "$(state k2)" "$k_before" "$k_after"
+  whole lk "$(state lk)" "$lk_before" "$lk_after"
+  run "${compact[@]}" > /dev/null 2>&1 || fail "$at: the re-run exited $? (a lock left?)"
+  [ "$(state k)" = "$k_after" ] && [ "$(state k2)" = "$k_after" ] && [ "$(state lk)" = "$lk_after" ] ||
+    fail "$at: the re-run did not complete"
+  stops=$((stops + 1))
 done
 [ $stops -gt 0 ] || fail "no failpoint reached"
 echo "every one of $stops interrupted runs of compact -j 2 cleaned up"
