@@ -220,6 +220,13 @@ bool durable_rename_new(const std::string& from, const std::string& to, bool* ex
   return sync_directory(to_dir, error) && (from_dir == to_dir || sync_directory(from_dir, error));
 }
 
+bool durable_exchange(const std::string& a, const std::string& b, std::string* error) {
+  if (::renameat2(AT_FDCWD, a.c_str(), AT_FDCWD, b.c_str(), RENAME_EXCHANGE) != 0)
+    return fail(error, fmt::format("rename (exchange) {} with", a), b);
+  const std::string a_dir = parent_of(a), b_dir = parent_of(b);
+  return sync_directory(a_dir, error) && (a_dir == b_dir || sync_directory(b_dir, error));
+}
+
 bool durable_remove(const std::string& path, std::string* error) {
   if (::unlink(path.c_str()) != 0) return fail(error, "remove", path);
   untrack_path(path);

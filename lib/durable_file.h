@@ -105,6 +105,11 @@ bool durable_rename(const std::string& from, const std::string& to, std::string*
 // RENAME_NOREPLACE): false with *existed set when `to` exists.
 bool durable_rename_new(const std::string& from, const std::string& to, bool* existed, std::string* error);
 
+// Swaps `a` and `b` (two directories, or two files) in one atomic step
+// (renameat2's RENAME_EXCHANGE), then fsyncs their directories. A file
+// system without it fails with EINVAL, and nothing is swapped.
+bool durable_exchange(const std::string& a, const std::string& b, std::string* error);
+
 // unlink(path), then fsync of its directory.
 bool durable_remove(const std::string& path, std::string* error);
 

@@ -44,7 +44,11 @@ bool GeneratedFiles::install(const std::vector<std::string>& stale, const std::s
     }
     f.installed = true;
   }
-  note_committed(what);
+  if (what.empty()) {  // staged: removed by an interrupt until the caller commits
+    for (const File& f : files_) track_created(f.final_path);
+  } else {
+    note_committed(what);
+  }
   return true;
 }
 

@@ -43,7 +43,9 @@ class GeneratedFiles {
   std::string temp_of(const std::string& final_path) const;
 
   // Removes `stale` (the old files --force replaces), then renames every
-  // file into place, and says `what` was written (note_committed).
+  // file into place, and says `what` was written (note_committed). With
+  // `what` empty the files are staged: an interrupt before the caller's
+  // own note_committed removes them (track_created).
   bool install(const std::vector<std::string>& stale, const std::string& what, std::string* error);
 
  private:

@@ -270,10 +270,13 @@ std::optional<CompactionResult> write_compacted(const ChannelLogs& logs, const C
   checkpoint.queue = stream.queue();
   if (!write_checkpoint(checkpoint, &sink, error)) return std::nullopt;
   failpoint("flume_compact.checkpoint_written");
-  if (!sink.install(fmt::format("the compacted channel was written to {}", target.checkpoint_dir), error))
-    return std::nullopt;
+  const std::string what =
+      target.staged ? "" : fmt::format("the compacted channel was written to {}", target.checkpoint_dir);
+  if (!sink.install(what, error)) return std::nullopt;
   failpoint("flume_compact.installed");
   CompactionResult result;
+  result.logs = sink.logs();
+  result.key_alias = plan.key_alias;
   result.bytes = sink.total_bytes();
   result.checkpoint_write_order_id = checkpoint.write_order_id;
   for (const SinkLog& log : sink.logs()) {
@@ -286,7 +289,7 @@ std::optional<CompactionResult> write_compacted(const ChannelLogs& logs, const C
 }
 
 bool check_compacted(const ChannelLogs& input_logs, const ChannelReplay& input, const CompactionTarget& target,
-                     const KeyRing& keys, Reporter* reporter) {
+                     const KeyRing& keys, Reporter* reporter, std::int32_t first_new_file_id) {
   FindingList findings;
   const ChannelLayout layout =
       discover_channel(ChannelDirs{target.checkpoint_dir, target.data_dirs, std::nullopt}, &findings, false);
@@ -296,7 +299,9 @@ bool check_compacted(const ChannelLogs& input_logs, const ChannelReplay& input, 
   // Lost checkpoint: Flume replays every log from its start.
   ChannelLayout logs_only = layout;
   logs_only.checkpoint = CheckpointFiles{layout.checkpoint.dir, true, {}, {}, {}, {}, {}, {}, {}};
-  const ChannelReplay full = replay_channel(logs_only, logs, options, &findings);
+  std::erase_if(logs_only.logs, [first_new_file_id](const DataLog& l) { return l.file_id < first_new_file_id; });
+  const ChannelLogs new_logs(logs_only.logs, keys, &findings);
+  const ChannelReplay full = replay_channel(logs_only, new_logs, options, &findings);
   const std::string& where = target.checkpoint_dir;
   if (findings.count(Severity::kError) != 0) {
     const auto first = std::find_if(findings.findings().begin(), findings.findings().end(),

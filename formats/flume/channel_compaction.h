@@ -44,6 +44,7 @@
 #include "flume/channel_layout.h"
 #include "flume/channel_logs.h"
 #include "flume/channel_replay.h"
+#include "flume/channel_sink.h"
 #include "flume/log_space.h"
 
 namespace qjt::flume {
@@ -53,7 +54,8 @@ inline constexpr std::uint64_t kEventsPerTransaction = 1000;
 struct CompactionTarget {
   std::string checkpoint_dir;
   std::vector<std::string> data_dirs;
-  bool force = false;  // replace channel files already there
+  bool force = false;   // replace channel files already there
+  bool staged = false;  // a stage of compaction in place: no commit noted (interrupt.h)
 };
 
 struct CompactionPlan {
@@ -69,6 +71,14 @@ struct CompactionPlan {
   std::uint64_t freed() const { return bytes_before > bytes_after ? bytes_before - bytes_after : 0; }
 };
 
+// A channel read for compaction: its logs, its replay, the plan, the keys.
+struct Compaction {
+  const ChannelLogs& logs;
+  const ChannelReplay& replay;
+  const CompactionPlan& plan;
+  const KeyRing& keys;
+};
+
 // The plan for `target_dirs` data dirs (1 when there is no target yet).
 // Findings of events that cannot be read go to `reporter`.
 CompactionPlan plan_compaction(const ChannelLayout& layout, const ChannelLogs& logs, const ChannelReplay& replay,
@@ -76,7 +86,9 @@ CompactionPlan plan_compaction(const ChannelLayout& layout, const ChannelLogs& l
 
 struct CompactionResult {
   std::vector<std::string> files;  // every file installed (logs, metas, checkpoint files)
-  std::uint64_t bytes = 0;         // of the new logs
+  std::vector<SinkLog> logs;       // the new logs, in file id order
+  std::optional<std::string> key_alias;
+  std::uint64_t bytes = 0;  // of the new logs
   std::int64_t checkpoint_write_order_id = 0;
 };
 
@@ -87,9 +99,11 @@ std::optional<CompactionResult> write_compacted(const ChannelLogs& logs, const C
                                                 const CompactionTarget& target, std::string* error);
 
 // Replays the new channel as Flume would (from its checkpoint, and from its
-// logs alone) and compares each queued event with the input's: findings
-// (error compacted_mismatch) say where they differ; true when none does.
+// logs alone: those from `first_new_file_id` on, when the old logs are
+// still beside them) and compares each queued event with the input's:
+// findings (error compacted_mismatch) say where they differ; true when
+// none does.
 bool check_compacted(const ChannelLogs& input_logs, const ChannelReplay& input, const CompactionTarget& target,
-                     const KeyRing& keys, Reporter* reporter);
+                     const KeyRing& keys, Reporter* reporter, std::int32_t first_new_file_id = 0);
 
 }  // namespace qjt::flume

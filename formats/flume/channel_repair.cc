@@ -255,17 +255,24 @@ bool ensure_directory(const fs::path& dir, std::string* error) {
 
 bool back_up_channel(const ChannelRepairPlan& plan, const std::string& backup_dir, std::vector<AppliedBackup>* backups,
                      std::string* error) {
+  std::vector<std::string> files;
+  for (const FileChange& c : plan.changes)
+    if (c.size) files.push_back(c.path);
+  return back_up_channel_files(files, backup_dir, "flume_repair.backed_up", backups, error);
+}
+
+bool back_up_channel_files(const std::vector<std::string>& files, const std::string& backup_dir,
+                           const char* failpoint_name, std::vector<AppliedBackup>* backups, std::string* error) {
   BackupNames names(backup_dir);
   std::string manifest;
-  for (const FileChange& c : plan.changes) {
-    if (!c.size ||
-        std::any_of(backups->begin(), backups->end(), [&](const AppliedBackup& b) { return b.original == c.path; }))
+  for (const std::string& path : files) {
+    if (std::any_of(backups->begin(), backups->end(), [&](const AppliedBackup& b) { return b.original == path; }))
       continue;
-    const std::string copy = names.copy_of(c.path);
-    if (!make_directories(fs::path(copy).parent_path().string(), error) || !durable_copy(c.path, copy, error))
+    const std::string copy = names.copy_of(path);
+    if (!make_directories(fs::path(copy).parent_path().string(), error) || !durable_copy(path, copy, error))
       return false;
-    backups->push_back(AppliedBackup{c.path, copy});
-    manifest += copy + "\t" + fs::absolute(c.path).string() + "\n";
+    backups->push_back(AppliedBackup{path, copy});
+    manifest += copy + "\t" + fs::absolute(path).string() + "\n";
   }
   if (backups->empty()) return true;
   const std::string manifest_path = (fs::path(backup_dir) / "qjt-backup.txt").string();
@@ -273,7 +280,7 @@ bool back_up_channel(const ChannelRepairPlan& plan, const std::string& backup_di
   const bool ok = write_file_atomically(
       manifest_path, [&](FileWriter* writer, std::string* e) { return writer->append(ByteSpan(manifest), e); }, error);
   if (ok) track_created(manifest_path);
-  if (ok) failpoint("flume_repair.backed_up");
+  if (ok) failpoint(failpoint_name);
   return ok;
 }
 

@@ -119,6 +119,11 @@ bool check_still_as_planned(const ChannelRepairPlan& plan, std::string* error);
 bool back_up_channel(const ChannelRepairPlan& plan, const std::string& backup_dir, std::vector<AppliedBackup>* backups,
                      std::string* error);
 
+// The same for any of a channel's files (compaction's backup), reaching
+// `failpoint_name` when done.
+bool back_up_channel_files(const std::vector<std::string>& files, const std::string& backup_dir,
+                           const char* failpoint_name, std::vector<AppliedBackup>* backups, std::string* error);
+
 // Makes one change durably (a new inode for a file replaced).
 bool apply_file_change(const FileChange& change, std::string* error);
 

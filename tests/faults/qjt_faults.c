@@ -3,7 +3,7 @@
 // (exit 3) whichever step fails.
 //
 // The eligible calls are write on a regular file (never standard output or
-// error, nor a pipe), fsync, fdatasync, ftruncate, rename, renameat, link,
+// error, nor a pipe), fsync, fdatasync, ftruncate, rename, renameat, renameat2, link,
 // linkat, unlink, unlinkat and mkdir, restricted to the comma-separated
 // names in QJT_FAULT_OPS when it is set. Environment:
 //
@@ -149,6 +149,12 @@ int renameat(int from_dir, const char* from, int to_dir, const char* to) {
   static int (*next)(int, const char*, int, const char*);
   if (!next) next = real("renameat");
   return path_fault("renameat", to) ? -1 : next(from_dir, from, to_dir, to);
+}
+
+int renameat2(int from_dir, const char* from, int to_dir, const char* to, unsigned int flags) {
+  static int (*next)(int, const char*, int, const char*, unsigned int);
+  if (!next) next = real("renameat2");
+  return path_fault("renameat2", to) ? -1 : next(from_dir, from, to_dir, to, flags);
 }
 
 int link(const char* from, const char* to) {

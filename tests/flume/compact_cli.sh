@@ -135,4 +135,57 @@ kill $holder
 wait $holder 2>/dev/null
 check "the input channel is untouched" "$pinned_files" "$(sums pinned | grep -v in_use.lock)"
 
+# ---- in place -------------------------------------------------------------------
+"$qjt" gen flume --records 4000 --seed 3 --open 2 --take-share 0.95 --max-log-size 64K --data-dirs 2 -o inplace \
+  >/dev/null
+cp -a inplace inplace.orig
+expected=$(queue $(chan inplace))
+size() { du -sb "$1" | cut -f1; }
+before_bytes=$(size inplace)
+out=$("$qjt" compact $(chan inplace) --apply --backup-to bak --json)
+check "in place: compacted and verified" "compacted true" "$(jq -r '"\(.action) \(.verify.ok)"' <<<"$out")"
+check "in place: the same queue" "$expected" "$(queue $(chan inplace))"
+check "in place: fewer bytes" true "$([ "$(size inplace)" -lt "$before_bytes" ] && echo true)"
+check "in place: no staging left" "" "$(find . -name '.qjt-compact' -o -name '*.qjt-compact')"
+check "in place: every old log and meta in the backup" "$(cd inplace.orig && find . -name 'log-*' | wc -l)" \
+  "$(find "$(jq -r .backup_dir <<<"$out")" -name 'log-*' | wc -l)"
+"$qjt" verify -q $(chan inplace) >/dev/null 2>&1
+check "in place: the channel verifies" 0 $?
+out=$("$qjt" compact $(chan inplace) --apply --backup-to bak)
+check "in place: compacted again, nothing to do" 1 "$(grep -c '^nothing to do: ' <<<"$out")"
+
+# Killed at each step (SIGKILL at failpoint N): every state recovers the
+# same queue, and a re-run completes the compaction.
+for ((n = 1; ; n++)); do
+  rm -rf k && cp -a inplace.orig k
+  { QJT_FAILPOINT=$n "$qjt" compact $(chan k) --apply --backup-to "kbak$n" >/dev/null 2>&1; } 2>/dev/null
+  [ $? -eq 137 ] || break
+  check "killed at step $n: the same queue" "$expected" "$(queue $(chan k))"
+  "$qjt" compact $(chan k) --apply --backup-to "kbak$n.again" >/dev/null 2>err
+  rerun=$?
+  check "killed at step $n: a re-run completes" "0 $expected" "$rerun $(queue $(chan k))"
+  "$qjt" verify -q $(chan k) >/dev/null 2>&1
+  check "killed at step $n: the channel verifies, no staging left" "0 " "$? $(find k -name '.qjt-compact*')"
+done
+check "in place: killed at every one of its steps" true "$([ "$n" -gt 8 ] && echo true)"
+
+# An encrypted channel in place, with its key.
+cp -a "$td/encrypted" encin
+enc=(--checkpoint-dir encin/checkpoint --data-dir encin/data1,encin/data2 --key k1=000102030405060708090a0b0c0d0e0f)
+expected=$(queue "${enc[@]}")
+"$qjt" compact "${enc[@]}" --apply --no-backup >/dev/null
+check "in place, encrypted: the same queue" "$expected" "$(queue "${enc[@]}")"
+
+# Refused while the agent holds the channel.
+cp -a inplace.orig held2
+flock held2/checkpoint/in_use.lock sleep 60 & holder=$!
+sleep 0.3
+"$qjt" compact $(chan held2) --apply --backup-to hbak >/dev/null 2>err
+check "in place, in use: refused with exit 4" 4 $?
+kill $holder
+wait $holder 2>/dev/null
+check "in place, in use: nothing changed" same "$(diff -r -x in_use.lock inplace.orig held2 >/dev/null && echo same)"
+"$qjt" compact $(chan held2) --apply --to-checkpoint-dir x/checkpoint --to-data-dir x/d1 >/dev/null 2>&1
+check "--apply with --to-checkpoint-dir: usage error" 2 $?
+
 [ "$failures" -eq 0 ] || exit 1

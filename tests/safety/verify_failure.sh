@@ -36,6 +36,11 @@ check_case() {
     [ $rc -eq 0 ] || fail "$name: exit $rc: $(cat "$WORK/err")"
     return
     ;;
+  compact-flume) # a new channel that fails its read-back is removed: the input stays as it was
+    [ $rc -eq 1 ] || fail "$name: exit $rc, expected 1: $(cat "$WORK/err")"
+    [ "$(bytes)" = "$before" ] || fail "$name: files left: $(diff <(echo "$before") <(bytes))"
+    return
+    ;;
   esac
   [ $rc -eq 1 ] || fail "$name: exit $rc, expected 1: $(cat "$WORK/err")"
   grep -q 'the verify after the change found 1 error(s)' "$WORK/err" ||

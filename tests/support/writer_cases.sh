@@ -22,6 +22,8 @@ replay_libkestrel() {
 }
 channel() { echo --checkpoint-dir "$S/ch/checkpoint" --data-dir "$S/ch/data1,$S/ch/data2"; }
 replay_flume() { "$QJT" replay --json $(channel) 2>/dev/null | jq -c '[.queue[] | [.file_id, .offset, .data]]'; }
+# The events a channel recovers, wherever they are: a compaction moves them.
+events_flume() { "$QJT" replay --json $(channel) 2>/dev/null | jq -c '[.queue[] | [.headers, .data]]'; }
 
 setup_sample() { cp -a "$TD/kestrel/sample" "$S/q"; }
 setup_libkestrel() {  # web's bookmark not canonical (tests/libkestrel/compact_failpoints.sh), so it is rewritten
@@ -51,6 +53,7 @@ check_every_writer() {
   check_case upgrade-flume replay_flume setup_v2 -- "$QJT" convert --to flume-v3 --apply $(channel)
   check_case compact-flume bytes setup_channel -- \
     "$QJT" compact $(channel) --to-checkpoint-dir "$S/out/checkpoint" --to-data-dir "$S/out/d1,$S/out/d2"
+  check_case compact-flume-apply events_flume setup_channel -- "$QJT" compact $(channel) --apply --backup-to "$WORK/bak"
   check_case repair-canal bytes setup_canal -- \
     "$QJT" repair --set-position 1002=mysql-bin.000266:4 --apply --backup-to "$WORK/bak" "$S/conf/example/meta.dat"
   check_case convert-kestrel bytes setup_out -- "$QJT" convert --to kestrel -o "$S/out/j" "$WORK/inputs/kestrel.jsonl"

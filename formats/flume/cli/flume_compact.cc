@@ -9,8 +9,12 @@
 #include "command_support.h"
 #include "failpoint.h"
 #include "flume/channel_compaction.h"
+#include "flume/channel_repair.h"
+#include "flume/compaction_in_place.h"
 #include "free_space.h"
+#include "guarded_replace.h"
 #include "in_use.h"
+#include "interrupt.h"
 #include "json_line.h"
 #include "output.h"
 #include "path_family.h"
@@ -21,12 +25,13 @@ namespace {
 namespace fs = std::filesystem;
 
 struct Report {
-  std::string action;  // dry_run, written, skipped
+  std::string action;  // dry_run, written, compacted, skipped
   std::string reason;  // for skipped: "nothing to do: ..."
   const flume::CompactionPlan* plan = nullptr;
   std::int64_t capacity = 0;
   const FlumeCompactOptions* options = nullptr;
   std::optional<FindingList> verified;  // the new channel read back, once written
+  std::string backup_dir;               // in place: where the old files are kept
 };
 
 // What keeps a log on disk, as `qjt stats` counts it (log_space.h).
@@ -42,7 +47,8 @@ std::string pins_text(const flume::LogSpace& s) {
 
 void print_json(Output* out, const Report& r) {
   const flume::CompactionPlan& p = *r.plan;
-  JsonLine line(out->buffer(), r.action == "written" ? JsonType::kReport : JsonType::kPlan);
+  const bool done = r.action == "written" || r.action == "compacted";
+  JsonLine line(out->buffer(), done ? JsonType::kReport : JsonType::kPlan);
   line.str("action", r.action).boolean("nothing_to_do", r.action == "skipped");
   r.reason.empty() ? line.null("reason") : line.str("reason", r.reason);
   line.unsigned_num("events", p.events).unsigned_num("skipped_events", p.skipped).num("capacity", r.capacity);
@@ -74,6 +80,7 @@ void print_json(Output* out, const Report& r) {
     for (const std::string& d : o.to_data_dirs) line.string(d);
     line.end_array().end_object();
   }
+  r.backup_dir.empty() ? line.null("backup_dir") : line.str("backup_dir", r.backup_dir);
   write_optional_verify_json(&line.key("verify"), r.verified);
   line.finish();
   out->commit();
@@ -101,6 +108,8 @@ void print_text(Output* out, const Report& r) {
   if (!o.to_checkpoint_dir.empty())
     text += fmt::format("{} the new channel: checkpointDir = {}, dataDirs = {}\n", dry ? "would write" : "wrote",
                         o.to_checkpoint_dir, fmt::join(o.to_data_dirs, ","));
+  if (o.apply) text += dry ? "would compact the channel in place\n" : "compacted the channel in place\n";
+  if (!r.backup_dir.empty()) text += fmt::format("the old files are in {}\n", r.backup_dir);
   out->write(text + verify_errors_text(r.verified));
 }
 
@@ -115,6 +124,8 @@ ExitCode print(const Report& r, bool json, ExitCode status) {
 std::string target_problem(const FlumeCompactOptions& o) {
   if (o.to_checkpoint_dir.empty() != o.to_data_dirs.empty())
     return "--to-checkpoint-dir and --to-data-dir go together: the new channel needs both";
+  if (o.apply && !o.to_checkpoint_dir.empty())
+    return "--apply compacts the channel in place, --to-checkpoint-dir writes it elsewhere: give one of them";
   std::set<std::string> input;
   for (const std::string& d : named_dirs(o.flume)) input.insert(fs::weakly_canonical(d).string());
   std::vector<std::string> targets = o.to_data_dirs;
@@ -154,6 +165,122 @@ std::string room_problem(const FlumeCompactOptions& o, const flume::CompactionPl
   return {};
 }
 
+// ---- in place ------------------------------------------------------------------
+
+// Every file of the channel the compaction in place replaces or removes:
+// the backup holds them all.
+std::vector<std::string> channel_files_replaced(const flume::ChannelLayout& layout) {
+  std::vector<std::string> files;
+  const flume::CheckpointFiles& c = layout.checkpoint;
+  for (const auto& f : {c.checkpoint, c.checkpoint_meta, c.inflight_puts, c.inflight_takes})
+    if (f) files.push_back(*f);
+  for (const flume::DataLog& log : layout.logs) {
+    files.push_back(log.path);
+    if (!log.meta_path.empty()) files.push_back(log.meta_path);
+  }
+  if (layout.backup && layout.backup->complete)
+    files.push_back((fs::path(layout.backup->dir) / "backupComplete").string());
+  return files;
+}
+
+// The protocol of compaction_in_place.h, as one change under the guard:
+// staged and checked out of Flume's sight, then put in place step by step.
+bool run_protocol(const flume::ChannelLayout& layout, const flume::Compaction& c, const std::string& backup,
+                  std::optional<flume::CompactionResult>* staged, std::string* error) {
+  const flume::InPlaceDirs dirs = flume::in_place_dirs(layout);
+  if (!flume::clear_leftovers(dirs, backup, error)) return false;
+  *staged = flume::write_compacted(c.logs, c.replay, c.keys, c.plan, dirs.staged(), error);
+  if (!*staged) return false;
+  FindingList check;
+  if (!flume::check_compacted(c.logs, c.replay, dirs.staged(), c.keys, &check)) {
+    *error = fmt::format(
+        "the staged channel does not replay to the channel's queue ({}); the channel was not "
+        "touched",
+        check.findings().front().message);
+    return false;
+  }
+  if (!flume::own_staged_like_channel(dirs, **staged, error)) return false;
+  note_committed(
+      fmt::format("the compaction in place began: the channel recovers the same queue at every step, "
+                  "and a re-run completes it{}",
+                  backup.empty() ? "" : fmt::format(" (backup in {})", backup)));
+  if (!flume::show_new_logs(dirs, **staged, error) || !flume::retire_backup_checkpoint(dirs, error) ||
+      !flume::swap_checkpoint(dirs, error) || !flume::mark_new_logs(dirs, **staged, error))
+    return false;
+  // Checked again in place, before a byte of the old logs goes.
+  const flume::CompactionTarget channel{layout.checkpoint.dir, layout.data_dirs};
+  if (!flume::check_compacted(c.logs, c.replay, channel, c.keys, &check, (*staged)->logs.front().id)) {
+    *error = fmt::format("the channel in place does not replay to its queue ({}); the old logs were kept",
+                         check.findings().front().message);
+    return false;
+  }
+  if (!flume::remove_old_files(dirs, layout, error)) return false;
+  note_committed(fmt::format("the channel was compacted in place{}",
+                             backup.empty() ? "" : fmt::format(" (backup in {})", backup)));
+  return true;
+}
+
+// The command that puts the old files back from the backup and removes
+// the new ones.
+std::string restore_command(const std::vector<flume::AppliedBackup>& backups,
+                            const std::optional<flume::CompactionResult>& staged, const flume::ChannelLayout& layout) {
+  std::vector<std::string> steps;
+  if (staged)
+    for (const flume::SinkLog& log : staged->logs) {
+      const std::string placed = (fs::path(layout.data_dirs[log.dir]) / fs::path(log.path).filename()).string();
+      steps.push_back(fmt::format("rm -f {} {}", shell_word(placed), shell_word(placed + ".meta")));
+    }
+  // The new checkpoint files the old set did not have.
+  for (const char* name : {"checkpoint", "checkpoint.meta", "inflightputs", "inflighttakes"}) {
+    const std::string path = (fs::path(layout.checkpoint.dir) / name).string();
+    if (std::none_of(backups.begin(), backups.end(), [&](const flume::AppliedBackup& b) { return b.original == path; }))
+      steps.push_back(fmt::format("rm -f {}", shell_word(path)));
+  }
+  for (const flume::AppliedBackup& b : backups)
+    steps.push_back(fmt::format("cp -a {} {}", shell_word(b.copy), shell_word(b.original)));
+  return fmt::format("{}", fmt::join(steps, " && "));
+}
+
+ExitCode compact_in_place(const WriteRequest& r, const flume::ChannelLayout& layout, const flume::Compaction& c,
+                          Report* report) {
+  if (c.replay.source != flume::ReplaySource::kCheckpoint) {
+    tell("compact",
+         "refused: in place needs a channel Flume opens from its checkpoint (it would recover from "
+         "another source); compact it out of place with --to-checkpoint-dir; nothing was changed");
+    return ExitCode::kProblems;
+  }
+  const std::vector<std::string> replaced = channel_files_replaced(layout);
+  ReplaceRequest request = channel_request(layout, replaced);
+  request.keep_out_of = layout.data_dirs;
+  request.keep_out_of.insert(request.keep_out_of.begin(), layout.checkpoint.dir);
+  if (layout.backup) request.keep_out_of.push_back(layout.backup->dir);
+  for (std::size_t i = 0; i < layout.data_dirs.size(); ++i)
+    request.room.push_back(SpaceNeed{layout.data_dirs[i], c.plan.bytes_per_dir[i]});
+  std::vector<flume::AppliedBackup> backups;
+  request.backup.name = "channel";
+  request.backup.files = replaced;
+  request.backup.copy = [&](const std::string& dir, std::string* error) {
+    return flume::back_up_channel_files(replaced, dir, "flume_compact.backed_up", &backups, error);
+  };
+  std::optional<flume::CompactionResult> staged;
+  request.changes.push_back(FileChange::by_own_commit(
+      [&](const std::string& backup, std::string* error) { return run_protocol(layout, c, backup, &staged, error); }));
+  request.verify = [&] {
+    FindingList verified;
+    flume::check_compacted(c.logs, c.replay, flume::CompactionTarget{layout.checkpoint.dir, layout.data_dirs}, c.keys,
+                           &verified);
+    return verified;
+  };
+  request.restore = [&](const std::string&) { return restore_command(backups, staged, layout); };
+  const ReplaceResult result = guarded_replace(request, r.guard);
+  report_outcome("compact", result);
+  if (!result.changed()) return result.status;
+  report->action = "compacted";
+  report->backup_dir = result.backup;
+  report->verified = result.verified;
+  return print(*report, r.json, result.status);
+}
+
 void remove_files(const std::vector<std::string>& files) {
   std::error_code ec;
   for (const std::string& f : files) fs::remove(f, ec);
@@ -168,6 +295,8 @@ void add_flume_compact_options(CLI::App* command, FlumeCompactOptions* o) {
   command->add_option("--to-data-dir", o->to_data_dirs, "Flume: the compacted channel's data dirs (comma-separated)")
       ->delimiter(',')
       ->allow_extra_args(false);
+  command->add_flag("--apply", o->apply,
+                    "Flume: compact the channel in place, the agent stopped (with a backup, unless --no-backup)");
   command->add_option("--if-reclaimable", o->if_reclaimable,
                       "Flume: do nothing, quietly, unless at least SIZE would be freed (e.g. 1G)");
 }
@@ -191,8 +320,8 @@ ExitCode run_flume_compact(const WriteRequest& r, const FlumeCompactOptions& o) 
   const flume::ChannelLogs logs(layout.logs, *keys, &findings);
   const flume::ChannelReplay replay =
       flume::replay_channel(layout, logs, flume::ChannelReplayOptions{o.flume.capacity, nullptr}, &findings);
-  const flume::CompactionPlan plan =
-      flume::plan_compaction(layout, logs, replay, std::max<std::size_t>(o.to_data_dirs.size(), 1), &findings);
+  const std::size_t new_dirs = o.apply ? layout.data_dirs.size() : std::max<std::size_t>(o.to_data_dirs.size(), 1);
+  const flume::CompactionPlan plan = flume::plan_compaction(layout, logs, replay, new_dirs, &findings);
   if (findings.count(Severity::kError) != 0 || !replay.queue) {
     StderrReporter diagnostics;
     for (const Finding& f : findings.findings())
@@ -203,7 +332,7 @@ ExitCode run_flume_compact(const WriteRequest& r, const FlumeCompactOptions& o) 
     return has_io_error(findings.findings()) ? ExitCode::kIoError : ExitCode::kProblems;
   }
 
-  Report report{"dry_run", "", &plan, replay.queue->capacity(), &o, std::nullopt};
+  Report report{"dry_run", "", &plan, replay.queue->capacity(), &o, std::nullopt, ""};
   if (plan.freed() == 0) {
     report.action = "skipped";
     report.reason = fmt::format("nothing to do: the new logs would take {} bytes, the channel's logs take {}",
@@ -213,8 +342,9 @@ ExitCode run_flume_compact(const WriteRequest& r, const FlumeCompactOptions& o) 
     report.reason = fmt::format("nothing to do: {} bytes would be freed, less than {}", plan.freed(), o.if_reclaimable);
     if (!r.json) return ExitCode::kOk;  // a cron gate keeps its skips quiet
   }
-  if (report.action == "skipped" || r.dry_run || o.to_checkpoint_dir.empty())
+  if (report.action == "skipped" || r.dry_run || (o.to_checkpoint_dir.empty() && !o.apply))
     return print(report, r.json, ExitCode::kOk);
+  if (o.apply) return compact_in_place(r, layout, flume::Compaction{logs, replay, plan, *keys}, &report);
 
   if (const std::string problem = room_problem(o, plan); !problem.empty()) {
     tell("compact", fmt::format("refused: {}; nothing was written", problem));

@@ -2,7 +2,8 @@
 // given --checkpoint-dir/--data-dir. The work is flume/channel_compaction.h;
 // this file reads the options, guards the input, prints the plan (per log:
 // its bytes, its queued events, what pins it, what compaction frees), and
-// writes the compacted channel out of place, verified before it reports.
+// writes the compacted channel out of place, or (--apply) in place under
+// guarded_replace, verified before it reports.
 #pragma once
 
 #include <string>
@@ -20,9 +21,10 @@ struct FlumeCompactOptions {
   std::string to_checkpoint_dir;
   std::vector<std::string> to_data_dirs;
   std::string if_reclaimable;  // SIZE: a quiet no-op when less would be freed
+  bool apply = false;          // compact in place (flume/compaction_in_place.h)
 };
 
-// Adds the channel options, --to-checkpoint-dir, --to-data-dir and --if-reclaimable.
+// Adds the channel options, --to-checkpoint-dir, --to-data-dir, --apply and --if-reclaimable.
 void add_flume_compact_options(CLI::App* command, FlumeCompactOptions* options);
 
 ExitCode run_flume_compact(const WriteRequest& request, const FlumeCompactOptions& options);
