@@ -10,6 +10,7 @@
 #include "failpoint.h"
 #include "flume/channel_compaction.h"
 #include "flume/channel_repair.h"
+#include "flume/checkpoint_file.h"
 #include "flume/compaction_in_place.h"
 #include "free_space.h"
 #include "guarded_replace.h"
@@ -256,6 +257,9 @@ ExitCode compact_in_place(const WriteRequest& r, const flume::ChannelLayout& lay
   if (layout.backup) request.keep_out_of.push_back(layout.backup->dir);
   for (std::size_t i = 0; i < layout.data_dirs.size(); ++i)
     request.room.push_back(SpaceNeed{layout.data_dirs[i], c.plan.bytes_per_dir[i]});
+  // The staged checkpoint, beside the checkpoint dir: (capacity + 1029) longs, and its small files.
+  const auto capacity = static_cast<std::uint64_t>(c.replay.queue->capacity());
+  request.room.push_back(SpaceNeed{layout.checkpoint.dir, (capacity + flume::kCheckpointHeaderSlots) * 8 + 4096});
   std::vector<flume::AppliedBackup> backups;
   request.backup.name = "channel";
   request.backup.files = replaced;
