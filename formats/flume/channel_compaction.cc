@@ -299,9 +299,11 @@ bool check_compacted(const ChannelLogs& input_logs, const ChannelReplay& input, 
   // Lost checkpoint: Flume replays every log from its start.
   ChannelLayout logs_only = layout;
   logs_only.checkpoint = CheckpointFiles{layout.checkpoint.dir, true, {}, {}, {}, {}, {}, {}, {}};
-  std::erase_if(logs_only.logs, [first_new_file_id](const DataLog& l) { return l.file_id < first_new_file_id; });
-  const ChannelLogs new_logs(logs_only.logs, keys, &findings);
-  const ChannelReplay full = replay_channel(logs_only, new_logs, options, &findings);
+  // Beside old logs, only the new ones, opened apart; else the logs opened above.
+  std::optional<ChannelLogs> new_logs;
+  if (std::erase_if(logs_only.logs, [first_new_file_id](const DataLog& l) { return l.file_id < first_new_file_id; }))
+    new_logs.emplace(logs_only.logs, keys, &findings);
+  const ChannelReplay full = replay_channel(logs_only, new_logs ? *new_logs : logs, options, &findings);
   const std::string& where = target.checkpoint_dir;
   if (findings.count(Severity::kError) != 0) {
     const auto first = std::find_if(findings.findings().begin(), findings.findings().end(),

@@ -104,8 +104,10 @@ void print_text(Output* out, const Report& r) {
       dry ? "would compact" : "compacted", p.events, r.capacity, p.bytes_before, p.logs.size(), p.bytes_after,
       dry ? "would free" : "frees", p.freed());
   const FlumeCompactOptions& o = *r.options;
-  if (dry && o.to_checkpoint_dir.empty())
-    text += "to write the new channel, give --to-checkpoint-dir DIR and --to-data-dir DIR[,DIR...]\n";
+  if (dry && o.to_checkpoint_dir.empty() && !o.apply)
+    text +=
+        "to write the new channel, give --to-checkpoint-dir DIR and --to-data-dir DIR[,DIR...]; to compact it "
+        "in place, the agent stopped, give --apply\n";
   if (!o.to_checkpoint_dir.empty())
     text += fmt::format("{} the new channel: checkpointDir = {}, dataDirs = {}\n", dry ? "would write" : "wrote",
                         o.to_checkpoint_dir, fmt::join(o.to_data_dirs, ","));
