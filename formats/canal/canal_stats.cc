@@ -35,6 +35,10 @@ constexpr StatsMetric kReclaimableBinlogs{"reclaimable_binlogs", StatsUnit::kCou
 constexpr StatsMetric kReclaimable{
     "reclaimable", StatsUnit::kBytes,
     "The size of the binlogs no client needs: what PURGE BINARY LOGS TO the restart cursor's binlog frees."};
+constexpr StatsMetric kTsdb{"tsdb", StatsUnit::kBytes,
+                           "The size of the H2 table-meta store beside meta.dat (h2.mv.db and its h2.* files)."};
+constexpr StatsMetric kTsdbWritten{"tsdb_written", StatsUnit::kTime,
+                                   "When the table-meta store was last written: the newest mtime of its files."};
 
 // A meta.log's client.
 constexpr StatsMetric kClientLines{"records", StatsUnit::kCount, "The client's cursor lines in the meta.log."};
@@ -156,6 +160,13 @@ void add_meta_dat_stats(const MetaDat& meta, const MetaDatSource& source, const 
     add_cursor_figures(*c.cursor, now_ms, &client);
     if (binlogs) add_binlog_figures(*c.cursor, *binlogs, &client);
   }
+}
+
+void add_tsdb_stats(const TsdbStore& store, const MetaDat& meta, const MetaDatSource& source, StatsModel* model) {
+  if (!store.present()) return;
+  StatsEntity& destination = model->entity("destination", destination_labels(source.file, meta.destination));
+  destination.set(kTsdb, StatsValue::whole(store.size()));
+  destination.set(kTsdbWritten, StatsValue::milliseconds(store.newest_modified_ms()));
 }
 
 void MetaLogStats::add(const LogEntry& entry) {

@@ -29,6 +29,7 @@
 
 #include "canal/meta_dat.h"
 #include "canal/meta_log.h"
+#include "canal/tsdb_store.h"
 #include "stats_model.h"
 
 namespace qjt::canal {
@@ -40,6 +41,11 @@ using BinlogSizes = std::map<std::string, std::uint64_t>;
 // null: the server's binlogs were not given.
 void add_meta_dat_stats(const MetaDat& meta, const MetaDatSource& source, const BinlogSizes* binlogs,
                         std::int64_t now_ms, StatsModel* model);
+
+// The table-meta store beside a meta.dat, on its destination: `tsdb`
+// (its files' bytes) and `tsdb_written` (the newest mtime); nothing when
+// there is none.
+void add_tsdb_stats(const TsdbStore& store, const MetaDat& meta, const MetaDatSource& source, StatsModel* model);
 
 // The entities of meta.log files read one after another: add() each entry
 // as it is read, then finish_file() at the end of each file. Holds one

@@ -7,6 +7,7 @@
 
 #include "canal/binlog_list.h"
 #include "canal/canal_stats.h"
+#include "canal/cli/canal_destination_checks.h"
 #include "canal/cli/canal_hints.h"
 #include "canal/cli/canal_input.h"
 #include "canal/restart_cursor.h"
@@ -145,6 +146,7 @@ struct Verified {
   FindingList findings;
   std::uint64_t records = 0;
   bool read_all = true;
+  std::vector<DestinationReport> destinations;  // of the files named meta.dat
 };
 
 void verify_meta_dats(const CanalRun& run, Verified* v) {
@@ -156,6 +158,8 @@ void verify_meta_dats(const CanalRun& run, Verified* v) {
     MetaDatFile file;
     v->read_all = load_meta_dat(path, &file, &v->findings) && v->read_all;
     if (!file.meta) continue;
+    if (auto report = check_destination(file.source, file.meta, &v->findings))
+      v->destinations.push_back(std::move(*report));
     v->records += file.meta->clients.size();
     if (!run.canal.binlogs.empty()) canal::check_against_binlogs(*file.meta, binlogs, path, &v->findings);
   }
@@ -284,6 +288,7 @@ std::optional<VerifyTally> check_canal(const CanalRun& run) {
   tally.records = v.records;
   tally.status = v.read_all ? ExitCode::kOk : ExitCode::kIoError;
   if (!run.canal.metrics.empty()) add_stores(&tally, stores);
+  add_destinations(&tally, v.destinations);
   return tally;
 }
 
@@ -368,6 +373,8 @@ ExitCode run_canal_stats(const CanalRun& run, StatsModel* model, Reporter* repor
     if (!file.meta) continue;
     if (binlogs) canal::check_against_binlogs(*file.meta, *binlogs, path, reporter);
     canal::add_meta_dat_stats(*file.meta, file.source, binlogs ? &*binlogs : nullptr, now, model);
+    if (const auto report = check_destination(file.source, file.meta, reporter))
+      add_destination_stats(*report, *file.meta, model);
   }
   return read_all ? ExitCode::kOk : ExitCode::kIoError;
 }

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "canal/cli/canal_input.h"
+#include "canal/cli/canal_tsdb_repair.h"
 #include "canal/meta_repair.h"
 #include "clock.h"
 #include "colour.h"
@@ -30,6 +31,9 @@ struct Plan {
   std::string backup;
   canal::MetaLoss loss;
   std::string planned_backup;  // before --apply: where the backup would go
+  std::optional<canal::MetaDat> old_meta;  // the file's, when readable
+  canal::MetaDat new_meta;
+  TsdbPlan tsdb;  // the table-meta store (canal_tsdb_repair.h)
 };
 
 bool usage(const std::string& message) {
@@ -125,12 +129,18 @@ std::optional<Plan> make_plan(const std::string& path, const CanalRepairOptions&
     return std::nullopt;
   }
   plan.after = canal::write_meta_dat(*meta);
+  plan.old_meta = file.meta;
+  plan.new_meta = *meta;
   plan.loss = canal::compare_meta(file.meta, *meta, plan.source);
   if (plan.before != plan.after && plan.actions.empty()) plan.actions.push_back("rewrite in Canal's layout");
   return plan;
 }
 
 bool changes(const Plan& p) { return p.before != p.after; }
+
+TsdbChoice tsdb_choice(const CanalRepairOptions& o) {
+  return o.reset_tsdb ? TsdbChoice::kReset : o.keep_tsdb ? TsdbChoice::kKeep : TsdbChoice::kUnsaid;
+}
 
 // meta.dat.qjt-backup-<stamp>: beside the file (Canal reads only the
 // exact name meta.dat), or in --backup-to.
@@ -180,6 +190,7 @@ void print(Output* out, const Plan& p, bool applied, bool json, const FindingLis
     line.null("gentler");
     p.backup.empty() ? line.null("backup") : line.str("backup", p.backup);
     p.planned_backup.empty() ? line.null("backup_to") : line.str("backup_to", p.planned_backup);
+    write_tsdb_json(&line, p.tsdb);
     write_verify_json(&line.key("verify"), verified);
     line.finish();
     return;
@@ -192,6 +203,7 @@ void print(Output* out, const Plan& p, bool applied, bool json, const FindingLis
   for (const std::string& a : p.actions) text += "  " + a + "\n";
   text += fmt::format("  before: {}\n  after:  {}\n", p.before ? *p.before : "(no file)", p.after);
   text += loss_text(p, colour_on(stdout));
+  text += tsdb_plan_text(p.tsdb);
   if (!p.backup.empty()) text += fmt::format("  backup: {}\n", p.backup);
   for (const Finding& f : verified.findings()) text += "  " + format_finding(f, colour_on(stdout)) + "\n";
   text += applied ? fmt::format("verify after repair: {} error(s)\n", verified.count(Severity::kError))
@@ -206,15 +218,30 @@ FindingList verify_bytes(const Plan& p, const std::string& bytes) {
 }
 
 // The plan through guarded_replace; its verify reads meta.dat back.
-ReplaceResult carry_out(Plan* p, const WriteGuardOptions& guard) {
+// With --reset-tsdb, the store's files are renamed first, with the
+// backup's stamp: a crash after that leaves the old position with no store
+// (Canal rebuilds it), never the new position with the old store.
+ReplaceResult carry_out(Plan* p, const CanalRepairOptions& o, const WriteGuardOptions& guard) {
   const std::string dir = fs::path(p->path).parent_path().empty() ? "." : fs::path(p->path).parent_path().string();
+  const std::string stamp = std::to_string(now_ms());
   ReplaceRequest request;
   request.lock_dirs = {dir};
   request.watched = {p->path};
+  const auto open_store = store_files(p->tsdb);  // H2 holds them open while Canal runs
+  request.watched.insert(request.watched.end(), open_store.begin(), open_store.end());
   if (p->before) {
-    request.backup.file = backup_path(*p, guard, std::to_string(now_ms()));
+    request.backup.file = backup_path(*p, guard, stamp);
     request.backup.files = {p->path};
     request.backup.failpoint = "repair.backed_up";
+  }
+  if (!p->tsdb.moves.empty()) {
+    p->tsdb = plan_tsdb(p->path, p->old_meta, p->new_meta, tsdb_choice(o), guard, stamp);
+    request.changes.push_back(move_store(p->tsdb));
+    request.restore = [p](const std::string& backup) {
+      const std::string meta = backup.empty() ? "" : copy_back_command(backup, {p->path}, true);
+      const std::string store = unmove_store_command(p->tsdb);
+      return meta.empty() ? store : meta + " && " + store;
+    };
   }
   request.changes.push_back(
       FileChange::replace(p->path, [p](FileWriter* w, std::string* e) { return w->append(ByteSpan(p->after), e); }));
@@ -246,6 +273,11 @@ void add_canal_repair_options(CLI::App* command, CanalRepairOptions* o) {
   command->add_option("--from-log", o->from_logs, "rebuild meta.dat from these meta.log files (repeatable)")
       ->allow_extra_args(false);
   command->add_option("--at", o->at, "with --from-log, the last cursors logged at or before this time");
+  command->add_flag("--reset-tsdb", o->reset_tsdb,
+                    "when a cursor moves back, move the H2 table-meta store (h2.mv.db) aside with the backup, so "
+                    "Canal rebuilds it");
+  command->add_flag("--keep-tsdb", o->keep_tsdb,
+                    "when a cursor moves back, keep the table-meta store: no DDL happened in between");
 }
 
 ExitCode run_canal_repair(const CanalRepairRun& run) {
@@ -271,16 +303,35 @@ ExitCode run_canal_repair(const CanalRepairRun& run) {
     usage("--at needs --from-log");
     return ExitCode::kUsage;
   }
+  if (run.canal.reset_tsdb && run.canal.keep_tsdb) {
+    usage("--reset-tsdb and --keep-tsdb exclude each other");
+    return ExitCode::kUsage;
+  }
   ExitCode failed = ExitCode::kOk;
   auto plan = make_plan(run.paths.front(), run.canal, &failed);
   if (!plan) return failed;
+  plan->tsdb = plan_tsdb(plan->path, plan->old_meta, plan->new_meta, tsdb_choice(run.canal), run.guard, "<ms>");
+  if (!plan->tsdb.usage_error.empty()) {
+    usage(plan->tsdb.usage_error);
+    return ExitCode::kUsage;
+  }
   Output out;
   const FindingList planned = verify_bytes(*plan, plan->after);
   if (!run.apply || !changes(*plan)) {
     if (plan->before && changes(*plan) && !run.guard.no_backup)
       plan->planned_backup = backup_path(*plan, run.guard, "<ms>");
     print(&out, *plan, false, run.json, planned);
+    if (plan->tsdb.refused && changes(*plan)) {
+      out.flush();
+      tell("repair", "--apply would be refused: " + tsdb_refusal(plan->tsdb));
+    }
     return finish_output(&out, changes(*plan) ? ExitCode::kProblems : ExitCode::kOk);
+  }
+  if (plan->tsdb.refused) {
+    print(&out, *plan, false, run.json, planned);
+    out.flush();
+    tell("repair", "refused: " + tsdb_refusal(plan->tsdb));
+    return ExitCode::kProblems;
   }
   if (planned.count(Severity::kError) > 0 && !run.guard.force) {
     print(&out, *plan, false, run.json, planned);
@@ -288,7 +339,7 @@ ExitCode run_canal_repair(const CanalRepairRun& run) {
     tell("repair", "refused: the result would still have errors; use --force to write it anyway");
     return ExitCode::kProblems;
   }
-  const ReplaceResult result = carry_out(&*plan, run.guard);
+  const ReplaceResult result = carry_out(&*plan, run.canal, run.guard);
   if (!result.changed()) return result.status;
   print(&out, *plan, true, run.json, *result.verified);
   return finish_output(&out, result.status);

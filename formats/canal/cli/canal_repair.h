@@ -22,9 +22,12 @@ struct CanalRepairOptions {
   std::vector<std::string> drops;          // CLIENT
   std::vector<std::string> from_logs;      // meta.log files
   std::string at;                          // with --from-log
+  bool reset_tsdb = false;                 // a rewind moves the table-meta store aside
+  bool keep_tsdb = false;                  // a rewind keeps it
 };
 
-// Adds --set-position, --to-timestamp, --drop-client, --from-log and --at.
+// Adds --set-position, --to-timestamp, --drop-client, --from-log, --at,
+// --reset-tsdb and --keep-tsdb.
 void add_canal_repair_options(CLI::App* command, CanalRepairOptions* options);
 
 struct CanalRepairRun {
