@@ -36,7 +36,7 @@ constexpr StatsMetric kReclaimable{
     "reclaimable", StatsUnit::kBytes,
     "The size of the binlogs no client needs: what PURGE BINARY LOGS TO the restart cursor's binlog frees."};
 constexpr StatsMetric kTsdb{"tsdb", StatsUnit::kBytes,
-                           "The size of the H2 table-meta store beside meta.dat (h2.mv.db and its h2.* files)."};
+                            "The size of the H2 table-meta store beside meta.dat (h2.mv.db and its h2.* files)."};
 constexpr StatsMetric kTsdbWritten{"tsdb_written", StatsUnit::kTime,
                                    "When the table-meta store was last written: the newest mtime of its files."};
 

@@ -56,10 +56,9 @@ std::string describe_start(const StartDecision& d) {
   const char* no_cursor = d.has_meta_dat ? "no client in meta.dat has a usable cursor" : "no meta.dat";
   switch (d.source) {
     case StartSource::kMetaDat:
-      return fmt::format("Canal starts from meta.dat: client {}'s cursor, {}{}", d.restart->client_id,
-                         cursor_words(d.restart->cursor),
-                         d.configured ? fmt::format("; instance.properties' start ({}) is ignored", d.configured_text)
-                                      : "");
+      return fmt::format(
+          "Canal starts from meta.dat: client {}'s cursor, {}{}", d.restart->client_id, cursor_words(d.restart->cursor),
+          d.configured ? fmt::format("; instance.properties' start ({}) is ignored", d.configured_text) : "");
     case StartSource::kInstanceProperties:
       return fmt::format("Canal starts from instance.properties: {} ({})", d.configured_text, no_cursor);
     case StartSource::kShowMasterStatus:

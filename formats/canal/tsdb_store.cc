@@ -108,8 +108,7 @@ bool is_rewind(const Cursor& before, const Cursor& after) {
   if (!before.valid || !after.valid) return false;
   const bool same_source =
       before.address == after.address && before.port == after.port && before.slave_id == after.slave_id;
-  if (same_source && !is_timestamp_cursor(before) && !is_timestamp_cursor(after))
-    return cursor_before(after, before);
+  if (same_source && !is_timestamp_cursor(before) && !is_timestamp_cursor(after)) return cursor_before(after, before);
   const auto from = start_time(before), to = start_time(after);
   return from && to && *to < *from;
 }

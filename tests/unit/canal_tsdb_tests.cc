@@ -94,12 +94,12 @@ TEST_CASE("properties: escapes, ISO-8859-1 and malformed \\u") {
 }
 
 TEST_CASE("destination config: master position, gtid mode and the store") {
-  auto config = destination_config(parse(
-      "canal.instance.master.address=127.0.0.1:3306\n"
-      "canal.instance.master.journal.name=mysql-bin.000007\n"
-      "canal.instance.master.position=154\n"
-      "canal.instance.master.timestamp=\n"
-      "canal.instance.tsdb.enable=true\n"));
+  auto config =
+      destination_config(parse("canal.instance.master.address=127.0.0.1:3306\n"
+                               "canal.instance.master.journal.name=mysql-bin.000007\n"
+                               "canal.instance.master.position=154\n"
+                               "canal.instance.master.timestamp=\n"
+                               "canal.instance.tsdb.enable=true\n"));
   CHECK(config.master.journal_name == "mysql-bin.000007");
   CHECK(config.master.position == 154);
   CHECK(!config.master.timestamp);

@@ -155,6 +155,12 @@ void verify_meta_dats(const CanalRun& run, Verified* v) {
   if (!run.canal.binlogs.empty() && read_whole(run.canal.binlogs, &text, &v->findings))
     binlogs = canal::read_binlog_list(text, run.canal.binlogs, &v->findings);
   for (const std::string& path : run.paths) {
+    if (absent_meta_dat(path)) {
+      const canal::MetaDatSource source{path, canal::destination_of_meta_dat(path)};
+      if (auto report = check_destination(source, std::nullopt, &v->findings))
+        v->destinations.push_back(std::move(*report));
+      continue;
+    }
     MetaDatFile file;
     v->read_all = load_meta_dat(path, &file, &v->findings) && v->read_all;
     if (!file.meta) continue;

@@ -1,5 +1,8 @@
 #include "canal/cli/canal_destination_checks.h"
 
+#include <sys/stat.h>
+
+#include <cerrno>
 #include <filesystem>
 
 #include <fmt/format.h>
@@ -73,7 +76,11 @@ void write_report_json(JsonWriter* json, const DestinationReport& r) {
   json->str("text", canal::describe_start(r.start)).end_object();
   json->begin_object("tsdb").str("kind", tsdb_kind_name(r.config)).begin_array("files");
   for (const canal::StoreFile& f : r.store.files)
-    json->begin_object().str("path", f.path).unsigned_num("size", f.size).num("modified_ms", f.modified_ms).end_object();
+    json->begin_object()
+        .str("path", f.path)
+        .unsigned_num("size", f.size)
+        .num("modified_ms", f.modified_ms)
+        .end_object();
   json->end_array();
   r.store.format ? json->num("format", *r.store.format) : json->null("format");
   json->end_object().end_object();
@@ -94,6 +101,13 @@ std::optional<DestinationReport> check_destination(const canal::MetaDatSource& s
   check_tsdb_newer(r, reporter);
   check_start_ignored(r, reporter);
   return r;
+}
+
+bool absent_meta_dat(const std::string& path) {
+  struct stat st {};
+  if (fs::path(path).filename() != "meta.dat" || ::lstat(path.c_str(), &st) == 0 || errno != ENOENT) return false;
+  std::error_code ec;
+  return fs::is_regular_file(fs::path(directory_of(path)) / "instance.properties", ec);
 }
 
 std::string tsdb_text(const std::optional<canal::DestinationConfig>& config, const canal::TsdbStore& store) {
@@ -121,7 +135,8 @@ void add_destinations(VerifyTally* tally, const std::vector<DestinationReport>& 
   json.begin_array();
   for (const DestinationReport& r : reports) {
     tally->text_lines += fmt::format("destination {}: {}\n", r.destination, canal::describe_start(r.start));
-    tally->text_lines += fmt::format("destination {}: table-meta store {}\n", r.destination, tsdb_text(r.config, r.store));
+    tally->text_lines +=
+        fmt::format("destination {}: table-meta store {}\n", r.destination, tsdb_text(r.config, r.store));
     write_report_json(&json, r);
   }
   json.end_array();

@@ -37,6 +37,11 @@ struct DestinationReport {
 std::optional<DestinationReport> check_destination(const canal::MetaDatSource& source,
                                                    const std::optional<canal::MetaDat>& meta, Reporter* reporter);
 
+// Whether `path` is the meta.dat of a destination Canal has not started
+// yet: named meta.dat, missing, in a directory holding instance.properties.
+// verify reports where Canal will start it rather than an unreadable file.
+bool absent_meta_dat(const std::string& path);
+
 // The table-meta store in words: "h2.mv.db (8192 bytes, written ...)",
 // "MySQL tables ...", "none beside meta.dat".
 std::string tsdb_text(const std::optional<canal::DestinationConfig>& config, const canal::TsdbStore& store);

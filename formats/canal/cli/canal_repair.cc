@@ -30,7 +30,7 @@ struct Plan {
   std::vector<std::string> actions;
   std::string backup;
   canal::MetaLoss loss;
-  std::string planned_backup;  // before --apply: where the backup would go
+  std::string planned_backup;              // before --apply: where the backup would go
   std::optional<canal::MetaDat> old_meta;  // the file's, when readable
   canal::MetaDat new_meta;
   TsdbPlan tsdb;  // the table-meta store (canal_tsdb_repair.h)

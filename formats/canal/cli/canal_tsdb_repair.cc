@@ -35,8 +35,8 @@ std::vector<StoreMove> moves_for(const TsdbPlan& p, const WriteGuardOptions& gua
   std::vector<StoreMove> moves;
   for (const canal::StoreFile& f : p.store.files) {
     const std::string name = fmt::format("{}.qjt-backup-{}", base_name(f.path), stamp);
-    const fs::path to = guard.backup_root.empty() ? fs::path(f.path).parent_path() / name
-                                                  : fs::path(guard.backup_root) / name;
+    const fs::path to =
+        guard.backup_root.empty() ? fs::path(f.path).parent_path() / name : fs::path(guard.backup_root) / name;
     moves.push_back(StoreMove{f.path, to.string()});
   }
   return moves;
@@ -134,11 +134,11 @@ std::string tsdb_plan_text(const TsdbPlan& p) {
 }
 
 void write_tsdb_json(JsonWriter* json, const TsdbPlan& p) {
-  const char* action = p.refused                     ? "refused"
-                       : !p.moves.empty()            ? "reset"
-                       : !p.sql.empty()              ? "sql"
+  const char* action = p.refused                          ? "refused"
+                       : !p.moves.empty()                 ? "reset"
+                       : !p.sql.empty()                   ? "sql"
                        : p.store.present() || is_mysql(p) ? "kept"
-                                                     : "none";
+                                                          : "none";
   json->begin_object("tsdb").str("action", action).str("text", p.action).begin_array("rewound_clients");
   for (const std::int64_t id : p.rewound) json->number(id);
   json->end_array().begin_array("files");

@@ -46,11 +46,11 @@ struct TsdbPlan {
   std::optional<canal::DestinationConfig> config;
   std::vector<std::int64_t> rewound;  // the clients whose cursor moves back
   TsdbChoice choice = TsdbChoice::kUnsaid;
-  bool refused = false;            // a rewind, an H2 store, and no choice
-  std::vector<StoreMove> moves;    // --reset-tsdb: the renames
-  std::vector<std::string> sql;    // a MySQL store: the statements for the operator
-  std::string action;              // what happens to the store, in words
-  std::string usage_error;         // a choice that cannot be carried out ("" when none)
+  bool refused = false;          // a rewind, an H2 store, and no choice
+  std::vector<StoreMove> moves;  // --reset-tsdb: the renames
+  std::vector<std::string> sql;  // a MySQL store: the statements for the operator
+  std::string action;            // what happens to the store, in words
+  std::string usage_error;       // a choice that cannot be carried out ("" when none)
 };
 
 // The plan for the store of the meta.dat at `path`, going from `before`
