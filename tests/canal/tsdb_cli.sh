@@ -47,7 +47,7 @@ check "the plan text says what happens to the store" \
 check "--to-timestamp earlier: also a rewind" 1 \
   "$("$qjt" repair --apply --to-timestamp 1002=1610000000000 "$m" >/dev/null 2>&1; echo $?)"
 check "--from-log to an earlier entry: also a rewind" 1 \
-  "$("$qjt" repair --apply --from-log "$td/logs/example/meta.log" --at 1610750948500 "$m" >/dev/null 2>&1; echo $?)"
+  "$("$qjt" repair --apply --from-log "$td/logs/example/meta.log" --at '2021-01-15 22:49:07.500' "$m" >/dev/null 2>&1; echo $?)"
 
 # ---- --reset-tsdb: the store goes with the backup -----------------------------------
 out=$("$qjt" repair --json --apply --reset-tsdb "${rewind[@]}" "$m"); status=$?
@@ -60,7 +60,7 @@ stamp=${out##*meta.dat.qjt-backup-}
 stamp=${stamp%%\"*}
 check "--reset-tsdb: one stamp for all the backups" "$d/h2.mv.db.qjt-backup-$stamp $d/h2.trace.db.qjt-backup-$stamp" \
   "$(jq -r '[.tsdb.files[].moved_to] | join(" ")' <<<"$out")"
-check "--reset-tsdb: the store moved whole" 8102 "$(stat -c %s "$d/h2.mv.db.qjt-backup-$stamp")"
+check "--reset-tsdb: the store moved whole" 8092 "$(stat -c %s "$d/h2.mv.db.qjt-backup-$stamp")"
 check "--reset-tsdb: the report" '"reset"' "$(jq -c .tsdb.action <<<"$out")"
 check "after the reset, verify finds no store" "[]" \
   "$("$qjt" verify --json "$m" | jq -c '.destinations[0].tsdb.files')"
@@ -128,11 +128,11 @@ check "verify: a store written after the restart cursor is a warning, exit 0" '0
 check "verify: the store" '{"kind":"h2","files":["h2.mv.db","h2.trace.db"],"format":2}' \
   "$(jq -c '.destinations[0].tsdb | {kind, files: [.files[].path | split("/") | last], format}' <<<"$report")"
 check "verify text: the store's line" yes \
-  "$("$qjt" verify "$m" | grep -q "^destination example: table-meta store $d/h2.mv.db (2 file(s), 8108 bytes, last written .*, MVStore format 2: H2 2.0-2.1 (Canal 1.1.7, 1.1.8))$" && echo yes)"
+  "$("$qjt" verify "$m" | grep -q "^destination example: table-meta store: $d/h2.mv.db (2 file(s), 8098 bytes, last written .*, MVStore format 2: H2 2.0-2.1 (Canal 1.1.7, 1.1.8))$" && echo yes)"
 touch -d '2020-01-01 00:00:00' "$d"/h2.*
 check "verify: a store older than the cursor, no warning" "[]" "$("$qjt" verify --json "$m" | jq -c '[.findings[].code]')"
-check "stats: the store's size and time" "8108 1577836800000" \
-  "$("$qjt" stats --json "$m" | jq -r 'select(.kind == "destination") | .metrics | "\(.tsdb) \(.tsdb_written)"' 2>/dev/null)"
+check "stats: the store's size and time" "8098 1577836800000" \
+  "$("$qjt" stats --json "$m" 2>/dev/null | jq -r '.entities[0].gauges | "\(.tsdb_bytes) \(.tsdb_written_time_ms)"')"
 
 # ---- where Canal starts ------------------------------------------------------------------
 start() { "$qjt" verify --json "$1" | jq -c '.destinations[0].start | {source, client_id, configured}'; }
@@ -163,6 +163,22 @@ check "canal.properties counts too (instance.properties overrides it)" \
 printf 'canal.instance.master.timestamp=\n' >"$d/instance.properties"
 check "instance.properties overrides canal.properties" \
   '{"source":"show master status","client_id":null,"configured":null}' "$(start "$m")"
+# A destination not started yet: no meta.dat, its directory holding
+# instance.properties (named with --format, as no file tells the kind).
+rm "$m" "$work/conf/canal.properties"
+printf 'canal.instance.master.journal.name=mysql-bin.000007\ncanal.instance.master.position=154\n' \
+  >"$d/instance.properties"
+nometa() { "$qjt" verify --json --format canal-meta-dat "$m" | jq -c '.destinations[0].start | {source, text}'; }
+check "no meta.dat, a configured start: instance.properties" \
+  '{"source":"instance.properties","text":"Canal starts from instance.properties: mysql-bin.000007:154 (no meta.dat)"}' \
+  "$(nometa)"
+check "no meta.dat: no error, exit 0" "0 []" \
+  "$("$qjt" verify --json --format canal-meta-dat "$m" >"$work/r"; echo $?) $(jq -c '[.findings[].code]' "$work/r")"
+printf 'canal.instance.master.journal.name=\n' >"$d/instance.properties"
+check "no meta.dat, nothing configured: SHOW MASTER STATUS" \
+  '{"source":"show master status","text":"Canal starts from SHOW MASTER STATUS, the master'"'"'s current end: events before it are skipped (no meta.dat, and instance.properties configures no start)"}' \
+  "$(nometa)"
+cp "$td/variants/no-cursor.dat" "$m"
 printf 'bad=\\u12G4\n' >"$d/instance.properties"
 check "a malformed \\u escape: an error, as Java refuses the file" '1 ["canal_no_cursor","canal_properties"]' \
   "$("$qjt" verify --json "$m" >"$work/r"; echo $?) $(jq -c '[.findings[].code]' "$work/r")"

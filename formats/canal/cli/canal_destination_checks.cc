@@ -136,7 +136,7 @@ void add_destinations(VerifyTally* tally, const std::vector<DestinationReport>& 
   for (const DestinationReport& r : reports) {
     tally->text_lines += fmt::format("destination {}: {}\n", r.destination, canal::describe_start(r.start));
     tally->text_lines +=
-        fmt::format("destination {}: table-meta store {}\n", r.destination, tsdb_text(r.config, r.store));
+        fmt::format("destination {}: table-meta store: {}\n", r.destination, tsdb_text(r.config, r.store));
     write_report_json(&json, r);
   }
   json.end_array();
