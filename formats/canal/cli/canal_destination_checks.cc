@@ -47,10 +47,10 @@ void check_start_ignored(const DestinationReport& r, Reporter* reporter) {
   const auto& restart = *r.start.restart;
   reporter->report(Finding{
       Severity::kWarning, "canal_start_ignored", r.config->files.back(), std::nullopt,
-      fmt::format("instance.properties configures a start ({}), but Canal starts from meta.dat's cursor of client {} "
+      fmt::format("{} configures a start ({}), but Canal starts from meta.dat's cursor of client {} "
                   "({}:{}): the configured start is used only when no client has a cursor",
-                  r.start.configured_text, restart.client_id, restart.cursor.journal_name.value_or(""),
-                  restart.cursor.position.value_or(0))});
+                  fs::path(r.config->files.back()).filename().string(), r.start.configured_text, restart.client_id,
+                  restart.cursor.journal_name.value_or(""), restart.cursor.position.value_or(0))});
 }
 
 const char* tsdb_kind_name(const std::optional<canal::DestinationConfig>& config) {
