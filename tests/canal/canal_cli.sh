@@ -37,7 +37,8 @@ check "dump --format canal-meta-dat on an empty file: exit 1" 1 \
   "$("$qjt" dump --format canal-meta-dat /dev/null >/dev/null 2>&1; echo $?)"
 
 # ---- verify meta.dat -------------------------------------------------------------
-check "verify: the example is clean" "OK: 0 error(s), 0 warning(s) in 1 file(s), 2 record(s)" \
+check "verify: the example is clean, and where Canal starts" "OK: 0 error(s), 0 warning(s) in 1 file(s), 2 record(s)
+destination example: Canal starts from meta.dat: client 1002's cursor, mysql-bin.000265:4" \
   "$("$qjt" verify conf/example/meta.dat)"
 for f in fastjson1-2018 legacy-2015 zk-type timestamp-cursor hand-edited; do
   check "verify: $f is valid" 0 "$("$qjt" verify -q "variants/$f.dat" >/dev/null; echo $?)"

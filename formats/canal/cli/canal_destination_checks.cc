@@ -135,8 +135,10 @@ void add_destinations(VerifyTally* tally, const std::vector<DestinationReport>& 
   json.begin_array();
   for (const DestinationReport& r : reports) {
     tally->text_lines += fmt::format("destination {}: {}\n", r.destination, canal::describe_start(r.start));
-    tally->text_lines +=
-        fmt::format("destination {}: table-meta store: {}\n", r.destination, tsdb_text(r.config, r.store));
+    // The store only when there is one to speak of: the JSON always says.
+    if (r.store.present() || (r.config && r.config->tsdb != canal::TsdbKind::kH2))
+      tally->text_lines +=
+          fmt::format("destination {}: table-meta store: {}\n", r.destination, tsdb_text(r.config, r.store));
     write_report_json(&json, r);
   }
   json.end_array();
