@@ -82,6 +82,26 @@ check "--backup-to: the store renamed into it" "h2.mv.db.qjt-backup-MS h2.trace.
   "$(ls "$work/backups" | sed 's/qjt-backup-[0-9]*$/qjt-backup-MS/' | paste -sd' ')"
 check "--backup-to: the destination keeps meta.dat only" "meta.dat" "$(entries)"
 
+# A kill at every step: never the new position with the old store; a
+# second run completes.
+old=$(cat "$td/conf/example/meta.dat")
+steps=0
+for n in $(seq 1 20); do
+  fresh
+  rc=$( { (QJT_FAILPOINT=$n exec "$qjt" repair --apply --reset-tsdb "${rewind[@]}" "$m" >/dev/null 2>&1)
+          echo $?; } 2>/dev/null)
+  if [ "$(cat "$m")" != "$old" ] && [ -e "$d/h2.mv.db" ]; then
+    check "kill at failpoint $n: never the new position with the old store" "" "$(entries)"
+    break
+  fi
+  [ "$rc" -ne 137 ] && break
+  steps=$n
+  "$qjt" repair --apply --reset-tsdb "${rewind[@]}" "$m" >/dev/null 2>&1
+  check "kill at failpoint $n, then a second run completes" "mysql-bin.000265 100 no store" \
+    "$(jq -r '.clientDatas[0].cursor.postion | "\(.journalName) \(.position)"' "$m") $([ -e "$d/h2.mv.db" ] || echo no store)"
+done
+check "the reset passes failpoints (backup, temp synced, store moved, renamed)" 4 "$steps"
+
 # ---- --keep-tsdb, both, --no-backup, a forward move ---------------------------------
 fresh
 out=$("$qjt" repair --json --apply --keep-tsdb "${rewind[@]}" "$m"); status=$?
