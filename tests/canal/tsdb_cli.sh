@@ -131,6 +131,8 @@ check "MySQL store: the plan prints the two statements" \
     DELETE FROM meta_snapshot WHERE destination = 'example';
     DELETE FROM meta_history WHERE destination = 'example';" \
   "$("$qjt" repair "${rewind[@]}" "$m" 2>/dev/null | sed -n '/^  table-meta/,$p' | grep -v '^plan only')"
+check "MySQL store with --keep-tsdb: no statements" "kept 0" \
+  "$("$qjt" repair --json --keep-tsdb "${rewind[@]}" "$m" | jq -r '"\(.tsdb.action) \(.tsdb.sql | length)"')"
 out=$("$qjt" repair --json --apply "${rewind[@]}" "$m"); status=$?
 check "MySQL store: the rewind goes ahead, the statements in the report" "0 sql 2" \
   "$status $(jq -r '"\(.tsdb.action) \(.tsdb.sql | length)"' <<<"$out")"

@@ -80,19 +80,17 @@ void plan_reset(TsdbPlan* p, const WriteGuardOptions& guard, std::string_view st
 
 std::string decide_action(TsdbPlan* p, const WriteGuardOptions& guard, std::string_view stamp) {
   const bool rewind = !p->rewound.empty();
-  if (p->choice == TsdbChoice::kKeep) return "kept (--keep-tsdb)";
-  if (p->store.present() && p->choice == TsdbChoice::kReset) {
+  if (p->choice == TsdbChoice::kKeep && (p->store.present() || is_mysql(*p))) return "kept (--keep-tsdb)";
+  if (is_mysql(*p)) {
+    if (!rewind && p->choice != TsdbChoice::kReset) return "in MySQL, kept (no cursor moves back)";
+    p->sql = reset_statements(p->destination);
+    return "in MySQL: reset it with the statements below (qjt never runs them)";
+  }
+  if (!p->store.present()) return "none present";
+  if (p->choice == TsdbChoice::kReset) {
     plan_reset(p, guard, stamp);
     return p->action;
   }
-  if (is_mysql(*p)) {
-    if (rewind || p->choice == TsdbChoice::kReset) {
-      p->sql = reset_statements(p->destination);
-      return "in MySQL: reset it with the statements below (qjt never runs them)";
-    }
-    return "in MySQL, kept (no cursor moves back)";
-  }
-  if (!p->store.present()) return "none present";
   if (is_disabled(*p)) return fmt::format("kept, unused ({})", p->config->tsdb_because);
   if (!rewind) return "kept (no cursor moves back)";
   p->refused = true;
