@@ -171,6 +171,7 @@ check "meta.dat with a cursor and a configured start: meta.dat wins" \
 check "... and the configured start is reported ignored" '["canal_start_ignored"]' "$(codes "$m")"
 check "... in text" "destination example: Canal starts from meta.dat: client 1002's cursor, mysql-bin.000265:4; instance.properties' start (mysql-bin.000007:154) is ignored" \
   "$("$qjt" verify "$m" | grep '^destination example: Canal')"
+check "--quiet: no report lines (the JSON still has them)" "" "$("$qjt" verify -q "$m" 2>/dev/null)"
 cp "$td/variants/no-cursor.dat" "$m"
 check "meta.dat without a cursor and a configured start: instance.properties" \
   '{"source":"instance.properties","client_id":null,"configured":"mysql-bin.000007:154"}' "$(start "$m")"

@@ -294,7 +294,7 @@ std::optional<VerifyTally> check_canal(const CanalRun& run) {
   tally.records = v.records;
   tally.status = v.read_all ? ExitCode::kOk : ExitCode::kIoError;
   if (!run.canal.metrics.empty()) add_stores(&tally, stores);
-  add_destinations(&tally, v.destinations);
+  add_destinations(&tally, v.destinations, run.quiet);
   return tally;
 }
 

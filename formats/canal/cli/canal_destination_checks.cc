@@ -128,18 +128,19 @@ std::string tsdb_text(const std::optional<canal::DestinationConfig>& config, con
   return text + ")";
 }
 
-void add_destinations(VerifyTally* tally, const std::vector<DestinationReport>& reports) {
+void add_destinations(VerifyTally* tally, const std::vector<DestinationReport>& reports, bool quiet) {
   if (reports.empty()) return;
   std::string array;
   JsonWriter json(&array);
   json.begin_array();
   for (const DestinationReport& r : reports) {
+    write_report_json(&json, r);
+    if (quiet) continue;
     tally->text_lines += fmt::format("destination {}: {}\n", r.destination, canal::describe_start(r.start));
     // The store only when there is one to speak of: the JSON always says.
     if (r.store.present() || (r.config && r.config->tsdb != canal::TsdbKind::kH2))
       tally->text_lines +=
           fmt::format("destination {}: table-meta store: {}\n", r.destination, tsdb_text(r.config, r.store));
-    write_report_json(&json, r);
   }
   json.end_array();
   tally->json_members.emplace_back("destinations", std::move(array));

@@ -46,8 +46,10 @@ bool absent_meta_dat(const std::string& path);
 // "MySQL tables ...", "none beside meta.dat".
 std::string tsdb_text(const std::optional<canal::DestinationConfig>& config, const canal::TsdbStore& store);
 
-// verify's report: a "destinations" member in JSON, two lines each in text.
-void add_destinations(VerifyTally* tally, const std::vector<DestinationReport>& reports);
+// verify's report: a "destinations" member in JSON, and in text (unless
+// `quiet`, which promises silence when all is well) a line each on where
+// Canal starts and one on the store when there is one to speak of.
+void add_destinations(VerifyTally* tally, const std::vector<DestinationReport>& reports, bool quiet);
 
 // stats: the store's figures on the destination (canal_stats.h).
 void add_destination_stats(const DestinationReport& report, const canal::MetaDat& meta, StatsModel* model);
