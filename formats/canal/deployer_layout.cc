@@ -5,6 +5,7 @@
 #include <map>
 #include <tuple>
 
+#include "canal/tsdb_store.h"
 #include "whole_number.h"
 
 namespace qjt::canal {
@@ -103,6 +104,12 @@ std::vector<DestinationFiles> find_destinations(const std::string& dir) {
   one.files.insert(one.files.end(), history.files.begin(), history.files.end());
   one.covers = one.files;
   one.covers.insert(one.covers.end(), history.day_dirs.begin(), history.day_dirs.end());
+  // The destination's own other files, which verify reads beside meta.dat:
+  // its configuration and its table-meta store.
+  for (const fs::path& file : entries(root, false)) {
+    const std::string name = file.filename().string();
+    if (name == "instance.properties" || is_store_file_name(name)) one.covers.push_back(file.string());
+  }
   return {one};
 }
 

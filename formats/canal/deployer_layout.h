@@ -20,7 +20,8 @@ namespace qjt::canal {
 struct DestinationFiles {
   std::string name;                 // the destination
   std::vector<std::string> files;   // meta.dat, then the meta.log history, oldest first
-  std::vector<std::string> covers;  // the entries of the directory these account for
+  std::vector<std::string> covers;  // the entries of the directory these account for (in a
+                                    // destination's directory also instance.properties and h2.*)
 };
 
 // The destinations `dir` holds, by name; none when it is neither layout.

@@ -10,7 +10,9 @@ std::string master_text(const DestinationConfig& config) {
   const MasterPosition& m = config.master;
   if (!m.journal_name.empty()) {
     if (m.position && *m.position > 0) return fmt::format("{}:{}", m.journal_name, *m.position);
-    return fmt::format("{} searched for timestamp {}", m.journal_name, m.timestamp.value_or(0));
+    if (m.timestamp && *m.timestamp > 0)
+      return fmt::format("{} searched for timestamp {}", m.journal_name, *m.timestamp);
+    return fmt::format("{}:4, its start", m.journal_name);  // Canal's BINLOG_START_OFFEST
   }
   if (m.timestamp && *m.timestamp > 0) return fmt::format("the binlogs searched for timestamp {}", *m.timestamp);
   return fmt::format("gtid {}", m.gtid);

@@ -25,10 +25,6 @@ std::optional<StoreFile> store_file(const fs::path& path) {
                    std::int64_t{st.st_mtim.tv_sec} * 1000 + st.st_mtim.tv_nsec / 1'000'000};
 }
 
-bool is_store_name(const std::string& name) {
-  return name.starts_with("h2.") && name.find(".qjt-backup-") == std::string::npos;
-}
-
 std::optional<std::int64_t> read_format(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::string block(kHeaderBlock, '\0');
@@ -57,12 +53,16 @@ std::int64_t TsdbStore::newest_modified_ms() const {
   return newest;
 }
 
+bool is_store_file_name(std::string_view name) {
+  return name.starts_with("h2.") && name.find(".qjt-backup-") == std::string_view::npos;
+}
+
 TsdbStore find_tsdb_store(const std::string& dir) {
   TsdbStore store;
   std::error_code ec;
   const fs::path base = dir.empty() ? fs::path(".") : fs::path(dir);
   for (fs::directory_iterator it(base, ec), end; !ec && it != end; it.increment(ec)) {
-    if (!is_store_name(it->path().filename().string())) continue;
+    if (!is_store_file_name(it->path().filename().string())) continue;
     if (auto file = store_file(it->path())) store.files.push_back(std::move(*file));
   }
   // h2.mv.db first, the database itself; then by name.

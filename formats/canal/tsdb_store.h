@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "byte_span.h"
@@ -40,6 +41,9 @@ struct TsdbStore {
   std::uint64_t size() const;
   std::int64_t newest_modified_ms() const;
 };
+
+// Whether a file name is one of the H2 store's: h2.*, not a qjt backup.
+bool is_store_file_name(std::string_view name);
 
 // The H2 files of `dir` (the directory of meta.dat): every regular file
 // named h2.* but qjt's own backups (.qjt-backup-). Nothing is opened but

@@ -153,6 +153,11 @@ check "verify text: the store's line" yes \
   "$("$qjt" verify "$m" | grep -q "^destination example: table-meta store: $d/h2.mv.db (2 file(s), 8098 bytes, last written .*, MVStore format 2: H2 2.0-2.1 (Canal 1.1.7, 1.1.8))$" && echo yes)"
 touch -d '2020-01-01 00:00:00' "$d"/h2.*
 check "verify: a store older than the cursor, no warning" "[]" "$("$qjt" verify --json "$m" | jq -c '[.findings[].code]')"
+cp "$td/logs/example/meta.log" "$d/"
+printf 'canal.instance.tsdb.enable=true\n' >"$d/instance.properties"
+check "a destination's directory: its store and instance.properties are its own, not skipped" "" \
+  "$("$qjt" verify "$d" 2>/dev/null | grep -e 'skipped [0-9]' -e 'no known format')"
+rm "$d/meta.log" "$d/instance.properties"
 check "stats: the store's size and time" "8098 1577836800000" \
   "$("$qjt" stats --json "$m" 2>/dev/null | jq -r '.entities[0].gauges | "\(.tsdb_bytes) \(.tsdb_written_time_ms)"')"
 

@@ -199,4 +199,9 @@ TEST_CASE("start precedence: meta.dat, instance.properties, SHOW MASTER STATUS")
   configured.master.timestamp = 1610750948000;
   d = where_canal_starts(one_client(std::nullopt), kSource, configured);
   CHECK(d.configured_text == "the binlogs searched for timestamp 1610750948000");
+  configured.master.journal_name = "mysql-bin.000007";
+  CHECK(where_canal_starts(std::nullopt, kSource, configured).configured_text ==
+        "mysql-bin.000007 searched for timestamp 1610750948000");
+  configured.master.timestamp.reset();
+  CHECK(where_canal_starts(std::nullopt, kSource, configured).configured_text == "mysql-bin.000007:4, its start");
 }
