@@ -105,15 +105,6 @@ std::string node_text(const ZkClientNode& node) {
   return text;
 }
 
-// Each destination's clients as the meta.dat Canal would hold for them.
-template <typename Each>
-void for_each_destination(const std::vector<ZkClientNode>& nodes, Each each) {
-  for (const std::string& destination : canal::zk_destinations(nodes))
-    if (!destination.empty()) each(canal::zk_meta_dat(nodes, destination));
-}
-
-std::string source_of(const CanalRun& run) { return run.paths.empty() ? std::string() : run.paths.front(); }
-
 }  // namespace
 
 bool placed(const ZkClientNode& node) { return !node.node.destination.empty(); }
@@ -175,12 +166,22 @@ bool verify_zk(const CanalRun& run, const canal::BinlogSizes* binlogs, Reporter*
 
 bool zk_stats(const CanalRun& run, const canal::BinlogSizes* binlogs, std::int64_t now_ms, StatsModel* model,
               Reporter* findings) {
-  std::vector<ZkClientNode> nodes;
-  const bool read_all = read_zk_nodes(run.paths, *run.kind, findings, &nodes);
-  for_each_destination(nodes, [&](const canal::MetaDat& meta) {
-    if (binlogs != nullptr) canal::check_against_binlogs(meta, *binlogs, source_of(run), findings);
-    canal::add_meta_dat_stats(meta, canal::MetaDatSource{source_of(run), ""}, binlogs, now_ms, model);
-  });
+  bool read_all = true;
+  const auto add = [&](const canal::MetaDat& meta, const std::string& path) {
+    if (binlogs != nullptr) canal::check_against_binlogs(meta, *binlogs, path, findings);
+    canal::add_meta_dat_stats(meta, canal::MetaDatSource{path, ""}, binlogs, now_ms, model);
+  };
+  // A cursor file is its own entity, placed or not; a tree's are its destinations.
+  for (const std::string& path : run.paths) {
+    std::vector<ZkClientNode> nodes;
+    read_all = read_zk_nodes({path}, *run.kind, findings, &nodes) && read_all;
+    if (*run.kind == canal::FileKind::kZkCursor) {
+      for (const ZkClientNode& node : nodes) add(canal::zk_meta_dat({node}, node.node.destination), path);
+      continue;
+    }
+    for (const std::string& destination : canal::zk_destinations(nodes))
+      add(canal::zk_meta_dat(nodes, destination), path);
+  }
   return read_all;
 }
 
