@@ -6,14 +6,17 @@
 #include "canal/gzip_text.h"
 #include "canal/line_splitter.h"
 #include "canal/meta_log.h"
+#include "canal/zk_cursor.h"
 #include "path_name.h"
 
 namespace qjt::canal {
 namespace {
 
-constexpr std::array<std::pair<FileKind, std::string_view>, 2> kFormatNames = {{
+constexpr std::array<std::pair<FileKind, std::string_view>, 4> kFormatNames = {{
     {FileKind::kMetaDat, "canal-meta-dat"},
     {FileKind::kMetaLog, "canal-meta-log"},
+    {FileKind::kZkCursor, "canal-zk-cursor"},
+    {FileKind::kZkTree, "canal-zk-tree"},
 }};
 
 bool named_meta_log(const std::string& name) {
@@ -57,12 +60,14 @@ bool looks_like_meta_dat(std::string_view text) {
 std::optional<FileKind> detect_file_kind(const std::string& path, ByteSpan bytes) {
   const std::string name = base_name(path);
   if (name == "meta.dat") return FileKind::kMetaDat;
+  if (parse_cursor_path(path)) return FileKind::kZkCursor;
   if (is_gzip(bytes)) {
     if (named_meta_log(name) || starts_with_cursor_line(first_gzip_line(bytes))) return FileKind::kMetaLog;
     return std::nullopt;
   }
   const std::string_view text = bytes.as_chars();
   if (looks_like_meta_dat(text)) return FileKind::kMetaDat;
+  if (looks_like_zk_cursor(text)) return FileKind::kZkCursor;
   if (starts_with_cursor_line(text)) return FileKind::kMetaLog;
   if (named_meta_log(name)) return FileKind::kMetaLog;
   return std::nullopt;

@@ -204,9 +204,8 @@ void read_postion(const JsonValue& postion, Fields* f, Cursor* out) {
   out->valid = out->valid && p.ok();
 }
 
-Cursor read_cursor(const JsonValue& cursor, Fields* parent) {
+Cursor read_cursor_fields(const JsonValue& cursor, Fields& c) {
   Cursor out;
-  Fields c(cursor, parent->where() + ".cursor", *parent);
   c.misspellings({"identity", "postion"});
   if (const JsonValue* identity = c.get("identity", Kind::kObject, true)) {
     Fields id(*identity, c.where() + ".identity", c);
@@ -218,6 +217,11 @@ Cursor read_cursor(const JsonValue& cursor, Fields* parent) {
   out.valid = out.valid && c.ok();
   if (out.valid) check_cursor_values(out, cursor.offset, &c);
   return out;
+}
+
+Cursor read_cursor(const JsonValue& cursor, Fields* parent) {
+  Fields c(cursor, parent->where() + ".cursor", *parent);
+  return read_cursor_fields(cursor, c);
 }
 
 std::optional<ClientData> read_client(const JsonValue& entry, std::size_t index, Fields* top) {
@@ -306,6 +310,12 @@ bool readable_json(ByteSpan bytes, const std::string& file, JsonValue* top, Repo
 }
 
 }  // namespace
+
+Cursor read_log_position(const JsonValue& value, const std::string& where, const std::string& file,
+                         Reporter* reporter) {
+  Fields c(value, where, file, reporter);
+  return read_cursor_fields(value, c);
+}
 
 bool is_timestamp_cursor(const Cursor& c) {
   return c.journal_name && c.journal_name->empty() && c.position == 0 && c.timestamp.value_or(0) > 0;
@@ -403,7 +413,9 @@ class SortedObject {
   std::vector<std::pair<std::string, std::string>> members_;
 };
 
-std::string cursor_json(const Cursor& c) {
+}  // namespace
+
+std::string log_position_json(const Cursor& c) {
   const std::string address = SortedObject().str("address", c.address).integer("port", c.port).str();
   const std::string identity = SortedObject().integer("slaveId", c.slave_id).raw("sourceAddress", address).str();
   const std::string postion = SortedObject()
@@ -417,8 +429,6 @@ std::string cursor_json(const Cursor& c) {
   return SortedObject().raw("identity", identity).raw("postion", postion).str();
 }
 
-}  // namespace
-
 std::string write_meta_dat(const MetaDat& meta) {
   std::string clients;
   JsonWriter json(&clients);
@@ -428,7 +438,7 @@ std::string write_meta_dat(const MetaDat& meta) {
         SortedObject().integer("clientId", c.client_id).str("destination", c.destination).str("filter", c.filter).str();
     SortedObject entry;
     entry.raw("clientIdentity", identity);
-    if (c.cursor) entry.raw("cursor", cursor_json(*c.cursor));
+    if (c.cursor) entry.raw("cursor", log_position_json(*c.cursor));
     json.raw(entry.str());
   }
   json.end_array();

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "byte_span.h"
+#include "canal/json_value.h"
 #include "finding.h"
 
 namespace qjt::canal {
@@ -36,6 +37,15 @@ struct Cursor {
 
   bool operator==(const Cursor&) const = default;
 };
+
+// One LogPosition object, a meta.dat client's cursor or a ZooKeeper cursor
+// node's (zk_cursor.h), decoded with every check of a meta.dat cursor;
+// `where` names it in the findings. Not valid when a field is missing or
+// malformed (the findings say which).
+Cursor read_log_position(const JsonValue& value, const std::string& where, const std::string& file, Reporter* reporter);
+// A LogPosition as fastjson writes it: keys sorted at every level, nulls
+// left out, no "@type".
+std::string log_position_json(const Cursor& cursor);
 
 // Canal's own "search by timestamp" cursor (§5): an empty journal name,
 // position 0 and a positive timestamp.

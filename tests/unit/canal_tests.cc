@@ -520,7 +520,8 @@ TEST_CASE("canal text readers: seeded random and mutated input never crash") {
 }
 
 TEST_CASE("canal format names: one table both ways") {
-  CHECK(format_names() == std::vector<std::string_view>{"canal-meta-dat", "canal-meta-log"});
+  CHECK(format_names() ==
+        std::vector<std::string_view>{"canal-meta-dat", "canal-meta-log", "canal-zk-cursor", "canal-zk-tree"});
   for (const std::string_view name : format_names()) CHECK(format_name(*parse_format(std::string(name))) == name);
   CHECK_FALSE(parse_format("canal"));
 }

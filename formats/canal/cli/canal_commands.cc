@@ -7,9 +7,11 @@
 
 #include "canal/binlog_list.h"
 #include "canal/canal_stats.h"
+#include "canal/cli/canal_cursor_output.h"
 #include "canal/cli/canal_destination_checks.h"
 #include "canal/cli/canal_hints.h"
 #include "canal/cli/canal_input.h"
+#include "canal/cli/canal_zk.h"
 #include "canal/restart_cursor.h"
 #include "canal/store_metrics.h"
 #include "clock.h"
@@ -24,32 +26,6 @@ namespace {
 
 using canal::Cursor;
 using canal::FileKind;
-
-void optional_str(JsonWriter* line, const char* key, const std::optional<std::string>& v) {
-  v ? line->str(key, *v) : line->null(key);
-}
-
-void optional_num(JsonWriter* line, const char* key, const std::optional<std::int64_t>& v) {
-  v ? line->num(key, *v) : line->null(key);
-}
-
-// The cursor's fields into an open object.
-void cursor_fields(JsonWriter* line, const Cursor& c) {
-  optional_str(line, "journal_name", c.journal_name);
-  optional_num(line, "position", c.position);
-  optional_num(line, "server_id", c.server_id);
-  optional_num(line, "timestamp", c.timestamp);
-  optional_str(line, "gtid", c.gtid);
-  line->boolean("included", c.included).str("address", c.address).num("port", c.port).num("slave_id", c.slave_id);
-}
-
-std::string cursor_text(const Cursor& c) {
-  std::string text = fmt::format("{}:{} timestamp {} ({})", c.journal_name.value_or(""), c.position.value_or(0),
-                                 c.timestamp.value_or(0), format_time(c.timestamp.value_or(0)));
-  if (c.server_id) text += fmt::format(" server_id {}", *c.server_id);
-  if (c.gtid) text += fmt::format(" gtid \"{}\"", *c.gtid);
-  return text + fmt::format(" included {} source {}:{} slave_id {}", c.included, c.address, c.port, c.slave_id);
-}
 
 void append_meta_dat_json(std::string* out, const std::string& path, const canal::MetaDat& meta,
                           const std::optional<canal::RestartCursor>& restart) {
@@ -137,10 +113,12 @@ bool usage(std::string_view command, const std::string& message) {
 bool known_kind(const CanalRun& run, std::string_view command) {
   if (run.kind || run.paths.empty()) return true;
   return usage(command,
-               fmt::format("{} is not a Canal meta.dat or meta.log; name its kind with --format canal-meta-dat or "
-                           "--format canal-meta-log",
+               fmt::format("{} is not a Canal meta.dat, meta.log or ZooKeeper cursor; name its kind with --format "
+                           "canal-meta-dat, canal-meta-log, canal-zk-cursor or canal-zk-tree",
                            run.paths.front()));
 }
+
+bool zk_kind(const std::optional<FileKind>& kind) { return kind == FileKind::kZkCursor || kind == FileKind::kZkTree; }
 
 struct Verified {
   FindingList findings;
@@ -154,6 +132,10 @@ void verify_meta_dats(const CanalRun& run, Verified* v) {
   std::string text;
   if (!run.canal.binlogs.empty() && read_whole(run.canal.binlogs, &text, &v->findings))
     binlogs = canal::read_binlog_list(text, run.canal.binlogs, &v->findings);
+  if (zk_kind(run.kind)) {
+    v->read_all = verify_zk(run, run.canal.binlogs.empty() ? nullptr : &binlogs, &v->findings, &v->records);
+    return;
+  }
   for (const std::string& path : run.paths) {
     if (absent_meta_dat(path)) {
       const canal::MetaDatSource source{path, canal::destination_of_meta_dat(path)};
@@ -225,6 +207,7 @@ void add_canal_replay_options(CLI::App* command, CanalOptions* o) {
 
 ExitCode run_canal_dump(const CanalRun& run) {
   if (!known_kind(run, "dump")) return ExitCode::kUsage;
+  if (zk_kind(run.kind)) return run_zk_dump(run);
   const auto kind = run.kind;
   StderrReporter printed;
   HintingReporter reporter(canal_hint, &printed);
@@ -272,8 +255,8 @@ ExitCode run_canal_dump(const CanalRun& run) {
 std::optional<VerifyTally> check_canal(const CanalRun& run) {
   if (!known_kind(run, "verify")) return std::nullopt;
   const auto kind = run.kind;
-  if (!run.canal.binlogs.empty() && kind != FileKind::kMetaDat) {
-    usage("verify", "--binlogs checks meta.dat files");
+  if (!run.canal.binlogs.empty() && kind == FileKind::kMetaLog) {
+    usage("verify", "--binlogs checks meta.dat files and ZooKeeper cursors");
     return std::nullopt;
   }
   Verified v;
@@ -283,7 +266,7 @@ std::optional<VerifyTally> check_canal(const CanalRun& run) {
       order.add(e, &v.findings);
       ++v.records;
     });
-  } else if (kind == FileKind::kMetaDat) {
+  } else if (kind) {
     verify_meta_dats(run, &v);
   }
   std::vector<canal::StoreMetrics> stores;
@@ -373,6 +356,9 @@ ExitCode run_canal_stats(const CanalRun& run, StatsModel* model, Reporter* repor
     read_all = read_whole(run.canal.binlogs, &text, reporter);
     if (read_all) binlogs = canal::read_binlog_list(text, run.canal.binlogs, reporter);
   }
+  if (zk_kind(run.kind))
+    return zk_stats(run, binlogs ? &*binlogs : nullptr, now, model, reporter) && read_all ? ExitCode::kOk
+                                                                                          : ExitCode::kIoError;
   for (const std::string& path : run.paths) {
     MetaDatFile file;
     read_all = load_meta_dat(path, &file, reporter) && read_all;

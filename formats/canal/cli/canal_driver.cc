@@ -1,7 +1,11 @@
 // The Canal driver: a consumer's cursors (meta.dat) and their history
-// (meta.log, plain or gzip'd), told by name and content; the two kinds are
-// read in separate groups.
+// (meta.log, plain or gzip'd), told by name and content, and the cursors
+// Canal keeps in ZooKeeper (a node's JSON or zkCli's output around it, and
+// trees mirroring the nodes, told by their layout); each kind is read in a
+// group of its own.
 #include <sys/stat.h>
+
+#include <filesystem>
 
 #include "canal/canal_file_kind.h"
 #include "canal/cli/canal_commands.h"
@@ -9,8 +13,11 @@
 #include "canal/cli/canal_hints.h"
 #include "canal/cli/canal_input.h"
 #include "canal/cli/canal_repair.h"
+#include "canal/cli/canal_zk_convert.h"
+#include "canal/cli/canal_zk_repair.h"
 #include "canal/deployer_layout.h"
 #include "canal/meta_generator.h"
+#include "canal/zk_tree.h"
 #include "driver.h"
 #include "input_file.h"
 
@@ -20,7 +27,7 @@ namespace {
 class CanalDriver final : public Driver {
  public:
   CanalDriver() {
-    dump_.does = "the cursors of a meta.dat; the entries of meta.log files";
+    dump_.does = "the cursors of a meta.dat or of ZooKeeper nodes; the entries of meta.log files";
     dump_.read = [](const ReadRequest& r) { return run_canal_dump(run(r)); };
 
     verify_.does = "cursors and their order; --binlogs, --metrics check the server's side";
@@ -50,8 +57,16 @@ class CanalDriver final : public Driver {
     repair_.does = "rewrites a meta.dat's damaged cursors, with a backup";
     repair_.add_options = bind_options<CanalRepairOptions>(add_canal_repair_options);
     repair_.write = [](const WriteRequest& r) {
-      return run_canal_repair(CanalRepairRun{r.paths, r.group == "canal-meta-log",
-                                             options_in<CanalRepairOptions>(r.options), r.apply, r.json, r.guard});
+      const CanalRepairRun run{
+          r.paths, r.group == "canal-meta-log", options_in<CanalRepairOptions>(r.options), r.apply, r.json, r.guard};
+      return r.group == "canal-zk-cursor" ? run_zk_cursor_repair(run) : run_canal_repair(run);
+    };
+
+    convert_.does = "a meta.dat client to its ZooKeeper cursor node, and cursor nodes back to a meta.dat";
+    convert_.targets = {"canal-zk-cursor", "canal-meta-dat"};
+    convert_.add_options = bind_options<CanalConvertOptions>(add_canal_convert_options);
+    convert_.convert = [](const ConvertRequest& r) {
+      return run_canal_convert(r, options_in<CanalConvertOptions>(r.options));
     };
 
     gen_.does = "a meta.dat and a meta.log history of N updates";
@@ -61,18 +76,18 @@ class CanalDriver final : public Driver {
   }
 
   std::string_view name() const override { return "canal"; }
-  std::string_view title() const override { return "Canal consumer cursors (meta.dat, meta.log)"; }
+  std::string_view title() const override { return "Canal consumer cursors (meta.dat, meta.log, ZooKeeper)"; }
   std::vector<std::string_view> kinds() const override { return canal::format_names(); }
 
   std::optional<Claim> claim(const std::string& path, ByteSpan bytes) const override {
     const auto kind = canal::detect_file_kind(path, bytes);
     if (!kind) return std::nullopt;
-    const bool dat = *kind == canal::FileKind::kMetaDat;
-    return Claim{true, dat ? "a Canal meta.dat" : "a Canal meta.log", std::string(canal::format_name(*kind))};
+    return Claim{true, evidence(*kind), std::string(canal::format_name(*kind))};
   }
 
   std::string_view looks_for() const override {
-    return "a Canal meta.dat (by name or its JSON) or meta.log (by name or a cursor line, plain or gzip'd)";
+    return "a Canal meta.dat (by name or its JSON), meta.log (by name or a cursor line, plain or gzip'd) or "
+           "ZooKeeper cursor node (its JSON, or its place)";
   }
 
   // meta.log lines; a meta.dat has no records to select.
@@ -82,6 +97,7 @@ class CanalDriver final : public Driver {
   // A deployer root's destinations, or one destination's directory: each
   // destination's meta.dat and meta.log history, read as one.
   std::vector<Site> discover(const std::string& dir) const override {
+    if (auto tree = zk_tree_site(dir)) return {std::move(*tree)};
     std::vector<Site> sites;
     for (canal::DestinationFiles& d : canal::find_destinations(dir))
       sites.push_back(Site{"Canal destination " + d.name, std::move(d.files), {}, std::move(d.covers)});
@@ -94,6 +110,7 @@ class CanalDriver final : public Driver {
                              {"replay", &replay_},
                              {"stats", &stats_},
                              {"repair", &repair_},
+                             {"convert", &convert_},
                              {"gen", &gen_}});
   }
 
@@ -104,10 +121,46 @@ class CanalDriver final : public Driver {
   // first one's bytes tell it, read once (InputFile keeps them for the run).
   static CanalRun run(const ReadRequest& r) {
     auto kind = canal::parse_format(r.group) ? canal::parse_format(r.group) : canal::parse_format(r.format);
-    if (!kind && !r.paths.empty()) kind = stream_kind(r.paths.front());
-    return CanalRun{r.paths,  kind,    r.json,   r.strict, r.quiet, options_in<CanalOptions>(r.options),
+    auto paths = r.paths;
+    for (const auto& [setting, value] : r.discovered) {
+      if (setting != kZkTreeSetting) continue;
+      kind = canal::FileKind::kZkTree;
+      paths = {value};
+    }
+    if (!kind && !paths.empty()) kind = stream_kind(paths.front());
+    return CanalRun{paths,    kind,    r.json,   r.strict, r.quiet, options_in<CanalOptions>(r.options),
                     r.filter, r.limit, r.printed};
   }
+
+  static std::string evidence(canal::FileKind kind) {
+    switch (kind) {
+      case canal::FileKind::kMetaDat:
+        return "a Canal meta.dat";
+      case canal::FileKind::kMetaLog:
+        return "a Canal meta.log";
+      default:
+        return "a Canal ZooKeeper cursor node";
+    }
+  }
+
+  // A ZooKeeper tree in `dir`: one site, read whole by the tree's reader
+  // (the setting names its root), covering the entries it reads.
+  static std::optional<Site> zk_tree_site(const std::string& dir) {
+    namespace fs = std::filesystem;
+    const auto root = canal::zk_tree_root(dir);
+    if (!root) return std::nullopt;
+    Site site{"Canal ZooKeeper tree " + *root, {}, {{std::string(kZkTreeSetting), *root}}, {}};
+    std::error_code ec;
+    if (!fs::equivalent(*root, dir, ec)) {
+      const fs::path below = fs::path(*root).lexically_relative(fs::path(dir).lexically_normal());
+      site.covers.push_back((fs::path(dir) / *below.begin()).string());
+      return site;
+    }
+    for (const auto& entry : fs::directory_iterator(dir, ec)) site.covers.push_back(entry.path().string());
+    return site;
+  }
+
+  static constexpr std::string_view kZkTreeSetting = "canal-zk-tree";
 
   static std::optional<canal::FileKind> stream_kind(const std::string& path) {
     struct stat st {};
@@ -122,6 +175,7 @@ class CanalDriver final : public Driver {
   VerifyCapability verify_;
   StatsCapability stats_;
   WriteCapability repair_;
+  ConvertCapability convert_;
   GenCapability gen_;
 };
 
