@@ -37,6 +37,10 @@ bool is_valid_utf8(std::string_view bytes);
 // offset of the first bad byte, or bytes.size().
 std::size_t valid_utf8_prefix(std::string_view bytes);
 
+// Appends a Unicode code point (at most 0x10FFFF, not a surrogate) to
+// `out` as UTF-8: what a JSON or Java \u escape decodes to.
+void append_utf8(std::string* out, std::uint32_t code_point);
+
 // Process-wide, set once from --json-big-numbers before a command runs.
 void write_big_numbers_as_strings(bool as_strings);
 // The largest magnitude a double holds exactly: 2^53.

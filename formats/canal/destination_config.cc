@@ -3,10 +3,11 @@
 #include <sys/stat.h>
 
 #include <filesystem>
-#include <fstream>
 
 #include <fmt/format.h>
 
+#include "input_file.h"
+#include "json_writer.h"
 #include "whole_number.h"
 
 namespace qjt::canal {
@@ -54,24 +55,6 @@ std::optional<LogicalLine> next_line(std::string_view text, std::size_t* at) {
   return std::nullopt;
 }
 
-void append_utf8(std::uint32_t cp, std::string* out) {
-  if (cp < 0x80) {
-    out->push_back(static_cast<char>(cp));
-  } else if (cp < 0x800) {
-    out->push_back(static_cast<char>(0xC0 | (cp >> 6)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else if (cp < 0x10000) {
-    out->push_back(static_cast<char>(0xE0 | (cp >> 12)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else {
-    out->push_back(static_cast<char>(0xF0 | (cp >> 18)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  }
-}
-
 // Java chars (UTF-16 units) into UTF-8: a surrogate pair is one code
 // point, a lone surrogate U+FFFD.
 class Utf16ToUtf8 {
@@ -83,7 +66,7 @@ class Utf16ToUtf8 {
 
   void add(std::uint32_t unit) {
     if (high_ && unit >= 0xDC00 && unit <= 0xDFFF) {
-      append_utf8(0x10000 + ((*high_ - 0xD800) << 10) + (unit - 0xDC00), out_);
+      append_utf8(out_, 0x10000 + ((*high_ - 0xD800) << 10) + (unit - 0xDC00));
       high_.reset();
       return;
     }
@@ -91,13 +74,13 @@ class Utf16ToUtf8 {
     if (unit >= 0xD800 && unit <= 0xDBFF) {
       high_ = unit;
     } else {
-      append_utf8(unit >= 0xDC00 && unit <= 0xDFFF ? 0xFFFD : unit, out_);
+      append_utf8(out_, unit >= 0xDC00 && unit <= 0xDFFF ? 0xFFFD : unit);
     }
   }
 
  private:
   void flush() {
-    if (high_) append_utf8(0xFFFD, out_);
+    if (high_) append_utf8(out_, 0xFFFD);
     high_.reset();
   }
 
@@ -193,15 +176,16 @@ void decide_tsdb(const Properties& p, DestinationConfig* config) {
 
 // The file's bytes, at most kMaxPropertiesBytes; false with a finding.
 bool read_bounded(const std::string& path, std::string* bytes, Reporter* reporter) {
-  std::ifstream in(path, std::ios::binary);
-  bytes->resize(kMaxPropertiesBytes + 1);
-  in.read(bytes->data(), static_cast<std::streamsize>(bytes->size()));
-  if (in.bad() || (!in && !in.eof())) {
-    reporter->report(Finding{Severity::kError, "io_error", path, std::nullopt, "cannot read the file"});
+  Finding failure;
+  const auto input = InputFile::open(path, &failure);
+  if (!input) {
+    reporter->report(std::move(failure));
     return false;
   }
-  bytes->resize(static_cast<std::size_t>(in.gcount()));
-  if (bytes->size() <= kMaxPropertiesBytes) return true;
+  if (input->bytes().size() <= kMaxPropertiesBytes) {
+    bytes->assign(input->bytes().as_chars());
+    return true;
+  }
   reporter->report(Finding{Severity::kWarning, "canal_properties", path, std::nullopt,
                            fmt::format("expected a properties file of at most {} bytes, found a larger one: not read",
                                        kMaxPropertiesBytes)});

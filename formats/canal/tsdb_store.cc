@@ -4,10 +4,10 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <map>
 
 #include "canal/restart_cursor.h"
+#include "input_file.h"
 #include "whole_number.h"
 
 namespace qjt::canal {
@@ -26,11 +26,11 @@ std::optional<StoreFile> store_file(const fs::path& path) {
 }
 
 std::optional<std::int64_t> read_format(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::string block(kHeaderBlock, '\0');
-  in.read(block.data(), static_cast<std::streamsize>(block.size()));
-  block.resize(static_cast<std::size_t>(std::max<std::streamsize>(in.gcount(), 0)));
-  return mvstore_format(ByteSpan(block));
+  std::string error;
+  const auto input = InputFile::open(path, &error);
+  if (!input) return std::nullopt;
+  const ByteSpan bytes = input->bytes();
+  return mvstore_format(bytes.subspan(0, std::min<std::size_t>(bytes.size(), kHeaderBlock)));
 }
 
 // When a cursor's binlog reading starts, for comparing by time.

@@ -142,12 +142,8 @@ TsdbChoice tsdb_choice(const CanalRepairOptions& o) {
   return o.reset_tsdb ? TsdbChoice::kReset : o.keep_tsdb ? TsdbChoice::kKeep : TsdbChoice::kUnsaid;
 }
 
-// meta.dat.qjt-backup-<stamp>: beside the file (Canal reads only the
-// exact name meta.dat), or in --backup-to.
 std::string backup_path(const Plan& p, const WriteGuardOptions& guard, std::string_view stamp) {
-  const std::string suffix = fmt::format(".qjt-backup-{}", stamp);
-  if (guard.backup_root.empty()) return p.path + suffix;
-  return (fs::path(guard.backup_root) / (base_name(p.path) + suffix)).string();
+  return canal_backup_path(p.path, guard, stamp);
 }
 
 void write_loss_json(JsonWriter* line, const canal::MetaLoss& loss) {
@@ -259,6 +255,12 @@ ReplaceResult carry_out(Plan* p, const CanalRepairOptions& o, const WriteGuardOp
 }
 
 }  // namespace
+
+std::string canal_backup_path(const std::string& file, const WriteGuardOptions& guard, std::string_view stamp) {
+  const std::string name = fmt::format("{}.qjt-backup-{}", base_name(file), stamp);
+  return (guard.backup_root.empty() ? fs::path(file).parent_path() / name : fs::path(guard.backup_root) / name)
+      .string();
+}
 
 void add_canal_repair_options(CLI::App* command, CanalRepairOptions* o) {
   command

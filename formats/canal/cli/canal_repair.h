@@ -9,6 +9,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "exit_code.h"
@@ -38,6 +39,11 @@ struct CanalRepairRun {
   bool json = false;
   WriteGuardOptions guard;
 };
+
+// Where a backup of a Canal file goes: <file>.qjt-backup-<stamp> beside
+// it (Canal and H2 open only their exact names: meta.dat, a cursor node's
+// file, h2.mv.db), or in --backup-to.
+std::string canal_backup_path(const std::string& file, const WriteGuardOptions& guard, std::string_view stamp);
 
 // nullopt when neither the PATH nor the options are Canal's.
 ExitCode run_canal_repair(const CanalRepairRun& run);

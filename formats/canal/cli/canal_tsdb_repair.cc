@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "canal/cli/canal_repair.h"
 #include "free_space.h"
 #include "path_name.h"
 
@@ -34,10 +35,7 @@ std::vector<std::string> reset_statements(const std::string& destination) {
 std::vector<StoreMove> moves_for(const TsdbPlan& p, const WriteGuardOptions& guard, std::string_view stamp) {
   std::vector<StoreMove> moves;
   for (const canal::StoreFile& f : p.store.files) {
-    const std::string name = fmt::format("{}.qjt-backup-{}", base_name(f.path), stamp);
-    const fs::path to =
-        guard.backup_root.empty() ? fs::path(f.path).parent_path() / name : fs::path(guard.backup_root) / name;
-    moves.push_back(StoreMove{f.path, to.string()});
+    moves.push_back(StoreMove{f.path, canal_backup_path(f.path, guard, stamp)});
   }
   return moves;
 }

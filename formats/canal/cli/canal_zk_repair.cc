@@ -13,7 +13,6 @@
 #include "guarded_replace.h"
 #include "json_line.h"
 #include "output.h"
-#include "path_name.h"
 
 namespace qjt::cli {
 namespace {
@@ -101,9 +100,7 @@ FindingList verify_file(const std::string& path) {
 }
 
 std::string backup_path(const ZkPlan& p, const WriteGuardOptions& guard, std::string_view stamp) {
-  const std::string suffix = fmt::format(".qjt-backup-{}", stamp);
-  if (guard.backup_root.empty()) return p.path + suffix;
-  return (fs::path(guard.backup_root) / (base_name(p.path) + suffix)).string();
+  return canal_backup_path(p.path, guard, stamp);
 }
 
 ReplaceResult carry_out(ZkPlan* p, const WriteGuardOptions& guard) {
