@@ -133,6 +133,11 @@ check "repair: the plan's node and new bytes" \
 check "repair: the set command" \
   "zkCli.sh set /otter/canal/destinations/example/1001/cursor '$(node mysql-bin.000267 4 1610750948000)'" \
   "$(jq -r .set_command <<<"$plan")"
+check "repair: forward, no rewind" false "$(jq -r .rewind <<<"$plan")"
+rewind=$("$qjt" repair --set-position 1001=mysql-bin.000200:4 repair.txt)
+check "repair: a rewind names the store to reset, and the SQL of a MySQL one" \
+  "DELETE FROM meta_snapshot WHERE destination = 'example';|DELETE FROM meta_history WHERE destination = 'example';" \
+  "$(grep -A2 'a rewind:' <<<"$rewind" | tail -2 | sed 's/^ *//' | paste -sd'|')"
 check "repair: the plan changed nothing" 0 "$(cmp -s repair.txt zkget.txt; echo $?)"
 check "repair --apply: exit 0" 0 \
   "$("$qjt" repair --apply --to-timestamp 1001=1610740000000 repair.txt >/dev/null 2>&1; echo $?)"

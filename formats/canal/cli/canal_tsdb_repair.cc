@@ -24,12 +24,6 @@ std::string sql_string(std::string_view value) {
   return out + "'";
 }
 
-std::vector<std::string> reset_statements(const std::string& destination) {
-  const std::string d = sql_string(destination);
-  return {fmt::format("DELETE FROM meta_snapshot WHERE destination = {};", d),
-          fmt::format("DELETE FROM meta_history WHERE destination = {};", d)};
-}
-
 // Where each file of the store goes: <name>.qjt-backup-<stamp>, beside it
 // or in --backup-to, as meta.dat's backup goes.
 std::vector<StoreMove> moves_for(const TsdbPlan& p, const WriteGuardOptions& guard, std::string_view stamp) {
@@ -96,6 +90,12 @@ std::string decide_action(TsdbPlan* p, const WriteGuardOptions& guard, std::stri
 }
 
 }  // namespace
+
+std::vector<std::string> reset_statements(const std::string& destination) {
+  const std::string d = sql_string(destination);
+  return {fmt::format("DELETE FROM meta_snapshot WHERE destination = {};", d),
+          fmt::format("DELETE FROM meta_history WHERE destination = {};", d)};
+}
 
 TsdbPlan plan_tsdb(const std::string& path, const std::optional<canal::MetaDat>& before, const canal::MetaDat& after,
                    TsdbChoice choice, const WriteGuardOptions& guard, std::string_view stamp) {

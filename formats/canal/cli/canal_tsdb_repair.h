@@ -59,6 +59,10 @@ struct TsdbPlan {
 TsdbPlan plan_tsdb(const std::string& path, const std::optional<canal::MetaDat>& before, const canal::MetaDat& after,
                    TsdbChoice choice, const WriteGuardOptions& guard, std::string_view stamp);
 
+// The two statements that reset a MySQL-backed store for `destination`
+// (its rows of meta_snapshot and meta_history), for the operator to run.
+std::vector<std::string> reset_statements(const std::string& destination);
+
 // The sentence that refuses a rewind: names both options.
 std::string tsdb_refusal(const TsdbPlan& plan);
 

@@ -5,9 +5,11 @@
 #include <fmt/format.h>
 
 #include "canal/cli/canal_input.h"
+#include "canal/cli/canal_tsdb_repair.h"
 #include "canal/cli/canal_zk.h"
 #include "canal/cli/canal_zk_convert.h"
 #include "canal/meta_repair.h"
+#include "canal/tsdb_store.h"
 #include "clock.h"
 #include "command_support.h"
 #include "guarded_replace.h"
@@ -27,6 +29,8 @@ struct ZkPlan {
   std::string after;   // what Canal would write for the new cursor
   std::vector<std::string> actions;
   std::string backup, planned_backup;
+  std::string destination;
+  bool rewind = false;  // the cursor moves back (tsdb_store.h)
 };
 
 bool changes(const ZkPlan& p) { return p.before != p.after; }
@@ -88,6 +92,8 @@ std::optional<ZkPlan> make_plan(const std::string& path, const canal::MetaEdits&
   const std::string_view data = std::string_view(bytes).substr(node.cursor->offset);
   plan.before = std::string(data.substr(0, std::min(data.find('\n'), data.size())));
   plan.after = canal::write_zk_cursor(*meta.clients.front().cursor);
+  plan.destination = node.node.destination;
+  plan.rewind = canal::is_rewind(*node.cursor->cursor, *meta.clients.front().cursor);
   if (changes(plan) && plan.actions.empty()) plan.actions.push_back("rewrite as Canal writes the node");
   return plan;
 }
@@ -121,6 +127,17 @@ ReplaceResult carry_out(ZkPlan* p, const WriteGuardOptions& guard) {
   return result;
 }
 
+// A rewind needs the destination's table-meta store reset (canal_tsdb_repair.h),
+// which sits with the Canal server, out of this file's sight.
+std::string rewind_text(const ZkPlan& p) {
+  std::string text = fmt::format(
+      "  a rewind: before Canal starts from it, reset the destination's table-meta store, unless no DDL happened "
+      "in between: move conf/{}/h2.mv.db and its h2.* files aside on the Canal server, or for a MySQL store run\n",
+      p.destination);
+  for (const std::string& statement : reset_statements(p.destination)) text += "    " + statement + "\n";
+  return text;
+}
+
 void print(Output* out, const ZkPlan& p, bool applied, bool json, const FindingList& verified) {
   const std::string set = zkcli_set_command(p.node, p.after);
   if (json) {
@@ -128,7 +145,7 @@ void print(Output* out, const ZkPlan& p, bool applied, bool json, const FindingL
     line.boolean("applied", applied).str("file", p.path).str("node", p.node).begin_array("actions");
     for (const std::string& a : p.actions) line.string(a);
     line.end_array().boolean("changed", changes(p)).str("before", p.before).str("after", p.after);
-    line.str("set_command", set);
+    line.str("set_command", set).boolean("rewind", p.rewind);
     p.backup.empty() ? line.null("backup") : line.str("backup", p.backup);
     p.planned_backup.empty() ? line.null("backup_to") : line.str("backup_to", p.planned_backup);
     write_verify_json(&line.key("verify"), verified);
@@ -145,6 +162,7 @@ void print(Output* out, const ZkPlan& p, bool applied, bool json, const FindingL
   if (!p.planned_backup.empty()) text += fmt::format("  backup: to {} on --apply\n", p.planned_backup);
   if (!p.backup.empty()) text += fmt::format("  backup: {}\n", p.backup);
   for (const Finding& f : verified.findings()) text += "  " + format_finding(f, false) + "\n";
+  if (p.rewind) text += rewind_text(p);
   text += fmt::format("  install it in ZooKeeper, with Canal's instance stopped:\n    {}\n", set);
   text += applied ? fmt::format("verify after repair: {} error(s)\n", verified.count(Severity::kError))
                   : "plan only: nothing was changed; run with --apply to rewrite the file too\n";
