@@ -65,9 +65,9 @@ class Utf16ToUtf8 {
   Utf16ToUtf8& operator=(const Utf16ToUtf8&) = delete;
 
   void add(std::uint32_t unit) {
-    if (high_ && unit >= 0xDC00 && unit <= 0xDFFF) {
-      append_utf8(out_, 0x10000 + ((*high_ - 0xD800) << 10) + (unit - 0xDC00));
-      high_.reset();
+    if (high_ != 0 && unit >= 0xDC00 && unit <= 0xDFFF) {
+      append_utf8(out_, 0x10000 + ((high_ - 0xD800) << 10) + (unit - 0xDC00));
+      high_ = 0;
       return;
     }
     flush();
@@ -80,12 +80,12 @@ class Utf16ToUtf8 {
 
  private:
   void flush() {
-    if (high_) append_utf8(out_, 0xFFFD);
-    high_.reset();
+    if (high_ != 0) append_utf8(out_, 0xFFFD);
+    high_ = 0;
   }
 
   std::string* out_;
-  std::optional<std::uint32_t> high_;
+  std::uint32_t high_ = 0;  // a high surrogate waiting for its low one; 0 for none
 };
 
 // Properties.loadConvert: the escapes of `raw` resolved, each byte an
