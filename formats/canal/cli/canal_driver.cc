@@ -54,7 +54,7 @@ class CanalDriver final : public Driver {
     };
 
     // No compact: Canal rewrites meta.dat itself each second.
-    repair_.does = "rewrites a meta.dat's damaged cursors, with a backup";
+    repair_.does = "rewrites a meta.dat's damaged cursors, with a backup; edits a ZooKeeper cursor node";
     repair_.add_options = bind_options<CanalRepairOptions>(add_canal_repair_options);
     repair_.write = [](const WriteRequest& r) {
       const CanalRepairRun run{

@@ -31,12 +31,7 @@ bool read_cursor_file(const std::string& path, Reporter* reporter, std::vector<Z
     reporter->report(std::move(failure));
     return false;
   }
-  ZkClientNode node;
-  node.node = canal::ZkCursorPath{"", -1};
-  node.cursor_file = path;
-  node.cursor = canal::read_zk_cursor(input->bytes(), path, reporter);
-  if (node.cursor && node.cursor->named) node.node = *node.cursor->named;
-  out->push_back(std::move(node));
+  out->push_back(zk_cursor_node(path, input->bytes(), reporter));
   return true;
 }
 
@@ -108,6 +103,19 @@ std::string node_text(const ZkClientNode& node) {
 }  // namespace
 
 bool placed(const ZkClientNode& node) { return !node.node.destination.empty(); }
+
+ZkClientNode zk_cursor_node(const std::string& path, ByteSpan bytes, Reporter* reporter) {
+  ZkClientNode node;
+  node.node = canal::ZkCursorPath{"", -1};
+  node.cursor_file = path;
+  node.cursor = canal::read_zk_cursor(bytes, path, reporter);
+  if (const auto place = canal::parse_cursor_path(fs::absolute(path).lexically_normal().string())) {
+    node.node = *place;
+  } else if (node.cursor && node.cursor->named) {
+    node.node = *node.cursor->named;
+  }
+  return node;
+}
 
 bool read_zk_nodes(const std::vector<std::string>& paths, canal::FileKind kind, Reporter* reporter,
                    std::vector<ZkClientNode>* out) {

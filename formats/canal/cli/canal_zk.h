@@ -23,6 +23,10 @@ namespace qjt::cli {
 bool read_zk_nodes(const std::vector<std::string>& paths, canal::FileKind kind, Reporter* reporter,
                    std::vector<canal::ZkClientNode>* out);
 
+// The cursor node in `bytes`, the file `path`'s, alone (no sibling is
+// read): its place from the path, else from zkCli's output in it.
+canal::ZkClientNode zk_cursor_node(const std::string& path, ByteSpan bytes, Reporter* reporter);
+
 // Whether a node's place is known (its destination and client id).
 bool placed(const canal::ZkClientNode& node);
 

@@ -67,11 +67,12 @@ std::optional<ZkPlan> make_plan(const std::string& path, const canal::MetaEdits&
   std::vector<canal::ZkClientNode> nodes;
   std::string bytes;
   *status = ExitCode::kIoError;
-  if (!read_whole(path, &bytes, &findings) || !read_zk_nodes({path}, canal::FileKind::kZkCursor, &findings, &nodes)) {
+  if (!read_whole(path, &bytes, &findings)) {
     tell(kCommand, findings.findings().back().message);
     return std::nullopt;
   }
   *status = ExitCode::kProblems;
+  nodes.push_back(zk_cursor_node(path, ByteSpan(bytes), &findings));
   canal::ZkClientNode& node = nodes.front();
   if (!node.cursor || !node.cursor->cursor || !node.cursor->cursor->valid) {
     usage_error(kCommand, fmt::format("{} holds no cursor that can be read (see qjt verify); there is nothing to "
