@@ -16,7 +16,12 @@ GeneratedFiles::~GeneratedFiles() {
 std::unique_ptr<FileWriter> GeneratedFiles::create(const std::string& final_path, std::string* error) {
   File f{fmt::format("{}~~qjt-gen.{}", final_path, ::getpid()), final_path};
   auto out = FileWriter::create(f.temp, error);
-  if (out) files_.push_back(std::move(f));
+  if (out) {
+    files_.push_back(std::move(f));
+  } else if (const std::size_t at = error->find(f.temp); at != std::string::npos) {
+    // The user named the final path; the temp name is qjt's business.
+    error->replace(at, f.temp.size(), final_path);
+  }
   return out;
 }
 

@@ -48,28 +48,36 @@ ReadWindow::ReadWindow(ReadWindow&& other) noexcept
       end_(other.end_) {}
 
 std::size_t ReadWindow::size() {
-  if (stream_ != nullptr) return static_cast<std::size_t>(stream_->fill_all());
-  return bytes_.size();
+  if (stream_ == nullptr) return bytes_.size();
+  // Reading to the end may move the stream's bytes (its buffer grows or
+  // drops what was released): the window must view them where they are now.
+  stream_->fill_all();
+  hold_stream_bytes();
+  return end_;
 }
 
 std::size_t ReadWindow::available_in_stream(std::size_t offset, std::size_t want) {
-  if (offset + want > end_) fill_from_stream(offset, want);
+  if (want > end_ || offset > end_ - want) fill_from_stream(offset, want);
   return offset < end_ ? std::min(want, end_ - offset) : 0;
 }
 
-// The bytes the stream holds from `offset` on, up to `length` of them:
-// fewer at its end, none before what it let go of.
 void ReadWindow::release_before(std::size_t offset) {
   if (stream_ != nullptr && lookback_ == Lookback::kNone) stream_->discard_before(offset);
 }
 
-ByteSpan ReadWindow::fill_from_stream(std::size_t offset, std::size_t length) {
-  stream_->fill_to(offset + length);
+void ReadWindow::hold_stream_bytes() {
   start_ = stream_->held_from();
   end_ = stream_->size();
   data_ = stream_->view(start_, end_ - start_).data();
   file_->count_read_through(end_);
   report_records();
+}
+
+// The bytes the stream holds from `offset` on, up to `length` of them:
+// fewer at its end, none before what it let go of.
+ByteSpan ReadWindow::fill_from_stream(std::size_t offset, std::size_t length) {
+  stream_->fill_to(offset + std::min<std::uint64_t>(length, UINT64_MAX - offset));
+  hold_stream_bytes();
   if (offset < start_ || offset > end_) return ByteSpan();
   return ByteSpan(data_ + (offset - start_), std::min(length, end_ - offset));
 }

@@ -114,6 +114,7 @@ class ReadWindow {
  private:
   ByteSpan fill(std::size_t offset, std::size_t length);
   ByteSpan fill_from_stream(std::size_t offset, std::size_t length);
+  void hold_stream_bytes();  // views what the stream holds now
   std::size_t available_in_stream(std::size_t offset, std::size_t want);
   void report_records();
 

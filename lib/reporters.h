@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -20,14 +21,31 @@ namespace qjt {
 // one of many by design, told once each (such as the queue elements that
 // point into a missing log, which share its file and no offset): it goes
 // through, for the fold (FindingFolder) to count.
+//
+// What it remembers does not grow with the damage: per code and file, the
+// offsets of the first kRemembered findings; past them, only the highest
+// offset. A later finding of that code and file at or below it is taken
+// for a repeat: the passes that meet the same records walk forward, so a
+// second pass repeats what the first reported, in the same order.
 class UniqueFindings : public Reporter {
  public:
+  static constexpr std::size_t kRemembered = FindingFolder::kDistinctPerCode;
+
   explicit UniqueFindings(Reporter* next) : next_(next) {}
   void report(Finding finding) override;
+  // How many offsets it holds, for tests of the bound.
+  std::size_t remembered() const;
 
  private:
+  struct Seen {
+    std::set<std::optional<std::uint64_t>> offsets;
+    std::optional<std::uint64_t> highest;  // once `offsets` is full
+  };
+  // Whether `offset` was seen for `seen`, remembering it if not.
+  static bool repeated(Seen* seen, std::optional<std::uint64_t> offset);
+
   Reporter* next_;
-  std::set<std::tuple<std::string, std::string, std::optional<std::uint64_t>>> seen_;
+  std::map<std::pair<std::string, std::string>, Seen> seen_;  // by code and file
 };
 
 // Forwards every finding and remembers whether any was an error, for

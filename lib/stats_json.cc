@@ -29,6 +29,7 @@ void write_value(JsonWriter* out, const StatsValue& value, StatsUnit unit) {
       out->number(value.as_milliseconds());
       return;
     case StatsUnit::kRatio:
+    case StatsUnit::kRate:
       if (std::isfinite(value.as_fraction())) {
         out->raw(fmt::format("{}", value.as_fraction()));
       } else {
@@ -57,6 +58,7 @@ void write_table(JsonWriter* out, const StatsTable& table) {
   for (const StatsTable::Row& row : table.rows()) {
     out->begin_object();
     for (std::size_t k = 0; k < row.keys.size(); ++k) out->str(table.key_columns()[k], row.keys[k]);
+    for (std::size_t t = 0; t < row.texts.size(); ++t) out->str(table.text_columns()[t], row.texts[t]);
     for (std::size_t c = 0; c < row.values.size(); ++c) {
       metric_key(out, table.columns()[c]);
       if (row.values[c]) {

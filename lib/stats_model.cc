@@ -9,8 +9,8 @@ namespace {
 
 // The endings a renderer or Prometheus gives a meaning to: a name ending
 // so could spell the same series as another name with a unit.
-constexpr std::array<std::string_view, 12> kReservedSuffixes{
-    "_bytes", "_ms",  "_seconds", "_time",   "_timestamp", "_ratio",
+constexpr std::array<std::string_view, 13> kReservedSuffixes{
+    "_bytes", "_ms",  "_seconds", "_time",   "_timestamp", "_ratio",   "_per_second",
     "_count", "_sum", "_total",   "_bucket", "_info",      "_created",
 };
 
@@ -53,27 +53,35 @@ bool StatsValue::fits(StatsUnit unit) const {
     case StatsUnit::kTime:
       return std::holds_alternative<std::int64_t>(value_);
     case StatsUnit::kRatio:
+    case StatsUnit::kRate:
       return std::holds_alternative<double>(value_);
   }
   return false;
 }
 
 StatsTable::StatsTable(std::string_view row_kind, std::vector<std::string_view> key_columns,
-                       std::vector<StatsMetric> columns)
-    : row_kind_(row_kind), key_columns_(std::move(key_columns)), columns_(std::move(columns)) {
+                       std::vector<StatsMetric> columns, std::vector<std::string_view> text_columns)
+    : row_kind_(row_kind),
+      key_columns_(std::move(key_columns)),
+      text_columns_(std::move(text_columns)),
+      columns_(std::move(columns)) {
   assert(is_stats_name(row_kind_));
   assert(std::all_of(key_columns_.begin(), key_columns_.end(), is_stats_name));
+  assert(std::all_of(text_columns_.begin(), text_columns_.end(), is_stats_name));
   assert(std::all_of(columns_.begin(), columns_.end(), [](const StatsMetric& m) { return is_stats_name(m.name); }));
 }
 
-void StatsTable::add_row(std::vector<std::string> keys, std::vector<std::optional<StatsValue>> values) {
-  assert(keys.size() == key_columns_.size() && values.size() == columns_.size());
+void StatsTable::add_row(std::vector<std::string> keys, std::vector<std::optional<StatsValue>> values,
+                         std::vector<std::string> texts) {
+  assert(keys.size() == key_columns_.size() && values.size() == columns_.size() &&
+         texts.size() == text_columns_.size());
   for (std::size_t i = 0; i < values.size(); ++i) assert(!values[i] || values[i]->fits(columns_[i].unit));
   const auto [it, added] = row_of_keys_.try_emplace(keys, rows_.size());
   if (added) {
-    rows_.push_back(Row{std::move(keys), std::move(values)});
+    rows_.push_back(Row{std::move(keys), std::move(values), std::move(texts)});
   } else {
     rows_[it->second].values = std::move(values);
+    rows_[it->second].texts = std::move(texts);
   }
 }
 
@@ -103,12 +111,12 @@ void StatsEntity::set(const StatsMetric& metric, const Distribution& figures) {
 }
 
 StatsTable& StatsEntity::table(std::string_view row_kind, std::vector<std::string_view> key_columns,
-                               std::vector<StatsMetric> columns) {
+                               std::vector<StatsMetric> columns, std::vector<std::string_view> text_columns) {
   for (StatsTable& table : tables_)
     if (table.row_kind() == row_kind) return table;
   assert(std::none_of(key_columns.begin(), key_columns.end(),
                       [&](std::string_view key) { return has_label(labels_, key); }));
-  return tables_.emplace_back(row_kind, std::move(key_columns), std::move(columns));
+  return tables_.emplace_back(row_kind, std::move(key_columns), std::move(columns), std::move(text_columns));
 }
 
 StatsEntity& StatsModel::entity(std::string_view kind, std::vector<StatsLabel> labels) {
@@ -140,6 +148,8 @@ std::string_view unit_suffix(StatsUnit unit, const StatsUnitSuffixes& spelling) 
       return spelling.time;
     case StatsUnit::kRatio:
       return spelling.ratio;
+    case StatsUnit::kRate:
+      return spelling.rate;
   }
   return "";
 }
@@ -151,8 +161,8 @@ void StatsModel::append(const StatsModel& other) {
     for (const StatsDistribution& distribution : theirs.distributions())
       mine.set(distribution.metric, distribution.figures);
     for (const StatsTable& table : theirs.tables()) {
-      StatsTable& rows = mine.table(table.row_kind(), table.key_columns(), table.columns());
-      for (const StatsTable::Row& row : table.rows()) rows.add_row(row.keys, row.values);
+      StatsTable& rows = mine.table(table.row_kind(), table.key_columns(), table.columns(), table.text_columns());
+      for (const StatsTable::Row& row : table.rows()) rows.add_row(row.keys, row.values, row.texts);
     }
   }
 }

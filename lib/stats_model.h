@@ -49,15 +49,17 @@ enum class StatsUnit {
   kDuration,  // an age or a lag, in milliseconds
   kTime,      // a point in time, in milliseconds since the Unix epoch
   kRatio,     // a fraction or a factor
+  kRate,      // how many per second
 };
 
 // How a renderer spells each unit after a metric's name (a count has no
 // suffix): JSON in milliseconds, Prometheus in seconds.
 struct StatsUnitSuffixes {
-  std::string_view bytes, duration, time, ratio;
+  std::string_view bytes, duration, time, ratio, rate;
 };
-inline constexpr StatsUnitSuffixes kJsonUnitSuffixes{"_bytes", "_ms", "_time_ms", "_ratio"};
-inline constexpr StatsUnitSuffixes kPrometheusUnitSuffixes{"_bytes", "_seconds", "_timestamp_seconds", "_ratio"};
+inline constexpr StatsUnitSuffixes kJsonUnitSuffixes{"_bytes", "_ms", "_time_ms", "_ratio", "_per_second"};
+inline constexpr StatsUnitSuffixes kPrometheusUnitSuffixes{"_bytes", "_seconds", "_timestamp_seconds", "_ratio",
+                                                           "_per_second"};
 
 // The suffix `spelling` gives `unit`.
 std::string_view unit_suffix(StatsUnit unit, const StatsUnitSuffixes& spelling);
@@ -71,12 +73,12 @@ struct StatsMetric {
 
 // Whether `name` may name a kind, a label or a metric: [a-z][a-z0-9_]*,
 // no "__", not ending in "_" nor in a suffix a renderer or Prometheus adds
-// (_bytes, _ms, _seconds, _time, _timestamp, _ratio, _count, _sum, _total,
+// (_bytes, _ms, _seconds, _time, _timestamp, _ratio, _per_second, _count, _sum, _total,
 // _bucket, _info, _created).
 bool is_stats_name(std::string_view name);
 
 // A figure: a whole number for counts and bytes, milliseconds for
-// durations and times, a fraction for ratios.
+// durations and times, a fraction for ratios and rates.
 class StatsValue {
  public:
   static StatsValue whole(std::uint64_t n) { return StatsValue(n); }
@@ -117,26 +119,37 @@ struct StatsDistribution {
 
 // Rows of an entity's parts, each an entity of `row_kind` of its own in
 // Prometheus's eyes: the entity's labels and the row's keys name it.
+//
+// A row may also carry text that describes it without naming it (the
+// binlog a cursor is in): JSON and text show it beside the keys, and
+// Prometheus leaves it out, since a label that changes as the data moves
+// on (at every binlog roll) would start a new series each time; a figure
+// (the binlog's sequence) carries what is numeric in it.
 class StatsTable {
  public:
   struct Row {
     std::vector<std::string> keys;                  // one per key column
     std::vector<std::optional<StatsValue>> values;  // one per column; nullopt: not known
+    std::vector<std::string> texts;                 // one per text column
   };
 
-  StatsTable(std::string_view row_kind, std::vector<std::string_view> key_columns, std::vector<StatsMetric> columns);
+  StatsTable(std::string_view row_kind, std::vector<std::string_view> key_columns, std::vector<StatsMetric> columns,
+             std::vector<std::string_view> text_columns = {});
 
   // Adds a row, or replaces the row with the same keys.
-  void add_row(std::vector<std::string> keys, std::vector<std::optional<StatsValue>> values);
+  void add_row(std::vector<std::string> keys, std::vector<std::optional<StatsValue>> values,
+               std::vector<std::string> texts = {});
 
   std::string_view row_kind() const { return row_kind_; }
   const std::vector<std::string_view>& key_columns() const { return key_columns_; }
+  const std::vector<std::string_view>& text_columns() const { return text_columns_; }
   const std::vector<StatsMetric>& columns() const { return columns_; }
   const std::vector<Row>& rows() const { return rows_; }
 
  private:
   std::string_view row_kind_;
   std::vector<std::string_view> key_columns_;
+  std::vector<std::string_view> text_columns_;
   std::vector<StatsMetric> columns_;
   std::vector<Row> rows_;
   std::map<std::vector<std::string>, std::size_t> row_of_keys_;
@@ -153,7 +166,7 @@ class StatsEntity {
   // The table of `row_kind`, added with these columns unless there is one;
   // its key columns are not among the entity's label names.
   StatsTable& table(std::string_view row_kind, std::vector<std::string_view> key_columns,
-                    std::vector<StatsMetric> columns);
+                    std::vector<StatsMetric> columns, std::vector<std::string_view> text_columns = {});
 
   std::string_view kind() const { return kind_; }
   const std::vector<StatsLabel>& labels() const { return labels_; }

@@ -47,6 +47,7 @@ std::string value_text(const StatsValue& value, StatsUnit unit) {
     case StatsUnit::kTime:
       return seconds(value.as_milliseconds());
     case StatsUnit::kRatio:
+    case StatsUnit::kRate:
       return fraction(value.as_fraction());
   }
   return "";

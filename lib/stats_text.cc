@@ -58,6 +58,8 @@ std::string value_text(const StatsValue& value, StatsUnit unit, bool exact_size)
       return format_time(value.as_milliseconds());
     case StatsUnit::kRatio:
       return ratio_text(value.as_fraction());
+    case StatsUnit::kRate:
+      return ratio_text(value.as_fraction()) + "/s";
   }
   return "";
 }
@@ -107,14 +109,17 @@ std::string column_heading(const StatsMetric& metric) {
   return metric.unit == StatsUnit::kBytes ? fmt::format("{}_bytes", metric.name) : std::string(metric.name);
 }
 
-// Key columns left-aligned, figures right-aligned, two spaces between.
+// Key and text columns left-aligned, figures right-aligned, two spaces
+// between.
 void append_table(std::string* out, const StatsTable& table) {
-  const std::size_t keys = table.key_columns().size();
+  const std::size_t keys = table.key_columns().size() + table.text_columns().size();
   std::vector<std::vector<std::string>> cells(1);
   for (const std::string_view key : table.key_columns()) cells[0].emplace_back(key);
+  for (const std::string_view text : table.text_columns()) cells[0].emplace_back(text);
   for (const StatsMetric& column : table.columns()) cells[0].push_back(column_heading(column));
   for (const StatsTable::Row& row : table.rows()) {
     std::vector<std::string>& line = cells.emplace_back(row.keys);
+    line.insert(line.end(), row.texts.begin(), row.texts.end());
     for (std::size_t c = 0; c < row.values.size(); ++c)
       line.push_back(row.values[c] ? value_text(*row.values[c], table.columns()[c].unit, false) : "-");
   }

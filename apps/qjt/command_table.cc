@@ -4,9 +4,9 @@ namespace qjt::cli {
 namespace {
 
 constexpr CommandRow kCommands[] = {
-    {"dump", add_dump_command, kReadsInputs | kWalksPaths | kShowsValues | kRunsJobs | kJsonStream | kByFamilies},
+    {"dump", add_dump_command, kReadsInputs | kWalksPaths | kShowsValues | kRunsJobs | kByFamilies},
     {"verify", add_verify_command, kReadsInputs | kWalksPaths | kShowsValues | kRunsJobs | kByFamilies},
-    {"replay", add_replay_command, kReadsInputs | kWalksPaths | kShowsValues | kRunsJobs | kJsonStream | kByFamilies},
+    {"replay", add_replay_command, kReadsInputs | kWalksPaths | kShowsValues | kRunsJobs | kByFamilies},
     {"stats", add_stats_command, kReadsInputs | kWalksPaths | kShowsValues | kRunsJobs | kByFamilies},
     {"compact", add_compact_command, kReadsInputs | kShowsValues | kRunsJobs | kByFamilies},
     {"convert", add_convert_command, kReadsInputs | kShowsValues | kByFamilies},

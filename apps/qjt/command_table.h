@@ -23,11 +23,6 @@ namespace qjt::cli {
 enum CommandTakes : unsigned {
   kReadsInputs = 1U << 0,  // --max-input, --all-findings
   kShowsValues = 1U << 1,  // --local-time, --json-big-numbers (value_options.h)
-  // Its --json answer is a stream of records (dump) or of queues (replay),
-  // for which no line at all is the answer when nothing could be read.
-  // Without it, the answer is one report object, owed even by a run that
-  // stopped before writing it (main() then writes an error object).
-  kJsonStream = 1U << 2,
   // The families answer it through their capability of the command's name:
   // a column of `qjt help formats`.
   kByFamilies = 1U << 3,

@@ -6,7 +6,6 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
-#include <map>
 #include <string>
 #include <string_view>
 
@@ -18,6 +17,7 @@
 #include "input_file.h"
 #include "interrupt.h"
 #include "overview.h"
+#include "parse_errors.h"
 #include "progress.h"
 #include "run_context.h"
 #include "suggest.h"
@@ -89,14 +89,10 @@ void add_max_depth_option(CLI::App* command) {
                    "Walk at most N directory levels below a directory PATH (0: only the PATH itself)");
 }
 
-using CommandRows = std::map<const CLI::App*, const qjt::cli::CommandRow*>;
-
 // Adds the command of each row of the command table to `app`, with the
-// options its row says it takes and those every command takes; returns the
-// row of each.
-CommandRows add_commands(CLI::App* app, qjt::ExitCode* status) {
+// options its row says it takes and those every command takes.
+void add_commands(CLI::App* app, qjt::ExitCode* status) {
   using namespace qjt::cli;
-  CommandRows rows;
   for (const CommandRow& row : command_table()) {
     row.add(app, row.name, status);
     CLI::App* command = app->get_subcommands({}).back();  // the one row.add added
@@ -108,9 +104,7 @@ CommandRows add_commands(CLI::App* app, qjt::ExitCode* status) {
     if ((row.takes & kRunsJobs) != 0) add_jobs_option(command);
     if ((row.takes & kWalksPaths) != 0) add_max_depth_option(command);
     add_global_options(command);
-    rows.emplace(command, &row);
   }
-  return rows;
 }
 
 // Files that shrank while the command read them (InputFile::change), and
@@ -155,17 +149,6 @@ const CLI::App* parsed_command(const CLI::App& app) {
   return nullptr;
 }
 
-// A parse error in the words of qjt: an argument the command does not
-// take is named, with the closest option it has.
-std::string parse_error_message(const CLI::ParseError& e, const CLI::App* command) {
-  if (command == nullptr || dynamic_cast<const CLI::ExtrasError*>(&e) == nullptr || command->remaining().empty())
-    return e.what();
-  const std::string word = command->remaining().front();
-  const std::string help = fmt::format("qjt {} --help", command->get_name());
-  if (!word.starts_with("-")) return fmt::format("unexpected argument '{}' (see {})", word, help);
-  return qjt::cli::unknown("option", word.substr(0, word.find('=')), qjt::cli::option_names(*command), help);
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -176,7 +159,7 @@ int main(int argc, char** argv) {
   app.fallthrough(false);
 
   qjt::ExitCode status = qjt::ExitCode::kOk;
-  const CommandRows rows = add_commands(&app, &status);
+  add_commands(&app, &status);
   qjt::cli::add_global_options_before_command(&app);
   qjt::cli::describe_qjt(&app);
 
@@ -188,12 +171,16 @@ int main(int argc, char** argv) {
     if (unknown == kNoCommand) qjt::write_stderr("\n" + qjt::cli::overview(app));  // as git does
     return qjt::to_int(qjt::ExitCode::kUsage);
   }
+  std::string flag_command;
+  if (const std::string flag = qjt::cli::flag_value_error(app, argc, argv, &flag_command); !flag.empty())
+    return qjt::to_int(qjt::cli::usage_error(flag_command, flag));
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // prints the help (qjt's: the overview) or version
     const CLI::App* command = parsed_command(app);
-    return qjt::to_int(qjt::cli::usage_error(command ? command->get_name() : "", parse_error_message(e, command)));
+    return qjt::to_int(
+        qjt::cli::usage_error(command ? command->get_name() : "", qjt::cli::parse_error_sentence(e, command)));
   } catch (const std::exception& e) {
     // The last resort: no exception (std::bad_alloc included) ends qjt
     // with an abort and a core instead of a message and exit status 3.
@@ -205,12 +192,11 @@ int main(int argc, char** argv) {
   }
   qjt::Progress::clear();
   status = report_changed_files(status);
-  // A command whose --json answer is one report object, and that failed
-  // before writing it (an unreadable input, a refusal told on stderr),
-  // still owes its caller one JSON object; a stream command does not.
+  // A command that failed before writing anything (an unreadable input, a
+  // refusal told on stderr) still owes a --json caller JSON: one error
+  // object, which is also a line of a stream's JSON Lines (dump, replay).
   const CLI::App* command = app.get_subcommands().front();
-  const bool stream = (rows.at(command)->takes & qjt::cli::kJsonStream) != 0;
-  if (json && status != qjt::ExitCode::kOk && !qjt::process_stdout_written() && !stream)
+  if (json && status != qjt::ExitCode::kOk && !qjt::process_stdout_written())
     qjt::cli::write_error_json(command->get_name(), status,
                                "stopped before any output; the diagnostics are on standard error");
   return qjt::to_int(status);

@@ -13,6 +13,8 @@ namespace {
 // The position is a byte offset, not a size: a count, shown exactly.
 constexpr StatsMetric kPosition{"position", StatsUnit::kCount,
                                 "The cursor's byte offset in its binlog, where the event last acknowledged starts."};
+constexpr StatsMetric kJournalSequence{"journal_sequence", StatsUnit::kCount,
+                                       "The sequence number of the cursor's binlog: 6 for mysql-bin.000006."};
 constexpr StatsMetric kCursorTime{"cursor", StatsUnit::kTime, "The binlog timestamp of the event at the cursor."};
 constexpr StatsMetric kLag{"lag", StatsUnit::kDuration, "How far the cursor's binlog timestamp is behind now."};
 
@@ -45,7 +47,7 @@ constexpr StatsMetric kClientLines{"records", StatsUnit::kCount, "The client's c
 constexpr StatsMetric kPositionChanges{"position_changes", StatsUnit::kCount,
                                        "The client's lines whose journal or position differs from its line before "
                                        "in the same meta.log."};
-constexpr StatsMetric kUpdateRate{"update_rate", StatsUnit::kRatio,
+constexpr StatsMetric kUpdateRate{"position_changes", StatsUnit::kRate,
                                   "The client's position changes per second of the meta.log's span."};
 constexpr StatsMetric kLastChange{"last_change", StatsUnit::kTime,
                                   "When the line of the client's last position change was logged."};
@@ -99,9 +101,18 @@ std::vector<StatsLabel> client_labels(const std::string& path, const std::string
   return labels;
 }
 
+// The digits that end a binlog's name (mysql-bin.000006: 6); none when it
+// does not end in 1 to 19 of them (npos + 1 wraps to 0: all digits).
+std::optional<StatsValue> journal_sequence(const std::string& journal) {
+  const std::size_t digits = journal.size() - (journal.find_last_not_of("0123456789") + 1);
+  if (digits == 0 || digits > 19) return std::nullopt;
+  return StatsValue::whole(std::stoull(journal.substr(journal.size() - digits)));
+}
+
 void add_cursor_figures(const Cursor& c, std::int64_t now_ms, StatsEntity* client) {
   if (const auto position = binlog_position(c))
-    client->table("cursor", {"journal"}, {kPosition}).add_row({*c.journal_name}, {StatsValue::whole(*position)});
+    client->table("cursor", {}, {kJournalSequence, kPosition}, {"journal"})
+        .add_row({}, {journal_sequence(*c.journal_name), StatsValue::whole(*position)}, {*c.journal_name});
   if (!c.timestamp) return;
   client->set(kCursorTime, StatsValue::milliseconds(*c.timestamp));
   if (const auto lag = elapsed(*c.timestamp, now_ms)) client->set(kLag, *lag);
@@ -129,22 +140,27 @@ void add_restart(const RestartCursor& restart, const BinlogSizes* binlogs, std::
   const auto position = binlog_position(c);
 
   std::vector<std::optional<StatsValue>> row{
+      position ? journal_sequence(*c.journal_name) : std::nullopt,
       position ? std::optional(StatsValue::whole(*position)) : std::nullopt,
       c.timestamp ? std::optional(StatsValue::milliseconds(*c.timestamp)) : std::nullopt,
-      c.timestamp ? elapsed(*c.timestamp, now_ms) : std::nullopt, std::nullopt, std::nullopt};
+      c.timestamp ? elapsed(*c.timestamp, now_ms) : std::nullopt,
+      std::nullopt,
+      std::nullopt};
   if (binlogs && position) {
     const auto own = binlogs->find(*c.journal_name);
     if (own != binlogs->end()) {
       const BinlogSpan needed = span_of(own, binlogs->end());
       const BinlogSpan before = span_of(binlogs->begin(), own);
-      row[3] = StatsValue::whole(needed.binlogs);
-      row[4] = StatsValue::whole(needed.bytes);
+      row[4] = StatsValue::whole(needed.binlogs);
+      row[5] = StatsValue::whole(needed.bytes);
       destination->set(kReclaimableBinlogs, StatsValue::whole(before.binlogs));
       destination->set(kReclaimable, StatsValue::whole(before.bytes));
     }
   }
-  destination->table("restart", {"client", "journal"}, {kPosition, kCursorTime, kLag, kNeededBinlogs, kNeeded})
-      .add_row({std::to_string(restart.client_id), c.journal_name.value_or("")}, std::move(row));
+  destination
+      ->table("restart", {"client"}, {kJournalSequence, kPosition, kCursorTime, kLag, kNeededBinlogs, kNeeded},
+              {"journal"})
+      .add_row({std::to_string(restart.client_id)}, std::move(row), {c.journal_name.value_or("")});
 }
 
 }  // namespace

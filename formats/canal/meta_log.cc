@@ -145,10 +145,15 @@ bool MetaLogParser::parse(const std::string& file, const TextLine& line, LogEntr
   if (!parse_line(
           text, [this](std::string_view t) { return time_ms(t); }, e)) {
     if (!text.empty())
-      reporter_->report(Finding{Severity::kWarning, "canal_log_line", file, line.offset,
-                                fmt::format("line {} is not a cursor line (\"TIME - clientId:N cursor:[...] "
-                                            "address[...]\"); skipped",
-                                            line.number)});
+      reporter_->report(Finding{.severity = Severity::kWarning,
+                                .code = "canal_log_line",
+                                .file = file,
+                                .offset = line.offset,
+                                .message = fmt::format("line {} is not a cursor line (\"TIME - clientId:N cursor:[...] "
+                                                       "address[...]\"); skipped",
+                                                       line.number),
+                                .cause = "lines are not cursor lines (\"TIME - clientId:N cursor:[...] "
+                                         "address[...]\") and are skipped"});
     return false;
   }
   // The source of a cursor does not change between flushes unless the log
@@ -181,11 +186,15 @@ void CursorOrderCheck::add(const LogEntry& e, Reporter* reporter) {
   const auto [previous, first] = last_.try_emplace(e.client_id, e.cursor);
   if (first) return;
   if (cursor_before(e.cursor, previous->second))
-    reporter->report(
-        Finding{Severity::kWarning, "canal_cursor_backwards", e.file, e.offset,
-                fmt::format("line {}: client {} moved back from {}:{} to {}:{}", e.line, e.client_id,
-                            previous->second.journal_name.value_or(""), previous->second.position.value_or(0),
-                            e.cursor.journal_name.value_or(""), e.cursor.position.value_or(0))});
+    reporter->report(Finding{
+        .severity = Severity::kWarning,
+        .code = "canal_cursor_backwards",
+        .file = e.file,
+        .offset = e.offset,
+        .message = fmt::format("line {}: client {} moved back from {}:{} to {}:{}", e.line, e.client_id,
+                               previous->second.journal_name.value_or(""), previous->second.position.value_or(0),
+                               e.cursor.journal_name.value_or(""), e.cursor.position.value_or(0)),
+        .cause = fmt::format("lines move client {} back from its line before", e.client_id)});
   previous->second = e.cursor;
 }
 

@@ -4,7 +4,9 @@
 #include <filesystem>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include "closest_name.h"
 #include "kestrel/journal_reader.h"
 #include "path_name.h"
 
@@ -55,6 +57,17 @@ void attach_layout(const FindingList& layout, std::size_t first, const std::stri
   }
 }
 
+// --queue names no queue of the directory: the one meant, or those there.
+std::string missing_queue(const std::string& queue, const std::vector<QueueJournal>& queues) {
+  std::vector<std::string> names;
+  for (const QueueJournal& q : queues) names.push_back(q.name);
+  const std::string meant = closest(queue, names);
+  if (!meant.empty())
+    return fmt::format("expected a queue named {} in this directory, found none; did you mean {}?", queue, meant);
+  return fmt::format("expected a queue named {} in this directory, found none; its queues: {}", queue,
+                     fmt::join(names, ", "));
+}
+
 void add_directory(const std::string& dir, const std::string& queue, const ForeignFile& foreign, Reporter* reporter,
                    JournalSelection* selection) {
   std::vector<QueueJournal> queues;
@@ -78,7 +91,7 @@ void add_directory(const std::string& dir, const std::string& queue, const Forei
   if (queues.empty()) {
     io_error(reporter, selection, dir, "expected a classic Kestrel journal in this directory, found none");
   } else if (!queue.empty() && !found) {
-    io_error(reporter, selection, dir, fmt::format("expected a queue named {} in this directory, found none", queue));
+    io_error(reporter, selection, dir, missing_queue(queue, queues));
   }
 }
 

@@ -140,9 +140,11 @@ void add_open_transactions(const ReplayState& state, std::int64_t now, std::vect
   }
   queue->set(kOpenTransactions, StatsValue::whole(state.open_transactions().size()));
   if (!oldest) return;
-  queue->table("oldest_open_transaction", {"xid"}, {kItemAdd, kItemAge})
-      .add_row({std::to_string(oldest->first)},
-               {StatsValue::milliseconds(oldest->second), elapsed(oldest->second, now)});
+  // The xid is a text, not a key: a label would start a new series with
+  // every transaction.
+  queue->table("oldest_open_transaction", {}, {kItemAdd, kItemAge}, {"xid"})
+      .add_row({}, {StatsValue::milliseconds(oldest->second), elapsed(oldest->second, now)},
+               {std::to_string(oldest->first)});
 }
 
 void add_space(const OpenJournal& journal, const ReplayState& state, const std::vector<std::uint64_t>& records,

@@ -469,6 +469,20 @@ ExitCode run_verify_command(ReadRequest request, const FamilyOptions& options) {
   return finish_walk_verify(expansion, units, request.json, request.strict, request.quiet);
 }
 
+namespace {
+
+// The name of a stats job's unit: the walk's unit, else the PATHs it
+// reads, else (options name its inputs) its family's.
+std::string stats_unit_name(const Expansion& expansion, const Assignment& run) {
+  if (expansion.found) return expansion.units[run.unit].path;
+  if (run.paths.empty()) return std::string(run.driver->name());
+  std::string name = run.paths.front();
+  for (std::size_t i = 1; i < run.paths.size(); ++i) name += "," + run.paths[i];
+  return name;
+}
+
+}  // namespace
+
 ExitCode run_stats_command(ReadRequest request, const StatsOutput& output, const FamilyOptions& options) {
   if (auto refused = refuse_stats_output(request.command, output)) return *refused;
   VerifyTally unreadable;
@@ -483,20 +497,28 @@ ExitCode run_stats_command(ReadRequest request, const StatsOutput& output, const
       return wrong_kind(request.command, run.driver);
   std::vector<StatsModel> models(runs.size());
   std::vector<FindingList> found(runs.size());
+  std::vector<ExitCode> results(runs.size(), ExitCode::kOk);
   const auto stats = [&](std::size_t i, ReadRequest& own, ExitCode* result) {
     *result = capability<StatsCapability>(runs[i].driver, own.command)->stats(own, &models[i], &found[i]);
+    results[i] = *result;
     return JobEnd::kGoOn;
   };
   status = worse(status, run_assignments(runs, options, false, request, stats));
   StatsModel model;
   std::vector<Finding> findings = unreadable.findings.findings();
+  StatsHealth health;
+  for (const Finding& f : findings) health.unit(f.file, false, {f});
   for (std::size_t i = 0; i < runs.size(); ++i) {
-    model.append(models[i]);
+    // A unit that could not be read gets no figures: zeros would show an
+    // empty, healthy queue.
+    const bool read = !has_io_error(found[i].findings()) && results[i] != ExitCode::kIoError;
+    if (read) model.append(models[i]);
+    health.unit(stats_unit_name(expansion, runs[i]), read, found[i].findings());
     for (const Finding& f : found[i].findings()) findings.push_back(f);
     if (found[i].count(Severity::kError) > 0) status = worse(status, ExitCode::kProblems);
-    if (has_io_error(found[i].findings())) status = worse(status, ExitCode::kIoError);
+    if (!read) status = worse(status, ExitCode::kIoError);
   }
-  return worse(status, write_stats_report(request.command, model, findings, output, units_json(expansion)));
+  return worse(status, write_stats_report(request.command, model, findings, output, units_json(expansion), &health));
 }
 
 ExitCode run_write_command(WriteRequest request, const FamilyOptions& options) {

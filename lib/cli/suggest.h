@@ -10,17 +10,9 @@
 #include <string_view>
 #include <vector>
 
+#include "closest_name.h"
+
 namespace qjt::cli {
-
-// The edits that turn `a` into `b`: inserting, deleting or replacing a
-// character, or swapping two neighbours (optimal string alignment, the
-// Damerau-Levenshtein distance without editing a substring twice), each
-// one edit: a swapped pair is the commonest typo (repiar for repair).
-std::size_t edit_distance(std::string_view a, std::string_view b);
-
-// The name in `names` closest to `word` by edit distance, or "" when none
-// is close enough to be what the user meant.
-std::string closest(std::string_view word, const std::vector<std::string>& names);
 
 // Every name and alias of `app`'s subcommands.
 std::vector<std::string> command_names(const CLI::App& app);

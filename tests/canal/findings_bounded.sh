@@ -1,8 +1,9 @@
 # A generated meta.log read backwards (tac): every line but each client's
 # first moves its client back, a canal_cursor_backwards warning each
-# (20,000 updates of 2 clients: 19,998). verify keeps the first 100 and one
-# finding that counts the rest, so what it holds does not grow with the
-# damage; the warning count is every one; --all-findings lists each.
+# (20,000 updates of 2 clients: 19,998). verify folds them by cause, one
+# finding per client that counts its lines, so what it holds does not grow
+# with the damage; the warning count is every one; --all-findings lists
+# each.
 #
 #   findings_bounded.sh QJT TESTDATA_CANAL_DIR
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -13,9 +14,12 @@ mkdir -p "$scratch/logs/backwards"
 tac "$scratch/gen/logs/example/meta.log" >"$scratch/logs/backwards/meta.log"
 out=$("$qjt" verify --json "$scratch/logs/backwards/meta.log"); status=$?
 check "backwards: exit 0 (warnings only)" 0 "$status"
-check "backwards: every warning counted, 101 findings kept" \
-  '[19998,101,19898,"19898 more canal_cursor_backwards findings, beyond the first 100 listed (--all-findings lists them)"]' \
-  "$(jq -c '[.warnings, (.findings | length), .findings[-1].count, .findings[-1].message]' <<<"$out")"
+check "backwards: every warning counted, folded by cause into one finding per client" \
+  '[19998,2,[9999,9999],["9999 lines move client 1001 back from its line before","9999 lines move client 1002 back from its line before"]]' \
+  "$(jq -c '[.warnings, (.findings | length), [.findings[].count], [.findings[].message]]' <<<"$out")"
+err=$("$qjt" verify "$scratch/logs/backwards/meta.log" 2>&1 >/dev/null)
+check "backwards: stderr shows the folded findings, one line per client" 2 \
+  "$(grep -c 'lines move client 100[12] back from its line before' <<<"$err")"
 check "backwards: --all-findings lists each" 19998 \
   "$("$qjt" verify --json --all-findings "$scratch/logs/backwards/meta.log" | jq '.findings | length')"
 finish

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # What is not there is exit 3 in every command, with nothing on standard
-# output for dump and replay: a missing PATH, a directory where nothing of
-# any known format is found ("qjt CMD: no journal, channel or checkpoint
-# found in DIR"), a Flume directory that does not exist.
+# output for dump and replay but, under --json, one error object: a
+# missing PATH, a directory where nothing of any known format is found
+# ("qjt CMD: no journal, channel or checkpoint found in DIR"), a Flume
+# directory that does not exist.
 set -uo pipefail
 QJT=$1 DATA=$2 WORK=$3
 source "$(dirname "$0")/../check.sh"
@@ -38,7 +39,12 @@ for cmd in dump replay "replay --json" "dump --json" verify; do
   # shellcheck disable=SC2086
   run $cmd "$WORK/no-such-journal"
   check "$cmd of a missing file: exit 3" 3 "$rc"
-  case $cmd in verify*) ;; *) check "$cmd of a missing file: nothing on stdout" "" "$out" ;; esac
+  case $cmd in
+    verify*) ;;
+    *--json) check "$cmd of a missing file: one error object on stdout" "error 3" \
+      "$(jq -r '"\(.type) \(.exit_status)"' <<<"$out")" ;;
+    *) check "$cmd of a missing file: nothing on stdout" "" "$out" ;;
+  esac
   check "$cmd of a missing file: said on stderr" yes "$(grep -q 'no-such-journal: No such file' "$WORK/err" && echo yes)"
 done
 

@@ -99,13 +99,13 @@ check "meta.log: its lines, size, span and ages" \
   '{"records":5,"journal_bytes":780,"log_span_ms":3003,"oldest_entry_age_ms":89249052899,"newest_entry_age_ms":89249049896}' \
   "$(entity destination "$log" <<<"$json" | jq -c .gauges)"
 check "meta.log: client 1001: 3 changes in 3.003 s, the last at 22:49:10.104, its last cursor" \
-  '{"cursor_time_ms":1610750950000,"lag_ms":89249050000,"records":4,"position_changes":3,"update_rate_ratio":0.999000999000999,"last_change_time_ms":1610750950104}|{"cursor":[{"journal":"mysql-bin.000267","position":4}]}' \
+  '{"cursor_time_ms":1610750950000,"lag_ms":89249050000,"records":4,"position_changes":3,"position_changes_per_second":0.999000999000999,"last_change_time_ms":1610750950104}|{"cursor":[{"journal":"mysql-bin.000267","journal_sequence":267,"position":4}]}' \
   "$(entity client "$log" 1001 <<<"$json" | jq -c '.gauges, .tables' | paste -sd'|')"
 check "meta.log: client 1002: one line, no change" \
-  '{"cursor_time_ms":1610740000000,"lag_ms":89260000000,"records":1,"position_changes":0,"update_rate_ratio":0}' \
+  '{"cursor_time_ms":1610740000000,"lag_ms":89260000000,"records":1,"position_changes":0,"position_changes_per_second":0}' \
   "$(entity client "$log" 1002 <<<"$json" | jq -c .gauges)"
 check "rolled meta.log: 139 bytes, 2 lines a second apart, one change" \
-  '{"records":2,"journal_bytes":139,"log_span_ms":1000,"oldest_entry_age_ms":89381600000,"newest_entry_age_ms":89381599000}|{"cursor_time_ms":1610618401000,"lag_ms":89381599000,"records":2,"position_changes":1,"update_rate_ratio":1,"last_change_time_ms":1610618401000}' \
+  '{"records":2,"journal_bytes":139,"log_span_ms":1000,"oldest_entry_age_ms":89381600000,"newest_entry_age_ms":89381599000}|{"cursor_time_ms":1610618401000,"lag_ms":89381599000,"records":2,"position_changes":1,"position_changes_per_second":1,"last_change_time_ms":1610618401000}' \
   "$(entity destination "$rolled" <<<"$json" | jq -c .gauges)|$(entity client "$rolled" 1001 <<<"$json" | jq -c .gauges)"
 check "--tz +08:00: the lines 8 h earlier, the span the same" "89277852899 3003" \
   "$("$qjt" stats --json --tz +08:00 "$log" 2>/dev/null | entity destination "$log" | jq -r '"\(.gauges.oldest_entry_age_ms) \(.gauges.log_span_ms)"')"
@@ -116,17 +116,20 @@ check "--binlogs with a meta.log alone: accepted, not applied" "0 null" \
 prom=$("$qjt" stats --prometheus --binlogs "$work/binlogs.tsv" "$dat" "$rolled" "$log" 2>/dev/null)
 check "--prometheus: the exposition grammar" 0 "$("$lint" <<<"$prom" >&2; echo $?)"
 labels='format="canal",path="conf/example/meta.dat",destination="example"'
-check "--prometheus: lag and position of client 1001" \
+check "--prometheus: lag, binlog and position of client 1001, the binlog a figure, not a label" \
   "qjt_client_lag_seconds{$labels,client=\"1001\"} 89249052
-qjt_cursor_position{$labels,client=\"1001\",journal=\"mysql-bin.000266\"} 226987109" \
-  "$(grep -E '^qjt_(client_lag_seconds|cursor_position)\{.*meta.dat.*client="1001"' <<<"$prom")"
+qjt_cursor_journal_sequence{$labels,client=\"1001\"} 266
+qjt_cursor_position{$labels,client=\"1001\"} 226987109" \
+  "$(grep -E '^qjt_(client_lag_seconds|cursor_position|cursor_journal_sequence)\{.*meta.dat.*client="1001"' <<<"$prom")"
 check "--prometheus: the restart row names the slowest client" \
-  "qjt_restart_needed_bytes{$labels,client=\"1002\",journal=\"mysql-bin.000265\"} 536975312" \
-  "$(grep '^qjt_restart_needed_bytes' <<<"$prom")"
-check "--prometheus: update rate and last change" \
-  'qjt_client_update_rate_ratio{format="canal",path="logs/example/meta.log",destination="example",client="1001"} 0.999000999000999
+  "qjt_restart_journal_sequence{$labels,client=\"1002\"} 265
+qjt_restart_needed_bytes{$labels,client=\"1002\"} 536975312" \
+  "$(grep -E '^qjt_restart_(needed_bytes|journal_sequence)' <<<"$prom")"
+check "--prometheus: no label names a binlog" "" "$(grep 'journal=' <<<"$prom")"
+check "--prometheus: position changes per second and last change" \
+  'qjt_client_position_changes_per_second{format="canal",path="logs/example/meta.log",destination="example",client="1001"} 0.999000999000999
 qjt_client_last_change_timestamp_seconds{format="canal",path="logs/example/meta.log",destination="example",client="1001"} 1610750950.104' \
-  "$(grep -E '^qjt_client_(update_rate_ratio|last_change_timestamp_seconds)\{.*meta.log.*"1001"' <<<"$prom")"
+  "$(grep -E '^qjt_client_(position_changes_per_second|last_change_timestamp_seconds)\{.*meta.log.*"1001"' <<<"$prom")"
 check "--prometheus: one HELP per family" "" "$(grep '^# HELP' <<<"$prom" | cut -d' ' -f3 | sort | uniq -d)"
 
 # ---- text -----------------------------------------------------------------------
@@ -137,8 +140,8 @@ check "text: client 1002 of the meta.dat" \
   binlog purged   0
   behind binlogs  2
   behind          536975308 bytes (512.1 MiB)
-  journal           position
-  mysql-bin.000265         4" \
+  journal           journal_sequence  position
+  mysql-bin.000265               265         4" \
   "$("$qjt" stats --binlogs "$work/binlogs.tsv" "$dat" | sed -n '/client=1002/,$p')"
 
 # ---- damaged input, -j --------------------------------------------------------------

@@ -46,14 +46,17 @@ const StatsEntity* find(const StatsModel& model, std::string_view kind, std::str
   return nullptr;
 }
 
-std::optional<StatsValue> gauge(const StatsEntity& e, std::string_view name) {
+// `name` in `unit`: a count and a rate may share a name.
+std::optional<StatsValue> gauge(const StatsEntity& e, std::string_view name,
+                                std::optional<StatsUnit> unit = std::nullopt) {
   for (const StatsGauge& g : e.gauges())
-    if (g.metric.name == name) return g.value;
+    if (g.metric.name == name && (!unit || g.metric.unit == *unit)) return g.value;
   return std::nullopt;
 }
 
 std::optional<std::uint64_t> whole(const StatsEntity& e, std::string_view name) {
-  const auto v = gauge(e, name);
+  auto v = gauge(e, name, StatsUnit::kCount);
+  if (!v) v = gauge(e, name, StatsUnit::kBytes);
   return v ? std::optional(v->as_whole()) : std::nullopt;
 }
 
@@ -96,8 +99,10 @@ TEST_CASE("canal stats: a meta.dat's clients against the server's binlogs") {
   CHECK(whole(first, "behind") == 2900);  // 3000 - 100, the last binlog
   const StatsTable& cursor = *table(first, "cursor");
   REQUIRE(cursor.rows().size() == 1);
-  CHECK(cursor.rows()[0].keys == std::vector<std::string>{"mysql-bin.000003"});
-  CHECK(cursor.rows()[0].values[0]->as_whole() == 100);
+  CHECK(cursor.rows()[0].keys.empty());
+  CHECK(cursor.rows()[0].texts == std::vector<std::string>{"mysql-bin.000003"});
+  CHECK(cursor.rows()[0].values[0]->as_whole() == 3);
+  CHECK(cursor.rows()[0].values[1]->as_whole() == 100);
 
   const StatsEntity& second = *find(model, "client", "1002");
   CHECK(whole(second, "behind_binlogs") == 1);
@@ -186,9 +191,9 @@ TEST_CASE("canal stats: a meta.log's span, changes and rate, file by file") {
   const StatsEntity& seven = *find(model, "client", "7");
   CHECK(whole(seven, "records") == 4);
   CHECK(whole(seven, "position_changes") == 2);
-  CHECK(gauge(seven, "update_rate")->as_fraction() == doctest::Approx(0.5));
+  CHECK(gauge(seven, "position_changes", StatsUnit::kRate)->as_fraction() == doctest::Approx(0.5));
   CHECK(ms(seven, "last_change") == 1004000);
-  CHECK(table(seven, "cursor")->rows()[0].keys[0] == "mysql-bin.000002");
+  CHECK(table(seven, "cursor")->rows()[0].texts[0] == "mysql-bin.000002");
   const StatsEntity& eight = *find(model, "client", "8");
   CHECK(whole(eight, "position_changes") == 1);
   CHECK(ms(eight, "last_change") == 1001500);
@@ -202,7 +207,7 @@ TEST_CASE("canal stats: a meta.log's span, changes and rate, file by file") {
   const StatsEntity& again = *find(next, "client", "7");
   CHECK(whole(again, "records") == 1);
   CHECK(whole(again, "position_changes") == 0);
-  CHECK_FALSE(gauge(again, "update_rate"));
+  CHECK_FALSE(gauge(again, "position_changes", StatsUnit::kRate));
   CHECK_FALSE(ms(again, "last_change"));
 
   // A file with no cursor line: its size, and nothing it cannot know.

@@ -92,6 +92,7 @@ std::vector<std::string> rows(const StatsTable* t) {
   for (const StatsTable::Row& row : t->rows()) {
     std::string line;
     for (const std::string& key : row.keys) line += key + " ";
+    for (const std::string& text : row.texts) line += text + " ";
     for (std::size_t i = 0; i < row.values.size(); ++i) {
       const auto& v = row.values[i];
       if (!v) {

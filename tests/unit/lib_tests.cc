@@ -873,6 +873,24 @@ TEST_CASE("UniqueFindings: forwards the first of findings with the same code, fi
   CHECK(messages == std::vector<std::string>{"first", "other offset", "other file", "other code", "no offset"});
 }
 
+TEST_CASE("UniqueFindings: memory bounded in the damage, a second forward pass still dropped whole") {
+  FindingList list(false);
+  UniqueFindings unique(&list);
+  const auto pass = [&] {
+    for (std::uint64_t offset = 0; offset < 100000; offset += 10)
+      unique.report(Finding{Severity::kError, "broken_record", "q", offset, "m"});
+  };
+  pass();
+  CHECK(list.findings().size() == 10000);
+  CHECK(unique.remembered() <= UniqueFindings::kRemembered + 1);
+  pass();  // the replay meets the records the decoder met
+  CHECK(list.findings().size() == 10000);
+  unique.report(Finding{Severity::kError, "broken_record", "q", 100001, "beyond"});
+  unique.report(Finding{Severity::kError, "broken_record", "other", 5, "another file"});
+  CHECK(list.findings().size() == 10002);
+  CHECK(unique.remembered() <= UniqueFindings::kRemembered + 2);
+}
+
 TEST_CASE("ErrorWatch: forwards everything and tells whether an error went by") {
   FindingList list(false);
   ErrorWatch watch(&list);

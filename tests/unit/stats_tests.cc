@@ -371,6 +371,34 @@ TEST_CASE("stats prometheus: a queue, line by line") {
   CHECK(exposition_errors(out).empty());
 }
 
+TEST_CASE("stats: a row's texts in JSON and text, no label in Prometheus; a rate per second") {
+  constexpr StatsMetric kSequence{"journal_sequence", StatsUnit::kCount, "The binlog's sequence."};
+  constexpr StatsMetric kPosition{"position", StatsUnit::kCount, "The cursor's offset."};
+  constexpr StatsMetric kChanges{"position_changes", StatsUnit::kRate, "Changes per second."};
+  StatsModel model;
+  StatsEntity& client = model.entity("client", {{"format", "canal"}, {"client", "1001"}});
+  client.set(kChanges, StatsValue::fraction(0.5));
+  client.table("cursor", {}, {kSequence, kPosition}, {"journal"})
+      .add_row({}, whole_values({6, 4}), {"mysql-bin.000006"});
+  std::string json, text, prometheus;
+  render_stats_json(model, {}, &json);
+  render_stats_text(model, &text);
+  render_stats_prometheus(model, &prometheus);
+  CHECK(json.find("\"gauges\":{\"position_changes_per_second\":0.5}") != std::string::npos);
+  CHECK(json.find("\"cursor\":[{\"journal\":\"mysql-bin.000006\",\"journal_sequence\":6,\"position\":4}]") !=
+        std::string::npos);
+  CHECK(text.find("  journal           journal_sequence  position\n  mysql-bin.000006                 6         4\n") !=
+        std::string::npos);
+  CHECK(prometheus.find("qjt_cursor_journal_sequence{format=\"canal\",client=\"1001\"} 6\n") != std::string::npos);
+  CHECK(prometheus.find("qjt_client_position_changes_per_second{format=\"canal\",client=\"1001\"} 0.5\n") !=
+        std::string::npos);
+  CHECK(prometheus.find("mysql-bin") == std::string::npos);
+  CHECK(exposition_errors(prometheus).empty());
+  StatsModel joined;
+  joined.append(model);
+  CHECK(joined.entities()[0].tables()[0].rows()[0].texts == std::vector<std::string>{"mysql-bin.000006"});
+}
+
 TEST_CASE("stats prometheus: escaped labels, special values, families kept together, no duplicate series") {
   constexpr StatsMetric kLag{"lag", StatsUnit::kDuration, "Lag behind the tail,\nin seconds \\ exactly."};
   constexpr StatsMetric kAges{"age", StatsUnit::kDuration, "Ages."};
