@@ -77,6 +77,7 @@ struct Assignment {
   std::vector<std::pair<std::string, std::string>> unproven;  // PATH and evidence of weak claims
   Settings settings{};                                        // what a discovered installation stands for (path_walk.h)
   std::size_t unit = 0;                                       // the unit of the Expansion it was assigned from
+  bool found = false;  // the unit was found by a walk or a discovery, not named (ReadRequest::found)
 };
 
 // Which driver reads which PATHs. A directory where no family finds
