@@ -561,9 +561,9 @@ ExitCode run_stats_command(ReadRequest request, const StatsOutput& output, const
 
 ExitCode run_write_command(WriteRequest request, const FamilyOptions& options) {
   if (refuse_ambiguous(request.command, request.paths, options.drivers())) return ExitCode::kUsage;
-  // The installations a PATH holds, found as the readers find them.
-  const Expansion expansion =
-      expand_paths(request.paths, options.drivers(), RunContext::current().settings().max_depth);
+  // The installations a PATH holds, found as the readers find them; but a
+  // write walks no tree: nothing in subdirectories is changed unasked.
+  const Expansion expansion = expand_paths(request.paths, options.drivers(), 0);
   FindingList unclaimed;
   const auto assigned = assign(request.paths, options, &unclaimed, &expansion);
   if (!assigned) return ExitCode::kUsage;
