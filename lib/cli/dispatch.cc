@@ -247,6 +247,15 @@ bool FamilyOptions::gave(std::string_view name) const {
   return false;
 }
 
+bool FamilyOptions::gave(std::string_view name, std::string_view value) const {
+  for (const auto& [driver, owned, values] : groups_)
+    for (const CLI::Option* option : owned)
+      if (option->count() > 0 && option->check_lname(std::string(name.substr(name.find_first_not_of('-')))))
+        for (const std::string& given : option->results())
+          if (given == value) return true;
+  return false;
+}
+
 OptionValues FamilyOptions::values(const Driver* driver) const {
   for (const Group& group : groups_)
     if (group.driver == driver) return group.values;
@@ -577,9 +586,11 @@ ExitCode run_write_command(WriteRequest request, const FamilyOptions& options) {
     if (capability<WriteCapability>(run.driver, request.command) == nullptr)
       return wrong_kind(request.command, run.driver);
   request.drivers = options.drivers();
+  // -q: a report is held, never data (-o -: the journal on standard output).
+  const bool held = quiet() && !request.json && !options.gave("--output", "-");
   const auto write = [&](std::size_t i, WriteRequest& own, ExitCode* result) {
     const auto& call = capability<WriteCapability>(runs[i].driver, own.command)->write;
-    *result = quiet() && !own.json ? held_unless_failed([&] { return call(own); }) : call(own);
+    *result = held ? held_unless_failed([&] { return call(own); }) : call(own);
     return JobEnd::kGoOn;
   };
   return run_assignments(runs, options, false, request, write);

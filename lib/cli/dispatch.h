@@ -52,6 +52,9 @@ class FamilyOptions {
   // After parsing: whether some family's option of this long name (such as
   // "--output") was given.
   bool gave(std::string_view name) const;
+  // After parsing: whether some family's option of this long name was
+  // given this value (-o -: standard output).
+  bool gave(std::string_view name, std::string_view value) const;
   // After parsing: the values of `driver`'s options on this command line
   // (Capability::add_options); null when it has none.
   OptionValues values(const Driver* driver) const;
