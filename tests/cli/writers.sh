@@ -158,6 +158,8 @@ check "repair -q with something to repair: exit 1, the plan still printed" "1 ye
   "$rc $([ -n "$out" ] && echo yes || echo no)"
 run compact -q --json --queue orders "$DATA/kestrel/sample"
 check "compact -q --json: the JSON still printed" "0 dry_run" "$rc $(jq -r .action <<<"$out")"
+"$QJT" compact -q --queue orders -o - "$DATA/kestrel/sample" >orders.dash 2>/dev/null
+check "compact -q -o -: the journal is data, still written" 188 "$(stat -c %s orders.dash)"
 for root in fl cn; do
   run stats -q $root
   check "stats -q of a root ($root): nothing on standard error" "" "$err"
