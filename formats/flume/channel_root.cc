@@ -45,27 +45,51 @@ std::vector<fs::path> subdirectories(const std::string& dir) {
   return dirs;
 }
 
-}  // namespace
+// The directories of a channel root, by what each holds.
+struct RootScan {
+  std::vector<std::string> data_dirs, checkpoints, backups;
+};
 
-std::optional<ChannelDirs> find_channel_root(const std::string& dir) {
-  ChannelDirs found;
-  std::vector<std::string> checkpoints, backups, named_checkpoint;
+RootScan scan_root(const std::string& dir) {
+  RootScan scan;
+  std::vector<std::string> named_checkpoint;
   for (const fs::path& sub : subdirectories(dir)) {
     const std::set<std::string> names = file_names(sub);
-    if (holds_log(names)) found.data_dirs.push_back(sub.string());
+    if (holds_log(names)) scan.data_dirs.push_back(sub.string());
     if (holds_any(names, {"backupComplete", "checkpoint.snappy"})) {
-      backups.push_back(sub.string());
+      scan.backups.push_back(sub.string());
     } else if (holds_any(names, {"checkpoint", "checkpoint.meta"})) {
-      checkpoints.push_back(sub.string());
+      scan.checkpoints.push_back(sub.string());
     } else if (sub.filename() == "checkpoint") {
       named_checkpoint.push_back(sub.string());
     }
   }
-  if (checkpoints.empty()) checkpoints = named_checkpoint;
-  if (found.data_dirs.empty() || checkpoints.size() > 1 || backups.size() > 1) return std::nullopt;
-  if (!checkpoints.empty()) found.checkpoint_dir = checkpoints.front();
-  if (!backups.empty()) found.backup_dir = backups.front();
+  if (scan.checkpoints.empty()) scan.checkpoints = named_checkpoint;
+  return scan;
+}
+
+}  // namespace
+
+std::optional<ChannelDirs> find_channel_root(const std::string& dir) {
+  const RootScan scan = scan_root(dir);
+  if (scan.data_dirs.empty() || scan.checkpoints.size() > 1 || scan.backups.size() > 1) return std::nullopt;
+  ChannelDirs found{"", scan.data_dirs, std::nullopt};
+  if (!scan.checkpoints.empty()) found.checkpoint_dir = scan.checkpoints.front();
+  if (!scan.backups.empty()) found.backup_dir = scan.backups.front();
   return found;
+}
+
+std::vector<ChannelDirs> channel_root_candidates(const std::string& dir) {
+  const RootScan scan = scan_root(dir);
+  if (scan.data_dirs.empty() || (scan.checkpoints.size() <= 1 && scan.backups.size() <= 1)) return {};
+  std::vector<std::optional<std::string>> backups(scan.backups.begin(), scan.backups.end());
+  if (backups.empty()) backups.emplace_back();
+  std::vector<std::string> checkpoints = scan.checkpoints;
+  if (checkpoints.empty()) checkpoints.emplace_back();  // none yet: named by no option
+  std::vector<ChannelDirs> candidates;
+  for (const std::string& checkpoint : checkpoints)
+    for (const auto& backup : backups) candidates.push_back(ChannelDirs{checkpoint, scan.data_dirs, backup});
+  return candidates;
 }
 
 }  // namespace qjt::flume

@@ -18,6 +18,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "flume/channel_layout.h"
 
@@ -25,5 +26,11 @@ namespace qjt::flume {
 
 // The channel whose directories `dir` holds; nullopt when it is no root.
 std::optional<ChannelDirs> find_channel_root(const std::string& dir);
+
+// When `dir` has a root's shape but two checkpoint or backup directories:
+// each channel it could hold (every checkpoint directory with every backup
+// directory, or none), in name order; none when find_channel_root tells,
+// or when `dir` holds no data directory.
+std::vector<ChannelDirs> channel_root_candidates(const std::string& dir);
 
 }  // namespace qjt::flume

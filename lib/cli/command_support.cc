@@ -233,6 +233,10 @@ std::int64_t input_time_ms(const std::string& input, std::optional<std::int64_t>
   return now_ms();
 }
 
+std::string reclaimable_skip(std::uint64_t freed, std::uint64_t wanted) {
+  return fmt::format("nothing to do: {} bytes would be freed, less than --if-reclaimable {}", freed, wanted);
+}
+
 ExitCode finish_output(Output* out, ExitCode status) {
   out->flush();
   if (!out->failed()) return status;

@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -119,6 +120,10 @@ void set_json_errors(bool json);
 // in epoch ms: `given` (--add-time) when set, else INPUT's modification
 // time, else (a pipe, a device) now.
 std::int64_t input_time_ms(const std::string& input, std::optional<std::int64_t> given);
+
+// compact --if-reclaimable: why a compaction that would free `freed` bytes
+// is skipped, "nothing to do: ..." (man/qjt-compact.1).
+std::string reclaimable_skip(std::uint64_t freed, std::uint64_t wanted);
 
 // Flushes `out`; a failed write to stdout makes the status an I/O error.
 ExitCode finish_output(Output* out, ExitCode status);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <functional>
 #include <iterator>
 
 #include <fmt/format.h>
@@ -13,6 +14,7 @@
 #include "jobs.h"
 #include "path_family.h"
 #include "path_name.h"
+#include "quiet.h"
 #include "run_context.h"
 #include "value_set.h"
 #include "walk_report.h"
@@ -178,11 +180,11 @@ std::vector<Assignment> assign_units(const Expansion& expansion, Registry claima
   for (std::size_t u = 0; u < expansion.units.size(); ++u) {
     const ReadUnit& unit = expansion.units[u];
     if (unit.site_driver != nullptr && unit.paths.empty()) {
-      runs.push_back(Assignment{unit.site_driver, "", {}, {}, unit.settings, u});
+      runs.push_back(Assignment{unit.site_driver, "", {}, {}, unit.settings, u, !unit.given});
       continue;
     }
     for (const PathGroup& g : group_by_family(unit.paths, unclaimed, claimants, owner, unreadable))
-      runs.push_back(Assignment{g.driver, g.key, g.inputs, g.unproven, unit.settings, u});
+      runs.push_back(Assignment{g.driver, g.key, g.inputs, g.unproven, unit.settings, u, !unit.given});
   }
   return runs;
 }
@@ -242,6 +244,15 @@ bool FamilyOptions::gave(std::string_view name) const {
     for (const CLI::Option* option : owned)
       if (option->count() > 0 && option->check_lname(std::string(name.substr(name.find_first_not_of('-')))))
         return true;
+  return false;
+}
+
+bool FamilyOptions::gave(std::string_view name, std::string_view value) const {
+  for (const auto& [driver, owned, values] : groups_)
+    for (const CLI::Option* option : owned)
+      if (option->count() > 0 && option->check_lname(std::string(name.substr(name.find_first_not_of('-')))))
+        for (const std::string& given : option->results())
+          if (given == value) return true;
   return false;
 }
 
@@ -313,6 +324,62 @@ Expansion expansion_of(const std::vector<std::string>& paths, const FamilyOption
   return expand_paths(paths, Registry(&forced, 1), max_depth);
 }
 
+// A writer's PATHs whose layout a family cannot tell (Driver::ambiguous_sites):
+// one line each naming the options of every candidate, and true.
+bool refuse_ambiguous(std::string_view command, const std::vector<std::string>& paths, Registry drivers) {
+  bool refused = false;
+  for (const std::string& dir : directories(paths)) {
+    for (const Driver* d : drivers) {
+      std::vector<std::string> choices;
+      for (const Settings& site : d->ambiguous_sites(dir)) {
+        std::vector<std::string> words;
+        for (const auto& [option, value] : site) words.push_back(fmt::format("{} {}", option, shell_word(value)));
+        choices.push_back(fmt::format("{}", fmt::join(words, " ")));
+      }
+      if (choices.empty()) continue;
+      usage(command, fmt::format("refused: {} could be {} {} installations; name one, in place of {}: {}; nothing "
+                                 "was changed",
+                                 dir, choices.size(), d->name(), dir, fmt::join(choices, " | ")));
+      refused = true;
+    }
+  }
+  return refused;
+}
+
+// Where a writer's report goes under -q (held_unless_failed): standard
+// output is held, standard error passes through.
+class HeldReport final : public OutputSink {
+ public:
+  explicit HeldReport(RunContext* outer) : outer_(outer) {}
+  bool write(Stream stream, std::string_view bytes) override {
+    if (stream == Stream::kStderr) return outer_->write(stream, bytes);
+    held_.append(bytes);
+    return true;
+  }
+  bool release() { return held_.empty() || outer_->write(Stream::kStdout, held_); }
+
+ private:
+  RunContext* outer_;
+  std::string held_;
+};
+
+// -q for a writer (compact, repair): what `write` prints on standard output
+// is dropped when it ends well, so that cron mails only what went wrong,
+// and printed as without -q when it does not.
+ExitCode held_unless_failed(const std::function<ExitCode()>& write) {
+  RunContext& outer = RunContext::current();
+  HeldReport held(&outer);
+  RunContext inner(&held, outer.settings());
+  ExitCode status = ExitCode::kOk;
+  {
+    RunContext::Bind bind(&inner);
+    status = write();
+  }
+  for (Finding& change : inner.input_changes()) outer.input_changes().push_back(std::move(change));
+  if (status != ExitCode::kOk && !held.release()) status = worse(status, ExitCode::kIoError);
+  return status;
+}
+
 // What dump, replay and verify share before any driver is called: the
 // units of the PATHs and the assignments, or the exit status that ends the
 // run. The files no family can read go to `total` (verify reports them;
@@ -349,7 +416,8 @@ std::vector<Assignment> units_of(const std::vector<Assignment>& runs, std::strin
       continue;
     }
     for (auto& paths : run.driver->units(run.paths))
-      units.push_back(Assignment{run.driver, run.group, std::move(paths), run.unproven, run.settings, run.unit});
+      units.push_back(
+          Assignment{run.driver, run.group, std::move(paths), run.unproven, run.settings, run.unit, run.found});
   }
   return units;
 }
@@ -380,7 +448,8 @@ ExitCode run_assignments(const std::vector<Assignment>& runs, const FamilyOption
     own.paths = runs[i].paths;
     own.group = runs[i].group;
     own.options = options.values(runs[i].driver);
-    if constexpr (requires { own.discovered; }) own.discovered = runs[i].settings;
+    own.discovered = runs[i].settings;
+    own.found = runs[i].found;
     return each(i, own, &statuses[i]);
   });
   ExitCode status = ExitCode::kOk;
@@ -522,11 +591,16 @@ ExitCode run_stats_command(ReadRequest request, const StatsOutput& output, const
 }
 
 ExitCode run_write_command(WriteRequest request, const FamilyOptions& options) {
+  if (refuse_ambiguous(request.command, request.paths, options.drivers())) return ExitCode::kUsage;
+  // The installations a PATH holds, found as the readers find them; but a
+  // write walks no tree: nothing in subdirectories is changed unasked.
+  const Expansion expansion = expand_paths(request.paths, options.drivers(), 0);
   FindingList unclaimed;
-  const auto assigned = assign(request.paths, options, &unclaimed);
+  const auto assigned = assign(request.paths, options, &unclaimed, &expansion);
   if (!assigned) return ExitCode::kUsage;
   const auto runs = units_of(*assigned, request.command);
   if (refuse_empty(request.command, empty_directories(unclaimed))) return ExitCode::kIoError;
+  note_walk(request.command, expansion, true);
   StderrReporter diagnostics;
   for (const Finding& f : unclaimed.findings()) diagnostics.report(f);
   if (unclaimed.count(Severity::kError) > 0) return ExitCode::kIoError;  // change nothing when a PATH is not understood
@@ -534,8 +608,11 @@ ExitCode run_write_command(WriteRequest request, const FamilyOptions& options) {
     if (capability<WriteCapability>(run.driver, request.command) == nullptr)
       return wrong_kind(request.command, run.driver);
   request.drivers = options.drivers();
+  // -q: a report is held, never data (-o -: the journal on standard output).
+  const bool held = quiet() && !request.json && !options.gave("--output", "-");
   const auto write = [&](std::size_t i, WriteRequest& own, ExitCode* result) {
-    *result = capability<WriteCapability>(runs[i].driver, own.command)->write(own);
+    const auto& call = capability<WriteCapability>(runs[i].driver, own.command)->write;
+    *result = held ? held_unless_failed([&] { return call(own); }) : call(own);
     return JobEnd::kGoOn;
   };
   return run_assignments(runs, options, false, request, write);

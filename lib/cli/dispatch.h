@@ -52,6 +52,9 @@ class FamilyOptions {
   // After parsing: whether some family's option of this long name (such as
   // "--output") was given.
   bool gave(std::string_view name) const;
+  // After parsing: whether some family's option of this long name was
+  // given this value (-o -: standard output).
+  bool gave(std::string_view name, std::string_view value) const;
   // After parsing: the values of `driver`'s options on this command line
   // (Capability::add_options); null when it has none.
   OptionValues values(const Driver* driver) const;
@@ -77,6 +80,7 @@ struct Assignment {
   std::vector<std::pair<std::string, std::string>> unproven;  // PATH and evidence of weak claims
   Settings settings{};                                        // what a discovered installation stands for (path_walk.h)
   std::size_t unit = 0;                                       // the unit of the Expansion it was assigned from
+  bool found = false;  // the unit was found by a walk or a discovery, not named (ReadRequest::found)
 };
 
 // Which driver reads which PATHs. A directory where no family finds

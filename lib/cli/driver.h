@@ -85,6 +85,12 @@ class Driver {
   // directories) reads a site's settings from ReadRequest::discovered.
   virtual std::vector<Site> discover(const std::string& /*dir*/) const { return {}; }
 
+  // When `dir` has the shape of an installation but does not tell which
+  // one (a Flume root with two checkpoint directories): each candidate as
+  // the options that name it, for a writer's refusal (exit 2); none when
+  // discover() tells, or when `dir` is no installation at all.
+  virtual std::vector<Settings> ambiguous_sites(const std::string& /*dir*/) const { return {}; }
+
   // The units of work among one group's PATHs (path_family.h): sets of
   // PATHs that share nothing the family reads or writes (a queue, a queue
   // directory), in the order one run over all of them would take them.

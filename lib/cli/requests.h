@@ -51,6 +51,10 @@ struct ReadRequest {
   // What a discovered installation stands for (path_walk.h); the family's
   // own options given on the command line win over it.
   Settings discovered{};
+  // The PATHs were found by a walk or a discovery (path_walk.h), not
+  // named: what the command does not take of them is passed over, with a
+  // note, rather than refused (replay of a Canal destination's meta.dat).
+  bool found = false;
 };
 
 // What compact and repair share, whatever the family.
@@ -60,11 +64,15 @@ struct WriteRequest {
   std::string group{};               // the claim group they share
   std::string queue{};               // --queue
   bool json = false;
-  bool dry_run = false;  // compact --dry-run
-  bool apply = false;    // repair --apply
+  bool dry_run = false;  // compact --dry-run: plan, also with -o
+  bool apply = false;    // --apply: change files in place (without it, plan)
+  // compact --if-reclaimable SIZE: a quiet no-op when less would be freed.
+  std::optional<std::uint64_t> if_reclaimable{};
   WriteGuardOptions guard{};
   Registry drivers{};      // the registry in use, for checks of other PATHs (a channel's directories)
   OptionValues options{};  // the family's own options
+  Settings discovered{};   // as ReadRequest::discovered
+  bool found = false;      // as ReadRequest::found: a meta.log of a Canal destination is passed over
 };
 
 // What convert shares, whatever the family.

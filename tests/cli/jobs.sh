@@ -56,7 +56,7 @@ for n in 1 3; do
   mkdir "c$n"
   cp -a k1 k2 k3 spool lk1 lk2 "c$n/"
   (cd "c$n" && "$QJT" compact --json -j $n k1 k2 k3 spool lk1 lk2 --dry-run > ../compact-dry.$n 2>&1)
-  (cd "c$n" && "$QJT" compact --json -j $n spool lk1 lk2 > ../compact.$n 2>&1)
+  (cd "c$n" && "$QJT" compact --apply --json -j $n spool lk1 lk2 > ../compact.$n 2>&1)
   echo $? > "compact-rc.$n"
 done
 check "compact --dry-run -j 3: report as -j 1" "$(sed s/c1/cN/g compact-dry.1)" "$(sed s/c3/cN/g compact-dry.3)"

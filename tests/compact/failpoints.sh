@@ -11,7 +11,7 @@ steps=0
 for n in $(seq 1 200); do
   rm -rf "$WORK"; mkdir -p "$WORK"
   cp -a "$SOURCE" "$WORK/q"
-  QJT_FAILPOINT=$n "$QJT" compact --backup-to "$WORK/backup" "$WORK/q" >/dev/null 2>&1
+  QJT_FAILPOINT=$n "$QJT" compact --apply --backup-to "$WORK/backup" "$WORK/q" >/dev/null 2>&1
   rc=$?
   [ "$(queue_state "$WORK/q")" = "$expected" ] || fail "state changed after a kill at failpoint $n"
   if [ $rc -eq 0 ]; then
@@ -19,7 +19,7 @@ for n in $(seq 1 200); do
   fi
   [ $rc -eq 137 ] || fail "compact exited $rc (expected a kill, 137) at failpoint $n"
   steps=$n
-  "$QJT" compact --backup-to "$WORK/backup2" "$WORK/q" >/dev/null 2>&1 ||
+  "$QJT" compact --apply --backup-to "$WORK/backup2" "$WORK/q" >/dev/null 2>&1 ||
     fail "a second run after a kill at failpoint $n did not complete"
   [ "$(queue_state "$WORK/q")" = "$expected" ] || fail "second run after failpoint $n changed the queue"
   "$QJT" verify --quiet "$WORK/q" >/dev/null || fail "result after failpoint $n does not verify clean"

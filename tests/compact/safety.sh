@@ -33,14 +33,14 @@ diff -r "$SOURCE" "$WORK/q" >/dev/null || fail "-o changed the source"
   "$(queue_state "$SOURCE" | jq -c 'select(.queue_name == "orders") | del(.queue_name)')" ] ||
   fail "-o output does not replay to the orders queue"
 "$QJT" compact --queue orders -o "$WORK/orders.out" "$WORK/q" 2>/dev/null; [ $? -eq 2 ] || fail "-o over an existing file was not refused with 2"
-"$QJT" compact "$SOURCE/orders" 2>/dev/null; [ $? -eq 2 ] || fail "files in place without -o not refused with 2"
+"$QJT" compact --apply "$SOURCE/orders" 2>/dev/null; [ $? -eq 2 ] || fail "files in place without -o not refused with 2"
 
 # A process holding a journal file open: exit 4 naming the process.
 exec 7<"$WORK/q/orders"
 sleep 30 <&7 &
 holder=$!
 exec 7<&-
-msg=$("$QJT" compact --queue orders "$WORK/q" 2>&1); rc=$?
+msg=$("$QJT" compact --apply --queue orders "$WORK/q" 2>&1); rc=$?
 kill $holder 2>/dev/null; wait $holder 2>/dev/null
 [ $rc -eq 4 ] || fail "open file: expected exit 4, got $rc"
 grep -q "pid $holder" <<< "$msg" || fail "refusal does not name pid $holder: $msg"
@@ -50,22 +50,22 @@ diff -r "$SOURCE" "$WORK/q" >/dev/null || fail "refused compaction changed files
 flock -o "$WORK/q" sleep 30 &
 locker=$!
 sleep 0.3
-msg=$("$QJT" compact --queue orders "$WORK/q" 2>&1); rc=$?
+msg=$("$QJT" compact --apply --queue orders "$WORK/q" 2>&1); rc=$?
 kill $locker 2>/dev/null; wait $locker 2>/dev/null
 [ $rc -eq 4 ] || fail "locked directory: expected exit 4, got $rc ($msg)"
 grep -q "pid" <<< "$msg" || fail "lock refusal does not name the holder: $msg"
 
 # A backup directory inside the queue directory is refused.
-"$QJT" compact --backup-to "$WORK/q/bak" "$WORK/q" 2>/dev/null; [ $? -eq 2 ] || fail "backup inside queue dir not refused"
+"$QJT" compact --apply --backup-to "$WORK/q/bak" "$WORK/q" 2>/dev/null; [ $? -eq 2 ] || fail "backup inside queue dir not refused"
 diff -r "$SOURCE" "$WORK/q" >/dev/null || fail "refused backup placement changed files"
 
 # A broken journal is refused (exit 1) and left alone.
 cp -a "$BROKEN" "$WORK/broken"
-"$QJT" compact --backup-to "$WORK/bb" "$WORK/broken" 2>/dev/null; [ $? -eq 1 ] || fail "broken journal not refused with 1"
+"$QJT" compact --apply --backup-to "$WORK/bb" "$WORK/broken" 2>/dev/null; [ $? -eq 1 ] || fail "broken journal not refused with 1"
 diff -r "$BROKEN" "$WORK/broken" >/dev/null || fail "refused broken compaction changed files"
 
 # In place: same queues, backups outside, and the JSON report.
-"$QJT" compact --json --backup-to "$WORK/backups" "$WORK/q" > "$WORK/done.json" || fail "compact exited $?"
+"$QJT" compact --apply --json --backup-to "$WORK/backups" "$WORK/q" > "$WORK/done.json" || fail "compact exited $?"
 [ "$(queue_state "$WORK/q")" = "$expected" ] || fail "compaction changed the queues"
 jq -se 'map([.action, .verify.ok]) == [["compacted", true], ["compacted", true]]' "$WORK/done.json" >/dev/null ||
   fail "report: $(cat "$WORK/done.json")"

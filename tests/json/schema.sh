@@ -120,7 +120,7 @@ check "replay --at: a malformed time is an error of replay" '{"type":"error","co
 # ---- applied repairs and compactions, gen: reports and summaries ----------------------
 mkdir -p "$scratch/r" "$scratch/q" && cp $k/files/broken-truncated-data "$scratch/r/" && cp -r $k/sample/. "$scratch/q/"
 applied=$( ("$qjt" repair --json --apply --backup-to "$scratch/b1" "$scratch/r/broken-truncated-data";
-            "$qjt" compact --json --backup-to "$scratch/b2" "$scratch/q") 2>/dev/null)
+            "$qjt" compact --apply --json --backup-to "$scratch/b2" "$scratch/q") 2>/dev/null)
 check "applied repair, compact: type report" '["report"]' "$(jq -s -c '[.[].type] | unique' <<<"$applied")"
 printf '%s\n' "$applied" >>"$lines"
 gens=$( ("$qjt" gen kestrel --records 10 -o "$scratch/g.journal" --json;

@@ -48,13 +48,13 @@ steps=0
 for n in $(seq 1 100); do
   rm -rf "$WORK/q" "$WORK/backup" "$WORK/backup2"
   cp -a "$source_dir" "$WORK/q"
-  QJT_FAILPOINT=$n "$QJT" compact --rewrite-bookmarks --backup-to "$WORK/backup" "$WORK/q" >/dev/null 2>&1
+  QJT_FAILPOINT=$n "$QJT" compact --apply --rewrite-bookmarks --backup-to "$WORK/backup" "$WORK/q" >/dev/null 2>&1
   rc=$?
   [ "$(state "$WORK/q")" = "$expected" ] || fail "state changed after a kill at failpoint $n"
   [ $rc -eq 0 ] && break
   [ $rc -eq 137 ] || fail "compact exited $rc (expected a kill, 137) at failpoint $n"
   steps=$n
-  "$QJT" compact --rewrite-bookmarks --backup-to "$WORK/backup2" "$WORK/q" >/dev/null 2>&1 ||
+  "$QJT" compact --apply --rewrite-bookmarks --backup-to "$WORK/backup2" "$WORK/q" >/dev/null 2>&1 ||
     fail "a second run after a kill at failpoint $n did not complete"
   [ "$(state "$WORK/q")" = "$expected" ] || fail "second run after failpoint $n changed the queues"
   "$QJT" verify --strict --quiet "$WORK/q" >/dev/null || fail "result after failpoint $n does not verify clean"
@@ -77,7 +77,7 @@ out=$("$QJT" compact "$WORK/q") || fail "compact of a compacted queue exited $?"
 [ "$out" = "jobs: nothing to do: reader \"web\" (head 3) still needs $WORK/q/jobs.1700000001000" ] ||
   fail "text: nothing to do, and why: $out"
 rm -rf "$WORK/q"; cp -a "$source_dir" "$WORK/q"
-out=$("$QJT" compact --json --rewrite-bookmarks --no-backup "$WORK/q") || fail "compact exited $?"
+out=$("$QJT" compact --apply --json --rewrite-bookmarks --no-backup "$WORK/q") || fail "compact exited $?"
 jq -e '.action == "compacted" and .verify.ok' >/dev/null <<<"$out" || fail "not verified after compaction: $out"
 
 # A process holding a segment open: exit 4, nothing changed.
@@ -86,7 +86,7 @@ exec 7<"$WORK/q/jobs.1700000000000"
 sleep 30 <&7 &
 holder=$!
 exec 7<&-
-msg=$("$QJT" compact --no-backup "$WORK/q" 2>&1); rc=$?
+msg=$("$QJT" compact --apply --no-backup "$WORK/q" 2>&1); rc=$?
 kill $holder 2>/dev/null; wait $holder 2>/dev/null
 [ $rc -eq 4 ] || fail "open file: expected exit 4, got $rc"
 grep -q "pid $holder" <<< "$msg" || fail "refusal does not name pid $holder: $msg"

@@ -45,10 +45,13 @@ expect_refusal() {  # NAME COMMAND...
 
 td=$WORK/td
 # Classic Kestrel's writers: everything but classic Kestrel. libkestrel's
-# own files go to its compact, and a Canal meta.dat (*.dat here) to Canal's
-# repair, so those are foreign to repair and to compact only.
+# own files go to its compact, and a Canal meta.dat (*.dat here) and the
+# deployer root and destination directories holding them ($td/canal,
+# $td/canal/logs/example: a destination's history, which Canal's repair
+# passes over with a note) to Canal's repair, so those are foreign to repair
+# and to compact only.
 for p in $(paths_under "$td/flume" "$td/canal" "$WORK/misc"); do
-  if [[ $p != *.dat ]]; then
+  if [[ $p != *.dat && $p != "$td/canal" && $p != "$td/canal/logs/"* ]]; then
     expect_refusal "repair --apply $p" "$QJT" repair --apply "$p"
     expect_refusal "repair --apply --salvage $p" "$QJT" repair --apply --salvage "$p"
   fi

@@ -23,11 +23,11 @@ refused() {
 }
 
 cp -a "$DATA/kestrel/dirs/multi-pack" "$WORK/kestrel"
-refused "kestrel compact" "$WORK/kestrel" compact --backup-to "$WORK/b1" "$WORK/kestrel"
+refused "kestrel compact" "$WORK/kestrel" compact --apply --backup-to "$WORK/b1" "$WORK/kestrel"
 # A compaction that only deletes segments (its bookmarks already canonical)
 # writes nothing, and needs no room: the backup copies are hard links.
 cp -a "$DATA/libkestrel/queue" "$WORK/libkestrel"
-QJT_FREE_BYTES=0 "$QJT" compact --rewrite-bookmarks --backup-to "$WORK/b2" "$WORK/libkestrel" >/dev/null 2>&1
+QJT_FREE_BYTES=0 "$QJT" compact --apply --rewrite-bookmarks --backup-to "$WORK/b2" "$WORK/libkestrel" >/dev/null 2>&1
 check "libkestrel compact that only deletes: runs with no room" 0 $?
 mkdir -p "$WORK/canal/example"; cp "$DATA/canal/conf/example/meta.dat" "$WORK/canal/example/"
 refused "canal repair" "$WORK/canal" repair --apply --drop-client 1001 "$WORK/canal/example/meta.dat"

@@ -16,7 +16,7 @@ listing() { (cd "$1" && find . -mindepth 1 -maxdepth 1 -printf '%f:%y\n' | LC_AL
 cp -a "$DATA/kestrel/dirs/multi-pack" kestrel
 mkdir -p b/q.1000 b/q.2000 b/events.1000
 : >b/q.3000
-QJT_NOW_MS=5000 "$QJT" compact --backup-to b --keep-backups 2 kestrel >/dev/null 2>&1
+QJT_NOW_MS=5000 "$QJT" compact --apply --backup-to b --keep-backups 2 kestrel >/dev/null 2>&1
 check "compact exits 0" 0 $?
 check "compact: the newest 2 of q stay, nothing else is touched" "events.1000:d q.2000:d q.3000:f q.5000:d" \
   "$(listing b | sed 's/ $//')"
@@ -24,7 +24,7 @@ check "compact: the newest 2 of q stay, nothing else is touched" "events.1000:d 
 # Without --keep-backups nothing is removed.
 mkdir -p c/q.1000 c/q.2000 c/events.1000
 cp -a "$DATA/kestrel/dirs/multi-pack" kestrel2
-QJT_NOW_MS=5000 "$QJT" compact --backup-to c kestrel2 >/dev/null 2>&1
+QJT_NOW_MS=5000 "$QJT" compact --apply --backup-to c kestrel2 >/dev/null 2>&1
 check "without the option: every earlier backup stays" "events.1000:d q.1000:d q.2000:d q.5000:d" \
   "$(listing c | sed 's/ $//')"
 

@@ -41,7 +41,7 @@ check "a name the rule cannot place is a queue of its own" '["orders~~1700000003
 # compact: per queue, and files named directly still need -o or --dry-run.
 check "compact --dry-run of files of two queues: one report per queue" '["a","q"]' \
   "$("$QJT" compact --dry-run --json "$td"/dirs/no-live/* "$td"/dirs/numeric-order/* | jq -sc '[.[].queue_name]')"
-"$QJT" compact "$td"/dirs/no-live/* >/dev/null 2>&1
+"$QJT" compact --apply "$td"/dirs/no-live/* >/dev/null 2>&1
 check "compact of files named directly, without -o: usage" 2 $?
 "$QJT" compact -o "$WORK/out" "$td"/dirs/no-live/* "$td"/dirs/numeric-order/* >/dev/null 2>&1
 check "compact -o of two queues' files: usage" 2 $?

@@ -38,7 +38,7 @@ whole() {
   done <<< "$2"
 }
 temps() { (cd "$WORK" && find s bak tmp -name '*~~*' 2>/dev/null | sort); }
-compact=("$QJT" compact -j 2 "$S/k" "$S/k2" "$S/lk")  # each backs up beside its queue
+compact=("$QJT" compact --apply -j 2 "$S/k" "$S/k2" "$S/lk")  # each backs up beside its queue
 
 fresh
 k_before=$(state k) lk_before=$(state lk)  # k2 is k

@@ -7,6 +7,9 @@
 
 #include <filesystem>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include "canal/canal_file_kind.h"
 #include "canal/cli/canal_commands.h"
 #include "canal/cli/canal_gen.h"
@@ -42,7 +45,12 @@ class CanalDriver final : public Driver {
 
     replay_.does = "a meta.log's cursor history; --at: the meta.dat of a moment";
     replay_.add_options = bind_options<CanalOptions>(add_canal_replay_options);
-    replay_.read = [](const ReadRequest& r) { return run_canal_replay(run(r)); };
+    replay_.read = [](const ReadRequest& r) {
+      const CanalRun canal = run(r);
+      // A deployer's meta.dat beside its history: the cursors now, which dump prints.
+      if (r.found && canal.kind != canal::FileKind::kMetaLog) return passed_over(r, "replay reads meta.log files");
+      return run_canal_replay(canal);
+    };
 
     stats_.does = "per destination and client: cursor, lag, meta.log's update rate; --binlogs: what they are behind";
     stats_.add_options = bind_options<CanalOptions>([](CLI::App* group, CanalOptions* o) {
@@ -57,6 +65,9 @@ class CanalDriver final : public Driver {
     repair_.does = "rewrites a meta.dat's damaged cursors, with a backup; edits a ZooKeeper cursor node";
     repair_.add_options = bind_options<CanalRepairOptions>(add_canal_repair_options);
     repair_.write = [](const WriteRequest& r) {
+      // A destination's history, or a ZooKeeper tree, found beside the meta.dat repair rewrites.
+      if (r.found && (r.paths.empty() || r.group == "canal-meta-log"))
+        return passed_over(r, "repair rewrites a meta.dat, or one cursor node named as PATH");
       const CanalRepairRun run{
           r.paths, r.group == "canal-meta-log", options_in<CanalRepairOptions>(r.options), r.apply, r.json, r.guard};
       return r.group == "canal-zk-cursor" ? run_zk_cursor_repair(run) : run_canal_repair(run);
@@ -130,6 +141,14 @@ class CanalDriver final : public Driver {
     if (!kind && !paths.empty()) kind = stream_kind(paths.front());
     return CanalRun{paths,    kind,    r.json,   r.strict, r.quiet, options_in<CanalOptions>(r.options),
                     r.filter, r.limit, r.printed};
+  }
+
+  // What a command found in a walk and does not take: said, not refused.
+  template <typename Request>
+  static ExitCode passed_over(const Request& r, std::string_view why) {
+    const std::string what = r.paths.empty() ? "a Canal ZooKeeper tree" : fmt::format("{}", fmt::join(r.paths, ", "));
+    note(r.command, fmt::format("skipped {}: {}", what, why));
+    return ExitCode::kOk;
   }
 
   static std::string evidence(canal::FileKind kind) {

@@ -33,6 +33,7 @@ struct Report {
   const FlumeCompactOptions* options = nullptr;
   std::optional<FindingList> verified;  // the new channel read back, once written
   std::string backup_dir;               // in place: where the old files are kept
+  bool apply = false;                   // --apply: in place
 };
 
 // What keeps a log on disk, as `qjt stats` counts it (log_space.h).
@@ -104,14 +105,14 @@ void print_text(Output* out, const Report& r) {
       dry ? "would compact" : "compacted", p.events, r.capacity, p.bytes_before, p.logs.size(), p.bytes_after,
       dry ? "would free" : "frees", p.freed());
   const FlumeCompactOptions& o = *r.options;
-  if (dry && o.to_checkpoint_dir.empty() && !o.apply)
+  if (dry && o.to_checkpoint_dir.empty() && !r.apply)
     text +=
         "to write the new channel, give --to-checkpoint-dir DIR and --to-data-dir DIR[,DIR...]; to compact it "
         "in place, the agent stopped, give --apply\n";
   if (!o.to_checkpoint_dir.empty())
     text += fmt::format("{} the new channel: checkpointDir = {}, dataDirs = {}\n", dry ? "would write" : "wrote",
                         o.to_checkpoint_dir, fmt::join(o.to_data_dirs, ","));
-  if (o.apply) text += dry ? "would compact the channel in place\n" : "compacted the channel in place\n";
+  if (r.apply) text += dry ? "would compact the channel in place\n" : "compacted the channel in place\n";
   if (!r.backup_dir.empty()) text += fmt::format("the old files are in {}\n", r.backup_dir);
   out->write(text + verify_errors_text(r.verified));
 }
@@ -124,10 +125,10 @@ ExitCode print(const Report& r, bool json, ExitCode status) {
 
 // The target may not be one of the channel's own directories: that would
 // be compaction in place.
-std::string target_problem(const FlumeCompactOptions& o) {
+std::string target_problem(const FlumeCompactOptions& o, bool apply) {
   if (o.to_checkpoint_dir.empty() != o.to_data_dirs.empty())
     return "--to-checkpoint-dir and --to-data-dir go together: the new channel needs both";
-  if (o.apply && !o.to_checkpoint_dir.empty())
+  if (apply && !o.to_checkpoint_dir.empty())
     return "--apply compacts the channel in place, --to-checkpoint-dir writes it elsewhere: give one of them";
   std::set<std::string> input;
   for (const std::string& d : named_dirs(o.flume)) input.insert(fs::weakly_canonical(d).string());
@@ -301,23 +302,16 @@ void add_flume_compact_options(CLI::App* command, FlumeCompactOptions* o) {
   command->add_option("--to-data-dir", o->to_data_dirs, "Flume: the compacted channel's data dirs (comma-separated)")
       ->delimiter(',')
       ->allow_extra_args(false);
-  command->add_flag("--apply", o->apply,
-                    "Flume: compact the channel in place, the agent stopped (with a backup, unless --no-backup)");
-  command->add_option("--if-reclaimable", o->if_reclaimable,
-                      "Flume: do nothing, quietly, unless at least SIZE would be freed (e.g. 1G)");
 }
 
-ExitCode run_flume_compact(const WriteRequest& r, const FlumeCompactOptions& o) {
+ExitCode run_flume_compact(const WriteRequest& r, FlumeCompactOptions o) {
+  adopt_discovered(r.discovered, &o.flume);
   std::string error;
   const auto keys = parse_keys(o.flume.keys, &error);
   if (!keys) return usage_error("compact", error);
   if (o.flume.checkpoint_dir.empty() || o.flume.data_dirs.empty())
     return usage_error("compact", "a Flume channel is named by --checkpoint-dir and --data-dir");
-  if (const std::string problem = target_problem(o); !problem.empty()) return usage_error("compact", problem);
-  std::optional<std::uint64_t> if_reclaimable;
-  if (!o.if_reclaimable.empty() && !(if_reclaimable = parse_byte_size(o.if_reclaimable)))
-    return usage_error("compact",
-                       fmt::format("--if-reclaimable expects a size (512K, 1G, ...), found '{}'", o.if_reclaimable));
+  if (const std::string problem = target_problem(o, r.apply); !problem.empty()) return usage_error("compact", problem);
   if (auto refused = refuse_foreign("compact", "flume", named_dirs(o.flume), r.drivers)) return *refused;
 
   FindingList findings;
@@ -326,7 +320,7 @@ ExitCode run_flume_compact(const WriteRequest& r, const FlumeCompactOptions& o) 
   const flume::ChannelLogs logs(layout.logs, *keys, &findings);
   const flume::ChannelReplay replay =
       flume::replay_channel(layout, logs, flume::ChannelReplayOptions{o.flume.capacity, nullptr}, &findings);
-  const std::size_t new_dirs = o.apply ? layout.data_dirs.size() : std::max<std::size_t>(o.to_data_dirs.size(), 1);
+  const std::size_t new_dirs = r.apply ? layout.data_dirs.size() : std::max<std::size_t>(o.to_data_dirs.size(), 1);
   const flume::CompactionPlan plan = flume::plan_compaction(layout, logs, replay, new_dirs, &findings);
   if (findings.count(Severity::kError) != 0 || !replay.queue) {
     StderrReporter diagnostics;
@@ -338,19 +332,19 @@ ExitCode run_flume_compact(const WriteRequest& r, const FlumeCompactOptions& o) 
     return has_io_error(findings.findings()) ? ExitCode::kIoError : ExitCode::kProblems;
   }
 
-  Report report{"dry_run", "", &plan, replay.queue->capacity(), &o, std::nullopt, ""};
+  Report report{"dry_run", "", &plan, replay.queue->capacity(), &o, std::nullopt, "", r.apply};
   if (plan.freed() == 0) {
     report.action = "skipped";
     report.reason = fmt::format("nothing to do: the new logs would take {} bytes, the channel's logs take {}",
                                 plan.bytes_after, plan.bytes_before);
-  } else if (if_reclaimable && plan.freed() < *if_reclaimable) {
+  } else if (r.if_reclaimable && plan.freed() < *r.if_reclaimable) {
     report.action = "skipped";
-    report.reason = fmt::format("nothing to do: {} bytes would be freed, less than {}", plan.freed(), o.if_reclaimable);
+    report.reason = reclaimable_skip(plan.freed(), *r.if_reclaimable);
     if (!r.json) return ExitCode::kOk;  // a cron gate keeps its skips quiet
   }
-  if (report.action == "skipped" || r.dry_run || (o.to_checkpoint_dir.empty() && !o.apply))
+  if (report.action == "skipped" || r.dry_run || (o.to_checkpoint_dir.empty() && !r.apply))
     return print(report, r.json, ExitCode::kOk);
-  if (o.apply) return compact_in_place(r, layout, flume::Compaction{logs, replay, plan, *keys}, &report);
+  if (r.apply) return compact_in_place(r, layout, flume::Compaction{logs, replay, plan, *keys}, &report);
 
   if (const std::string problem = room_problem(o, plan); !problem.empty()) {
     tell("compact", fmt::format("refused: {}; nothing was written", problem));

@@ -20,13 +20,12 @@ struct FlumeCompactOptions {
   FlumeOptions flume;
   std::string to_checkpoint_dir;
   std::vector<std::string> to_data_dirs;
-  std::string if_reclaimable;  // SIZE: a quiet no-op when less would be freed
-  bool apply = false;          // compact in place (flume/compaction_in_place.h)
 };
 
-// Adds the channel options, --to-checkpoint-dir, --to-data-dir, --apply and --if-reclaimable.
+// Adds the channel options, --to-checkpoint-dir and --to-data-dir (compact's
+// --apply and --if-reclaimable are every family's: WriteRequest).
 void add_flume_compact_options(CLI::App* command, FlumeCompactOptions* options);
 
-ExitCode run_flume_compact(const WriteRequest& request, const FlumeCompactOptions& options);
+ExitCode run_flume_compact(const WriteRequest& request, FlumeCompactOptions options);
 
 }  // namespace qjt::cli

@@ -127,6 +127,14 @@ class FlumeDriver final : public Driver {
     return {Site{"Flume channel", {}, channel_root_settings(*root), std::move(covers)}};
   }
 
+  // A root with two checkpoint (or backup) directories: each channel it could hold.
+  std::vector<Settings> ambiguous_sites(const std::string& dir) const override {
+    std::vector<Settings> sites;
+    for (const flume::ChannelDirs& candidate : flume::channel_root_candidates(dir))
+      sites.push_back(channel_root_settings(candidate));
+    return sites;
+  }
+
   Capability* provides(std::string_view command) override {
     return offered(command, {{"dump", &dump_},
                              {"verify", &verify_},
@@ -185,8 +193,9 @@ class FlumeDriver final : public Driver {
     return run_flume_convert(run);
   }
 
-  // A channel is named by its directories: a PATH could be one file of
-  // it, and rewriting part of a channel is how events get lost.
+  // A channel is named by its directories, or found at its root (discover):
+  // a PATH could be one file of it, and rewriting part of a channel is how
+  // events get lost.
   static ExitCode repair(const WriteRequest& r) {
     if (!r.paths.empty() || !r.queue.empty()) {
       return usage_error(r.command,
@@ -194,6 +203,7 @@ class FlumeDriver final : public Driver {
                          "(--checkpoint-dir, --data-dir), not by PATH or --queue; nothing was changed");
     }
     FlumeRepairOptions run = options_in<FlumeRepairOptions>(r.options);
+    adopt_discovered(r.discovered, &run.flume);
     run.apply = r.apply;
     run.json = r.json;
     run.guard = r.guard;

@@ -30,6 +30,7 @@ struct CompactOptions {
   bool json = false;
   std::string if_larger_than;
   std::optional<double> if_overflow;
+  std::optional<std::uint64_t> if_reclaimable;
   Registry drivers{};  // which existing -o file a family claims (named_output.h)
 };
 
@@ -105,14 +106,16 @@ std::string skip_reason(const CompactOptions& o, const kestrel::OpenJournal& j, 
       return fmt::format("nothing to do: the journal is {} bytes, not larger than {}", r.before.bytes,
                          o.if_larger_than);
   }
+  const std::uint64_t freed = r.before.bytes > r.after.bytes ? r.before.bytes - r.after.bytes : 0;
+  if (o.if_reclaimable && freed < *o.if_reclaimable) return reclaimable_skip(freed, *o.if_reclaimable);
   const auto ratio = overflow_ratio(r);
   if (o.if_overflow && ratio && *ratio < *o.if_overflow)
     return fmt::format("nothing to do: overflow {:.2f}x is below {}", *ratio, *o.if_overflow);
   return {};
 }
 
-// A cron gate (--if-larger-than, --if-overflow) keeps its skips quiet.
-bool gated(const CompactOptions& o) { return !o.if_larger_than.empty() || o.if_overflow; }
+// A cron gate (--if-larger-than, --if-overflow, --if-reclaimable) keeps its skips quiet.
+bool gated(const CompactOptions& o) { return !o.if_larger_than.empty() || o.if_overflow || o.if_reclaimable; }
 
 std::vector<std::string> queue_files(const kestrel::OpenJournal& j) {
   std::vector<std::string> paths;
@@ -250,8 +253,8 @@ ExitCode check_usage(const CompactOptions& o, const kestrel::JournalSelection& s
   for (const auto& j : selection.journals) {
     if (j.directory.empty() && !o.dry_run) {
       return usage_error("compact",
-                         "files named directly can only be compacted with -o PATH (or --dry-run); give the queue "
-                         "directory to compact in place");
+                         "files named directly can only be compacted with -o PATH (or planned, without --apply); "
+                         "give the queue directory to compact in place");
     }
   }
   return ExitCode::kOk;
@@ -290,8 +293,12 @@ void add_kestrel_compact_options(CLI::App* command, KestrelCompactOptions* o) {
 }
 
 ExitCode run_kestrel_compact(const WriteRequest& r, const KestrelCompactOptions& o) {
-  return run_compact(CompactOptions{r.paths, r.queue, o.output, r.guard, r.dry_run, r.json, o.if_larger_than,
-                                    o.if_overflow, r.drivers});
+  if (r.apply && !o.output.empty())
+    return usage_error("compact", "--apply compacts the queue in place, -o writes it elsewhere: give one of them");
+  // In place is planned unless --apply; -o writes a new file, planned only with --dry-run.
+  const bool plan = r.dry_run || (o.output.empty() && !r.apply);
+  return run_compact(CompactOptions{r.paths, r.queue, o.output, r.guard, plan, r.json, o.if_larger_than, o.if_overflow,
+                                    r.if_reclaimable, r.drivers});
 }
 
 }  // namespace qjt::cli

@@ -25,8 +25,9 @@ struct LibkestrelRun {
   ReadFilter filter{};                   // dump's filters; replay's --since/--until
   bool strict = false, quiet = false;    // verify
   std::uint64_t* printed = nullptr;      // dump: adds the records printed (ReadRequest::printed)
-  // compact
-  bool dry_run = false, rewrite_bookmarks = false;
+  // compact: a plan unless `apply`
+  bool apply = false, rewrite_bookmarks = false;
+  std::optional<std::uint64_t> if_reclaimable{};  // --if-reclaimable: a quiet no-op when less would be freed
   WriteGuardOptions guard{};
 };
 

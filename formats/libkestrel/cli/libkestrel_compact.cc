@@ -3,6 +3,7 @@
 // bookmarks rewritten canonically (libkestrel_compaction.h), with qjt's lock,
 // the refusal while the files are open, and a backup, as for classic
 // Kestrel.
+#include <algorithm>
 #include <map>
 
 #include <fmt/format.h>
@@ -135,6 +136,15 @@ ReplaceRequest replace_request(const LkQueue& q, const libkestrel::CompactionPla
   return request;
 }
 
+// What deleting the plan's segments frees: what stats counts as reclaimable.
+std::uint64_t freed_bytes(const libkestrel::QueueReplay& replay, const libkestrel::CompactionPlan& plan) {
+  std::uint64_t freed = 0;
+  for (const auto& segment : replay.segments())
+    if (std::find(plan.delete_segments.begin(), plan.delete_segments.end(), segment.path) != plan.delete_segments.end())
+      freed += segment.bytes;
+  return freed;
+}
+
 // What each reader would read next: its name and pending item ids, in order.
 using PendingItems = std::map<std::string, std::vector<std::int64_t>>;
 
@@ -203,7 +213,12 @@ ExitCode compact_one(const LkQueue& q, const LibkestrelRun& run, Output* out) {
     r.reason = r.blocked_by
                    ? fmt::format("nothing to do: {} still needs {}", reader_text(*r.blocked_by), r.blocked_by->segment)
                    : "nothing to do: no segment that every reader has passed";
-  } else if (run.dry_run) {
+  } else if (const std::uint64_t freed = freed_bytes(replay, r.plan);
+             run.if_reclaimable && freed < *run.if_reclaimable) {
+    r.action = "skipped";
+    r.reason = reclaimable_skip(freed, *run.if_reclaimable);
+    if (!run.json) return status;  // a cron gate keeps its skips quiet
+  } else if (!run.apply) {
     r.action = "dry_run";
   } else {
     status = compact_in_place(q, replay, run, &r);

@@ -58,8 +58,9 @@ class LibkestrelDriver final : public Driver {
       return run_libkestrel_compact({.paths = r.paths,
                                      .queue = r.queue,
                                      .json = r.json,
-                                     .dry_run = r.dry_run,
+                                     .apply = r.apply,
                                      .rewrite_bookmarks = options_in<bool>(r.options),
+                                     .if_reclaimable = r.if_reclaimable,
                                      .guard = r.guard});
     };
 
