@@ -8,6 +8,14 @@
 
 namespace qjt {
 
+std::unique_ptr<FileWriter> create_generated(const std::string& temp, const std::string& final_path,
+                                             std::string* error) {
+  auto out = FileWriter::create(temp, error);
+  if (const std::size_t at = error->find(temp); !out && at != std::string::npos)
+    error->replace(at, temp.size(), final_path);
+  return out;
+}
+
 GeneratedFiles::~GeneratedFiles() {
   for (const File& f : files_)
     if (!f.installed) remove_temp(f.temp);
@@ -15,13 +23,8 @@ GeneratedFiles::~GeneratedFiles() {
 
 std::unique_ptr<FileWriter> GeneratedFiles::create(const std::string& final_path, std::string* error) {
   File f{fmt::format("{}~~qjt-gen.{}", final_path, ::getpid()), final_path};
-  auto out = FileWriter::create(f.temp, error);
-  if (out) {
-    files_.push_back(std::move(f));
-  } else if (const std::size_t at = error->find(f.temp); at != std::string::npos) {
-    // The user named the final path; the temp name is qjt's business.
-    error->replace(at, f.temp.size(), final_path);
-  }
+  auto out = create_generated(f.temp, final_path, error);
+  if (out) files_.push_back(std::move(f));
   return out;
 }
 

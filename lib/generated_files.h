@@ -28,6 +28,11 @@ struct GeneratedDamage {
   std::string description;
 };
 
+// FileWriter::create of `temp`, the temp file of `final_path`, whose error
+// names `final_path`: the user named that one, the temp name is qjt's.
+std::unique_ptr<FileWriter> create_generated(const std::string& temp, const std::string& final_path,
+                                             std::string* error);
+
 class GeneratedFiles {
  public:
   GeneratedFiles() = default;

@@ -18,6 +18,7 @@
 
 #include "durable_file.h"
 #include "failpoint.h"
+#include "generated_files.h"
 #include "interrupt.h"
 #include "kestrel/journal_writer.h"
 #include "path_name.h"
@@ -68,7 +69,7 @@ class Sink {
       f.final_path = (fs::path(base_) / o_.queue).string();
       f.role = FileRole::kLive;
     }
-    writer_ = FileWriter::create(f.temp, error);
+    writer_ = create_generated(f.temp, f.final_path, error);
     if (!writer_) return false;
     files_.push_back(std::move(f));
     return true;

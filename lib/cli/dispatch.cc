@@ -134,13 +134,31 @@ std::vector<std::string> empty_directories(const FindingList& unclaimed) {
   return directories(files);
 }
 
+// What could not be read in `dir`: "" when every file could, else the
+// first failure ("cannot open DIR/q: Permission denied") and how many more.
+std::string unreadable_in(const std::string& dir, const FindingList* unclaimed) {
+  if (unclaimed == nullptr) return "";
+  std::vector<const Finding*> failures;
+  for (const Finding& f : unclaimed->findings())
+    if (f.code == "io_error" && f.file.size() > dir.size() && f.file.starts_with(dir) && !is_directory(f.file))
+      failures.push_back(&f);
+  if (failures.empty()) return "";
+  const std::size_t more = failures.size() - 1;
+  return more == 0 ? failures[0]->message : fmt::format("{} (and {} more file(s))", failures[0]->message, more);
+}
+
 // Such directories stop any command before it reads or writes: one line
-// each (an error object each with --json), and true. Under --format, the
-// line names what that family looked for.
+// each (an error object each with --json), and true. A directory whose
+// files could not be read says why, not that it holds nothing. Under
+// --format, the line names what that family looked for.
 bool refuse_empty(std::string_view command, const std::vector<std::string>& dirs,
-                  const FamilyOptions* forced = nullptr) {
+                  const FamilyOptions* forced = nullptr, const FindingList* unclaimed = nullptr) {
   const Driver* family = forced == nullptr ? nullptr : find_driver(forced->drivers(), forced->format());
   for (const std::string& dir : dirs) {
+    if (const std::string unreadable = unreadable_in(dir, unclaimed); !unreadable.empty()) {
+      report_error(command, ExitCode::kIoError, fmt::format("nothing could be read in {}: {}", dir, unreadable));
+      continue;
+    }
     report_error(command, ExitCode::kIoError,
                  family == nullptr
                      ? fmt::format("no journal, channel or checkpoint found in {}", dir)
@@ -390,7 +408,7 @@ std::optional<std::vector<Assignment>> assign_reads(ReadRequest* request, const 
   *expansion = expansion_of(request->paths, options);
   auto runs = assign(request->paths, options, &total->findings, expansion);
   if (!runs || !filters_apply(*runs, request->filter, request->command)) return std::nullopt;
-  if (refuse_empty(request->command, empty_directories(total->findings), &options)) {
+  if (refuse_empty(request->command, empty_directories(total->findings), &options, &total->findings)) {
     *status = ExitCode::kIoError;
     return std::nullopt;
   }
@@ -550,6 +568,21 @@ std::string stats_unit_name(const Expansion& expansion, const Assignment& run) {
   return name;
 }
 
+bool within(const std::string& file, const std::string& path) {
+  return file == path || (file.starts_with(path) && (path.ends_with('/') || file[path.size()] == '/'));
+}
+
+// Whether a stats job could not read its unit: an I/O error on one of its
+// own inputs (or, when options name them, on any), not on a file beside
+// them (--binlogs), whose figures are left out by the family.
+bool unit_unread(const Assignment& run, const std::string& unit, const std::vector<Finding>& findings) {
+  return std::any_of(findings.begin(), findings.end(), [&](const Finding& f) {
+    if (f.code != "io_error") return false;
+    if (run.paths.empty() || within(f.file, unit)) return true;
+    return std::any_of(run.paths.begin(), run.paths.end(), [&](const std::string& p) { return within(f.file, p); });
+  });
+}
+
 }  // namespace
 
 ExitCode run_stats_command(ReadRequest request, const StatsOutput& output, const FamilyOptions& options) {
@@ -566,10 +599,8 @@ ExitCode run_stats_command(ReadRequest request, const StatsOutput& output, const
       return wrong_kind(request.command, run.driver);
   std::vector<StatsModel> models(runs.size());
   std::vector<FindingList> found(runs.size());
-  std::vector<ExitCode> results(runs.size(), ExitCode::kOk);
   const auto stats = [&](std::size_t i, ReadRequest& own, ExitCode* result) {
     *result = capability<StatsCapability>(runs[i].driver, own.command)->stats(own, &models[i], &found[i]);
-    results[i] = *result;
     return JobEnd::kGoOn;
   };
   status = worse(status, run_assignments(runs, options, false, request, stats));
@@ -580,12 +611,13 @@ ExitCode run_stats_command(ReadRequest request, const StatsOutput& output, const
   for (std::size_t i = 0; i < runs.size(); ++i) {
     // A unit that could not be read gets no figures: zeros would show an
     // empty, healthy queue.
-    const bool read = !has_io_error(found[i].findings()) && results[i] != ExitCode::kIoError;
+    const std::string unit = stats_unit_name(expansion, runs[i]);
+    const bool read = !unit_unread(runs[i], unit, found[i].findings());
     if (read) model.append(models[i]);
-    health.unit(stats_unit_name(expansion, runs[i]), read, found[i].findings());
+    health.unit(unit, read, found[i].findings());
     for (const Finding& f : found[i].findings()) findings.push_back(f);
     if (found[i].count(Severity::kError) > 0) status = worse(status, ExitCode::kProblems);
-    if (!read) status = worse(status, ExitCode::kIoError);
+    if (has_io_error(found[i].findings())) status = worse(status, ExitCode::kIoError);
   }
   return worse(status, write_stats_report(request.command, model, findings, output, units_json(expansion), &health));
 }
@@ -599,7 +631,7 @@ ExitCode run_write_command(WriteRequest request, const FamilyOptions& options) {
   const auto assigned = assign(request.paths, options, &unclaimed, &expansion);
   if (!assigned) return ExitCode::kUsage;
   const auto runs = units_of(*assigned, request.command);
-  if (refuse_empty(request.command, empty_directories(unclaimed))) return ExitCode::kIoError;
+  if (refuse_empty(request.command, empty_directories(unclaimed), nullptr, &unclaimed)) return ExitCode::kIoError;
   note_walk(request.command, expansion, true);
   StderrReporter diagnostics;
   for (const Finding& f : unclaimed.findings()) diagnostics.report(f);

@@ -133,6 +133,9 @@ std::string parse_error_sentence(const CLI::ParseError& e, const CLI::App* comma
   const std::string message = e.what();
   if (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr && command != nullptr && !command->remaining().empty())
     return extra(*command, help);
+  // qjt's own validators speak for themselves ("--limit: expected 0 or
+  // more, found -1", "did you mean ...").
+  if (dynamic_cast<const CLI::ValidationError*>(&e) != nullptr) return message;
   std::string sentence = message;
   if (dynamic_cast<const CLI::ConversionError*>(&e) != nullptr) {
     sentence = conversion(message, command);

@@ -54,7 +54,11 @@ for cmd in verify replay "replay --json" dump; do
   check "$cmd of a missing Flume channel: exit 3" 3 "$rc"
   check "$cmd of a missing Flume channel: the missing directory named" yes \
     "$(cat "$WORK/err" "$WORK/out" | grep -q "$WORK/no-checkpoint" && echo yes)"
-  case $cmd in replay*) check "$cmd of a missing Flume channel: nothing on stdout" "" "$out" ;; esac
+  case $cmd in
+    *--json) check "$cmd of a missing Flume channel: one error object on stdout" "error 3" \
+      "$(jq -r '"\(.type) \(.exit_status)"' <<<"$out")" ;;
+    replay*) check "$cmd of a missing Flume channel: nothing on stdout" "" "$out" ;;
+  esac
 done
 cp -r "$DATA/flume/channel" "$WORK/channel"
 run verify --checkpoint-dir "$WORK/channel/checkpoint" --data-dir "$WORK/channel/data1,$WORK/no-data"

@@ -53,13 +53,13 @@ check "meta.dat: entities, in file order" \
   '[["destination",{"format":"canal","path":"conf/example/meta.dat","destination":"example"}],["client",{"format":"canal","path":"conf/example/meta.dat","destination":"example","client":"1001"}],["client",{"format":"canal","path":"conf/example/meta.dat","destination":"example","client":"1002"}]]' \
   "$(jq -c '[.entities[] | [.kind, .labels]]' <<<"$json")"
 check "meta.dat: the destination's clients and restart cursor (client 1002)" \
-  '{"clients":2}|{"restart":[{"client":"1002","journal":"mysql-bin.000265","position":4,"cursor_time_ms":1610740000000,"lag_ms":89260000000,"needed_binlogs":null,"needed_bytes":null}]}' \
+  '{"clients":2}|{"restart":[{"client":"1002","journal":"mysql-bin.000265","journal_sequence":265,"position":4,"cursor_time_ms":1610740000000,"lag_ms":89260000000,"needed_binlogs":null,"needed_bytes":null}]}' \
   "$(entity destination "$dat" <<<"$json" | jq -c '.gauges, .tables' | paste -sd'|')"
 check "meta.dat: client 1001's cursor, timestamp and lag" \
-  '{"cursor_time_ms":1610750948000,"lag_ms":89249052000}|{"cursor":[{"journal":"mysql-bin.000266","position":226987109}]}' \
+  '{"cursor_time_ms":1610750948000,"lag_ms":89249052000}|{"cursor":[{"journal":"mysql-bin.000266","journal_sequence":266,"position":226987109}]}' \
   "$(entity client "$dat" 1001 <<<"$json" | jq -c '.gauges, .tables' | paste -sd'|')"
 check "meta.dat: client 1002's" \
-  '{"cursor_time_ms":1610740000000,"lag_ms":89260000000}|{"cursor":[{"journal":"mysql-bin.000265","position":4}]}' \
+  '{"cursor_time_ms":1610740000000,"lag_ms":89260000000}|{"cursor":[{"journal":"mysql-bin.000265","journal_sequence":265,"position":4}]}' \
   "$(entity client "$dat" 1002 <<<"$json" | jq -c '.gauges, .tables' | paste -sd'|')"
 
 # ---- --binlogs ------------------------------------------------------------------

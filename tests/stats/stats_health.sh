@@ -9,9 +9,9 @@ prom=$tmp/q.prom
 
 "$qjt" stats -q --prometheus -o "$prom" "$sample"
 expect "a good run: exit" "$?" 0
-expect "a good run: its unit up, no findings" \
+expect "a good run: its unit up, its 4 warnings (leftovers of a compaction)" \
   "$(grep '^qjt_unit_' "$prom" | sort | paste -sd'|')" \
-  "qjt_unit_findings{path=\"$sample\",severity=\"error\"} 0|qjt_unit_findings{path=\"$sample\",severity=\"warning\"} 0|qjt_unit_up{path=\"$sample\"} 1"
+  "qjt_unit_findings{path=\"$sample\",severity=\"error\"} 0|qjt_unit_findings{path=\"$sample\",severity=\"warning\"} 4|qjt_unit_up{path=\"$sample\"} 1"
 expect "a good run: the run's time" "$(grep '^qjt_run_started_timestamp_seconds' "$prom")" \
   "qjt_run_started_timestamp_seconds 1700000000"
 "$prometheus_lint" <"$prom" || fail "prometheus_lint rejects the good run's report"

@@ -193,10 +193,14 @@ ExitCode run_flume_replay(const FlumeRun& run) {
                                           });
   }
   queue_json.end_array();
+  if (has_io_error(findings.findings())) {  // no queue computed without all of its files
+    StderrReporter diagnostics;
+    for (const Finding& f : findings.findings()) diagnostics.report(f);
+    return ExitCode::kIoError;
+  }
   const std::size_t errors = findings.count(Severity::kError);
   Output out;
   if (run.json) {
-    print_io_errors(findings.findings());
     JsonLine line(out.buffer(), JsonType::kReport);
     line.str("source", flume::replay_source_name(replay.source));
     line.num("checkpoint_version", replay.checkpoint_version);
