@@ -229,6 +229,13 @@ void verify(const ReplaceRequest& request, ReplaceResult* result) {
   result->reason = fmt::format("the verify after the change found {} error(s)", errors);
   if (!result->backup.empty()) result->reason += fmt::format("; the files as they were are in {}", result->backup);
   if (!result->restore.empty()) result->reason += fmt::format("; to restore them: {}", result->restore);
+  // The way back, in every writer's report (JSON too), not on stderr only.
+  if (!result->restore.empty())
+    result->verified->report(Finding{Severity::kWarning, "restore_from_backup", result->backup, std::nullopt,
+                                     fmt::format("the files as they were before the change are in {}; the hint "
+                                                 "restores them",
+                                                 result->backup),
+                                     result->restore});
 }
 
 }  // namespace

@@ -40,7 +40,10 @@
 //               with the command that puts the files back as they were
 //               (`restore`: by default a copy back of each of
 //               `backup.files`, flat in the backup directory, or of
-//               `backup.file`). report_outcome says so on standard error.
+//               `backup.file`). report_outcome says so on standard error,
+//               and step 6's findings end with a warning
+//               restore_from_backup whose hint is that command, so that
+//               every writer's report (its JSON too) carries the way back.
 //   7  prune    only after a clean verify, and with --keep-backups N: the
 //               older backups of the same queue or file beyond the newest
 //               N are removed (backup_retention.h). A failure to remove

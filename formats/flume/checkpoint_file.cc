@@ -171,4 +171,10 @@ std::optional<std::string> encode_checkpoint(const CheckpointImage& image) {
   return out;
 }
 
+std::optional<std::int64_t> capacity_of_checkpoint_size(std::uint64_t size) {
+  const std::uint64_t header = kCheckpointHeaderSlots * 8;
+  if (size % 8 != 0 || size <= header || (size - header) / 8 > 0x7FFFFFFF) return std::nullopt;
+  return static_cast<std::int64_t>((size - header) / 8);
+}
+
 }  // namespace qjt::flume

@@ -28,6 +28,10 @@
 namespace qjt::flume {
 
 inline constexpr std::size_t kCheckpointHeaderSlots = 1029;
+
+// The capacity a checkpoint file of `size` bytes holds, as Flume sizes it:
+// (capacity + 1029) * 8 bytes; nullopt for a size Flume does not write.
+std::optional<std::int64_t> capacity_of_checkpoint_size(std::uint64_t size);
 inline constexpr std::size_t kCheckpointVersionSlot = 0;
 inline constexpr std::size_t kCheckpointWriteOrderIdSlot = 1;
 inline constexpr std::size_t kCheckpointV2SizeSlot = 2;

@@ -10,7 +10,7 @@
 #            checkpoint_unusable  -> qjt repair --apply --restore-backup CHANNEL
 #   flume-rebuild, the same without --backup-dir:
 #            checkpoint_unusable  -> qjt repair --apply --rebuild-checkpoint CHANNEL
-#   canal    canal_journal_purged -> qjt repair --apply --set-position CLIENT=JOURNAL:POS FILE
+#   canal    canal_journal_purged -> qjt repair --apply --set-position CLIENT=JOURNAL:POS FILE  # JOURNAL:POS: ...
 #            canal_empty_file     -> qjt repair --apply --from-log META_LOG FILE
 #   every    each hint template of formats/*/cli/*_hints.cc: a case gives it, and
 #            the hint, run as printed (capital placeholders filled in), exits 0 or 1
@@ -97,7 +97,8 @@ flume-rebuild)  # no backup named: the refused checkpoint is rebuilt from the lo
 canal)
   file=testdata/canal/conf/example/meta.dat
   hint=$(hint_of canal_journal_purged --binlogs testdata/canal/binlogs.txt "$file")
-  [[ $hint == "qjt repair --apply --set-position "[0-9]*"=JOURNAL:POS $file" ]] || fail "unexpected hint: $hint"
+  [[ $hint == "qjt repair --apply --set-position "[0-9]*"=JOURNAL:POS $file  # JOURNAL:POS: a binlog the MySQL server still has (SHOW BINARY LOGS)"* ]] ||
+    fail "unexpected hint: $hint"
   run "${hint/JOURNAL:POS/mysql-bin.000266:4}"
   gone canal_journal_purged --binlogs testdata/canal/binlogs.txt "$file"
   # an empty meta.dat beside its destination's meta.log
@@ -154,7 +155,7 @@ every)  # every hint template of formats/*/cli/*_hints.cc, produced and run as p
       # Placeholders in capitals are the operator's to fill in: run with
       # the values an operator would choose.
       runnable=${hint//JOURNAL:POS/mysql-bin.000266:4}
-      runnable=${runnable//=MS /=1700000000000 }
+      runnable=${runnable//=TIME /=1700000000000 }
       cd "$tmp/case" || exit 1
       bash -c "$runnable" >/dev/null 2>"$tmp/hint.err"
       got=$?
@@ -168,7 +169,7 @@ every)  # every hint template of formats/*/cli/*_hints.cc, produced and run as p
   # Canal names a client by its index (clientDatas[N]) in the findings on
   # a cursor's values, not by its id, so those give no hint (a hint runs as
   # printed); no finding gives --to-timestamp's.
-  unreachable="qjt repair --apply --to-timestamp {client}=MS {file}"
+  unreachable="qjt repair --apply --to-timestamp {client}=TIME {file}{time}"
   for t in "${templates[@]}"; do
     [ -n "${produced[$t]:-}" ] || [ "$t" = "$unreachable" ] || fail "no case produces the hint template: $t"
   done

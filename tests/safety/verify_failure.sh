@@ -4,7 +4,8 @@
 # says on standard error that the verify after the change found errors,
 # where the backup is and the command that restores it; and that command,
 # run as printed, gives back every file's bytes as they were (the backup
-# itself aside).
+# itself aside); and the --json report carries the same command, as the
+# hint of a restore_from_backup finding.
 #
 #   verify_failure.sh QJT TESTDATA_DIR WORK
 set -uo pipefail
@@ -57,6 +58,15 @@ check_case() {
   done <<<"$restore"
   [ "$(bytes)" = "$before" ] ||
     fail "$name: after '$restore' the files differ: $(diff <(echo "$before") <(bytes))"
+  # The JSON report carries the same way back, as a restore_from_backup
+  # finding whose hint is the command (its backup's stamp aside).
+  rm -rf "$S" "$WORK/bak"
+  mkdir -p "$S"
+  $setup
+  QJT_FAILPOINT_ERROR=verify "$@" --json >"$WORK/json" 2>/dev/null
+  local stamped='s/[0-9]\{13\}/<ms>/g'
+  [ "$(jq -r '.. | objects | select(.code? == "restore_from_backup") | .hint' "$WORK/json" | sed "$stamped")" = \
+    "$(sed "$stamped" <<<"$restore")" ] || fail "$name: the JSON report does not carry the restore command: $(cat "$WORK/json")"
   checked=$((checked + 1))
 }
 

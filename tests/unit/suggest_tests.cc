@@ -11,6 +11,7 @@
 #include "suggest.h"
 #include "value_set.h"
 
+using namespace qjt;
 using namespace qjt::cli;
 
 namespace {

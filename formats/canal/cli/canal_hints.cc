@@ -16,16 +16,25 @@ constexpr HintRule kHints[] = {
     {"canal_truncated", "qjt repair --apply --from-log {log} {file}"},
     {"canal_invalid_json", "qjt repair --apply --from-log {log} {file}"},
     // A cursor Canal cannot resume from: move it to a binlog the server has.
-    {"canal_journal_purged", "qjt repair --apply --set-position {client}=JOURNAL:POS {file}"},
-    {"canal_position_beyond_end", "qjt repair --apply --set-position {client}=JOURNAL:POS {file}"},
-    {"canal_position_range", "qjt repair --apply --set-position {client}=JOURNAL:POS {file}"},
-    {"canal_journal_name", "qjt repair --apply --set-position {client}=JOURNAL:POS {file}"},
-    {"canal_timestamp_unit", "qjt repair --apply --to-timestamp {client}=MS {file}"},
+    {"canal_journal_purged", "qjt repair --apply --set-position {client}=JOURNAL:POS {file}{journal_pos}"},
+    {"canal_position_beyond_end", "qjt repair --apply --set-position {client}=JOURNAL:POS {file}{journal_pos}"},
+    {"canal_position_range", "qjt repair --apply --set-position {client}=JOURNAL:POS {file}{journal_pos}"},
+    {"canal_journal_name", "qjt repair --apply --set-position {client}=JOURNAL:POS {file}{journal_pos}"},
+    {"canal_timestamp_unit", "qjt repair --apply --to-timestamp {client}=TIME {file}{time}"},
 };
 
-// A hint is a command that runs as printed: a client or a meta.log that
-// cannot be told leaves the finding without one. (JOURNAL:POS and MS stay
-// placeholders: where to resume is the operator's choice.)
+// Where to resume is the operator's choice: the hint leaves it a
+// placeholder and says, as a shell comment after the command, which value
+// to fill in and where to find it.
+constexpr std::string_view kJournalPos =
+    "  # JOURNAL:POS: a binlog the MySQL server still has (SHOW BINARY LOGS) and a position in it, such as "
+    "mysql-bin.000123:4 (4 is its first event)";
+constexpr std::string_view kTime =
+    "  # TIME: when to resume, as epoch milliseconds or a time such as 2021-01-16T06:49:08Z; Canal searches the "
+    "binlogs for the first event at or after it";
+
+// A hint is a command that runs as printed but for those placeholders: a
+// client or a meta.log that cannot be told leaves the finding without one.
 constexpr std::string_view kUnknown = "";
 
 // N of a message that starts "client N: "; kUnknown otherwise.
@@ -60,7 +69,7 @@ std::string canal_hint(const Finding& finding) {
   const std::string log = needs_log ? meta_log_of(finding.file) : "";
   if ((needs_client && client.empty()) || (needs_log && log.empty())) return "";
   return fmt::format(fmt::runtime(command), fmt::arg("file", shell_word(finding.file)), fmt::arg("client", client),
-                     fmt::arg("log", log));
+                     fmt::arg("log", log), fmt::arg("journal_pos", kJournalPos), fmt::arg("time", kTime));
 }
 
 }  // namespace qjt::cli

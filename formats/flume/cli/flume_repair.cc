@@ -50,9 +50,7 @@ std::optional<std::int64_t> current_capacity(const flume::ChannelLayout& layout)
   if (!layout.checkpoint.checkpoint) return std::nullopt;
   std::error_code ec;
   const auto size = fs::file_size(*layout.checkpoint.checkpoint, ec);
-  const std::uint64_t header = flume::kCheckpointHeaderSlots * 8;
-  if (ec || size % 8 != 0 || size <= header || (size - header) / 8 > 0x7FFFFFFF) return std::nullopt;
-  return static_cast<std::int64_t>((size - header) / 8);
+  return ec ? std::nullopt : flume::capacity_of_checkpoint_size(size);
 }
 
 std::optional<flume::ChannelRepairRequest> make_request(const FlumeRepairOptions& o,
