@@ -67,8 +67,8 @@ done
 check "flume repair --apply: nothing changed" "" "$(find flume -newer flume/data1/log-1 -type f)"
 check "verify --json: the io_error in the report too" 1 \
   "$("${reader[@]}" "$QJT" verify --json "${channel[@]}" 2>/dev/null | jq '[.findings[] | select(.code == "io_error")] | length')"
-check "flume replay --json: the io_error in the report too" 1 \
-  "$("${reader[@]}" "$QJT" replay --json "${channel[@]}" 2>/dev/null | jq '[.findings[] | select(.code == "io_error")] | length')"
+check "flume replay --json: no report of a queue not read, an error object instead" "error 3" \
+  "$("${reader[@]}" "$QJT" replay --json "${channel[@]}" 2>/dev/null | jq -r '"\(.type) \(.exit_status)"')"
 
 # On a terminal, where standard output and standard error are one screen,
 # an io_error that the report on standard output holds is not told a

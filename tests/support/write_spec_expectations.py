@@ -9,7 +9,8 @@
 #
 # Run it after changing a fixture or an output layout, then review the diff:
 #   python3 tests/support/write_spec_expectations.py
-# (help-dump.txt and empty.txt in the same folder are maintained by hand.)
+# (help-dump.txt, empty.txt and dump-missing-file.json in the same folder
+# are maintained by hand.)
 import json, os
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "testdata", "kestrel",
                    "expected", "spec")
@@ -196,7 +197,7 @@ write("verify-missing-file.json", verify(False, 1, 0, 1, 0, [
             "cannot open testdata/kestrel/files/no-such-journal: No such file or directory")]))
 write("verify-missing-queue.json", verify(False, 0, 0, 1, 0, [
     finding("error", "io_error", TD + "dirs/numeric-order", None,
-            "expected a queue named no_such_queue in this directory, found none")]))
+            "expected a queue named no_such_queue in this directory, found none; its queues: q")]))
 
 # ---------------- ignored records ----------------
 I = TD + "files/ignored-records"

@@ -43,9 +43,9 @@ setup_text_out() { mkdir "$S/out" && echo "notes" >"$S/out/notes.txt"; }
 
 # Every writing command, in each of its ways of writing.
 check_every_writer() {
-  check_case compact-kestrel replay_kestrel setup_sample -- "$QJT" compact --backup-to "$WORK/bak" "$S/q"
+  check_case compact-kestrel replay_kestrel setup_sample -- "$QJT" compact --apply --backup-to "$WORK/bak" "$S/q"
   check_case compact-libkestrel replay_libkestrel setup_libkestrel -- \
-    "$QJT" compact --rewrite-bookmarks --backup-to "$WORK/bak" "$S/q"
+    "$QJT" compact --apply --rewrite-bookmarks --backup-to "$WORK/bak" "$S/q"
   check_case repair-kestrel bytes setup_broken -- "$QJT" repair --apply --backup-to "$WORK/bak" "$S/q/j"
   check_case repair-flume replay_flume setup_torn -- "$QJT" repair $(channel) --apply --backup-to "$WORK/bak"
   check_case rebuild-flume replay_flume setup_channel -- \

@@ -120,13 +120,15 @@ TEST_CASE("canal stats: a meta.dat's clients against the server's binlogs") {
   CHECK(whole(destination, "reclaimable") == 10);
   const StatsTable& restart = *table(destination, "restart");
   REQUIRE(restart.rows().size() == 1);
-  CHECK(restart.rows()[0].keys == std::vector<std::string>{"1002", "mysql-bin.000002"});
+  CHECK(restart.rows()[0].keys == std::vector<std::string>{"1002"});
+  CHECK(restart.rows()[0].texts == std::vector<std::string>{"mysql-bin.000002"});
   const auto& row = restart.rows()[0].values;
-  CHECK(row[0]->as_whole() == 4);
-  CHECK(row[1]->as_milliseconds() == 1699999900000);
-  CHECK(row[2]->as_milliseconds() == 100000);
-  CHECK(row[3]->as_whole() == 2);
-  CHECK(row[4]->as_whole() == 3200);
+  CHECK(row[0]->as_whole() == 2);  // the binlog's sequence
+  CHECK(row[1]->as_whole() == 4);
+  CHECK(row[2]->as_milliseconds() == 1699999900000);
+  CHECK(row[3]->as_milliseconds() == 100000);
+  CHECK(row[4]->as_whole() == 2);
+  CHECK(row[5]->as_whole() == 3200);
 }
 
 TEST_CASE("canal stats: no binlogs given, a purged one, a position past the end") {
@@ -137,7 +139,7 @@ TEST_CASE("canal stats: no binlogs given, a purged one, a position past the end"
   add_meta_dat_stats(meta, kSource, nullptr, kNow, &without);
   CHECK_FALSE(whole(*find(without, "client", "1"), "binlog_purged"));
   CHECK_FALSE(whole(*find(without, "destination"), "reclaimable"));
-  CHECK_FALSE(table(*find(without, "destination"), "restart")->rows()[0].values[3]);
+  CHECK_FALSE(table(*find(without, "destination"), "restart")->rows()[0].values[4]);
 
   const BinlogSizes binlogs{{"mysql-bin.000009", 100}};
   StatsModel model;

@@ -1050,6 +1050,30 @@ TEST_CASE("InputFile: a stream read on demand is decoded as it arrives, and a wi
   CHECK(InputFile::take_changes().empty());
 }
 
+TEST_CASE("ReadWindow: a stream read to its end by size() is viewed where its bytes are now") {
+  // size() reads the rest of the stream, which grows (moves) its buffer:
+  // a view after it must not point into the old one (dump --json
+  // --max-input 1M /dev/zero once read past it).
+  InputFile::set_stream_limit(1 << 20);
+  {
+    qjt_test::PipeFeeder feeder(qjt_test::Bytes(3 << 20, 5), 3);
+    Finding failure;
+    auto stream = InputFile::open(feeder.path(), &failure, InputFile::StreamReading::kOnDemand);
+    REQUIRE(stream != nullptr);
+    ReadWindow window(*stream, ReadWindow::kDefaultCapacity, ReadWindow::Lookback::kNone);
+    REQUIRE(window.available(0, 64) == 64);
+    CHECK(window.view(0, 64).data()[63] == 5);
+    const std::size_t size = window.size();
+    CHECK(size == 1u << 20);
+    const ByteSpan tail = window.view(0, size);
+    REQUIRE(tail.size() == size);
+    CHECK(tail.data()[0] == 5);
+    CHECK(tail.data()[size - 1] == 5);
+  }
+  CHECK(InputFile::take_changes().size() == 1);  // input_too_large
+  InputFile::set_stream_limit(InputFile::kDefaultStreamLimit);
+}
+
 TEST_CASE("InputFile: a device past the stream limit is input_too_large at the limit, every time it is opened") {
   InputFile::set_stream_limit(64 << 10);
   for (int open = 0; open < 2; ++open) {
