@@ -148,7 +148,10 @@ bool can_keep_ownership(const std::string& path, std::string* error) {
   bool from_directory = false;
   const std::string source = ownership_source(path, &from_directory);
   struct stat st {};
-  if (::stat(source.c_str(), &st) != 0) return fail(error, "read the owner of", source);
+  if (::stat(source.c_str(), &st) != 0) {
+    // A directory the run makes first: its files are the running user's.
+    return errno == ENOENT || fail(error, "read the owner of", source);
+  }
   if (may_give_any_owner() || (st.st_uid == ::geteuid() && in_own_groups(st.st_gid))) return true;
   const std::string as = source == path ? "" : fmt::format(", as {} is", source);
   *error = fmt::format(

@@ -46,7 +46,8 @@ struct FileOwnership {
 
 // Whether this process can give a file written at `path` the ownership it
 // keeps (kept_at); else false with *error naming the file and its owner
-// (a refusal, exit status 2, before any change).
+// (a refusal, exit status 2, before any change). True in a directory that
+// does not exist yet: what the run makes there is its own.
 bool can_keep_ownership(const std::string& path, std::string* error);
 
 }  // namespace qjt
