@@ -71,7 +71,7 @@ bool patch_file_atomically(const std::string& path, std::uint64_t expected_size,
     return false;
   }
   return write_file_atomically(
-      path,
+      path, Ownership::kKept,
       [&](FileWriter* writer, std::string* write_error) {
         return for_each_patched_piece(bytes, patches,
                                       [&](ByteSpan piece) { return writer->append(piece, write_error); });

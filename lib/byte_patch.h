@@ -29,7 +29,8 @@ bool for_each_patched_piece(ByteSpan original, const std::vector<BytePatch>& pat
 
 std::string patched_bytes(ByteSpan original, const std::vector<BytePatch>& patches);
 
-// Replaces `path` with its bytes patched (write_file_atomically). Refuses
+// Replaces `path` with its bytes patched (write_file_atomically, its owner,
+// group, mode and extended attributes kept). Refuses
 // (false, *error says what was expected and found, the file untouched) when
 // the file cannot be read, is not `expected_size` bytes, or does not hold
 // some patch's `before`. No patches: nothing is written, true.

@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -44,18 +45,27 @@ bool write_all(int fd, const char* data, std::size_t size) {
 
 }  // namespace
 
-std::unique_ptr<FileWriter> FileWriter::create(const std::string& path, std::string* error) {
+std::unique_ptr<FileWriter> FileWriter::create(const std::string& path, std::string* error,
+                                               const FileOwnership* ownership) {
   // Made and tracked in one section, as every path made here is: an
   // interrupt handled meanwhile, on this thread or by another job's (-j),
   // sees it tracked, or never made.
   const CommitSection creating;
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  // A file given an ownership is made readable by nobody else until it
+  // has it: what it will hold may be more private than the umask says.
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, ownership ? 0600 : 0666);
   if (fd < 0) {
     fail(error, "create", path);
     return nullptr;
   }
   track_temp(path);
-  return std::unique_ptr<FileWriter>(new FileWriter(path, fd, true));
+  std::unique_ptr<FileWriter> writer(new FileWriter(path, fd, true));
+  if (ownership && !ownership->apply(fd, path, error)) {
+    writer.reset();
+    remove_temp(path);
+    return nullptr;
+  }
+  return writer;
 }
 
 std::unique_ptr<FileWriter> FileWriter::standard_output() {
@@ -105,10 +115,12 @@ bool FileWriter::sync(std::string* error) {
   return true;
 }
 
-std::unique_ptr<ReplacementFile> ReplacementFile::write(const std::string& path, const FileContent& content,
-                                                        std::string* error) {
+std::unique_ptr<ReplacementFile> ReplacementFile::write(const std::string& path, Ownership ownership,
+                                                        const FileContent& content, std::string* error) {
+  std::optional<FileOwnership> kept;
+  if (ownership == Ownership::kKept && !(kept = FileOwnership::kept_at(path, error))) return nullptr;
   std::unique_ptr<ReplacementFile> file(new ReplacementFile(path, fmt::format("{}~~qjt-{}", path, ::getpid())));
-  auto writer = FileWriter::create(file->temp_, error);
+  auto writer = FileWriter::create(file->temp_, error, kept ? &*kept : nullptr);
   if (!writer) return nullptr;
   const bool written = content(writer.get(), error) && writer->sync(error);
   writer.reset();
@@ -134,8 +146,9 @@ bool ReplacementFile::install_new(bool* existed, std::string* error) {
   return true;
 }
 
-bool write_file_atomically(const std::string& path, const FileContent& content, std::string* error) {
-  const auto file = ReplacementFile::write(path, content, error);
+bool write_file_atomically(const std::string& path, Ownership ownership, const FileContent& content,
+                           std::string* error) {
+  const auto file = ReplacementFile::write(path, ownership, content, error);
   if (!file) return false;
   CommitSection commit;
   return file->install(error);
@@ -146,7 +159,7 @@ bool write_output_file(const std::string& path, const FileContent& content, std:
     const auto out = FileWriter::standard_output();
     return content(out.get(), error) && out->sync(error);
   }
-  const auto file = ReplacementFile::write(path, content, error);
+  const auto file = ReplacementFile::write(path, Ownership::kNewOutput, content, error);
   if (!file) return false;
   CommitSection commit;
   if (!file->install(error)) return false;
@@ -250,7 +263,9 @@ bool durable_copy(const std::string& from, const std::string& to, std::string* e
   }
   auto input = InputFile::open(from, error);
   if (!input) return false;
-  auto writer = FileWriter::create(to, error);
+  const auto kept = FileOwnership::kept_at(from, error);
+  if (!kept) return false;
+  auto writer = FileWriter::create(to, error, &*kept);
   if (!writer) return false;
   track_created(to);
   return writer->append(input->bytes(), error) && writer->sync(error) && sync_directory(parent_of(to), error);

@@ -18,14 +18,18 @@
 #include <vector>
 
 #include "byte_span.h"
+#include "file_ownership.h"
 
 namespace qjt {
 
 class FileWriter {
  public:
-  // Creates `path`, which must not exist (O_EXCL), with mode 0644: a temp
-  // file for an interrupt until it is renamed or removed.
-  static std::unique_ptr<FileWriter> create(const std::string& path, std::string* error);
+  // Creates `path`, which must not exist (O_EXCL): a temp file for an
+  // interrupt until it is renamed or removed. It is given `ownership` when
+  // there is one, before anything is written; else it is the running
+  // user's, mode 0666 less the umask.
+  static std::unique_ptr<FileWriter> create(const std::string& path, std::string* error,
+                                            const FileOwnership* ownership = nullptr);
   // Standard output, for "-o -" (named "-"): left open, and sync() fsyncs
   // it only when it is a regular file.
   static std::unique_ptr<FileWriter> standard_output();
@@ -54,14 +58,20 @@ class FileWriter {
 
 using FileContent = std::function<bool(FileWriter*, std::string*)>;
 
+// Whose a file written whole is.
+enum class Ownership {
+  kNewOutput,  // the running user's, mode 0666 less the umask: an -o output, as cp makes a new file
+  kKept,       // what a file replaced in place keeps: FileOwnership::kept_at(path)
+};
+
 // New content for `path`, written whole to "<path>~~qjt-<pid>" (a "~~" name
-// no queue system takes for one of its files) and fsynced; install()
-// renames it over `path` and fsyncs the directory. Destroyed before that,
-// the temp file is removed and `path` is as it was.
+// no queue system takes for one of its files) with `ownership`, and
+// fsynced; install() renames it over `path` and fsyncs the directory.
+// Destroyed before that, the temp file is removed and `path` is as it was.
 class ReplacementFile {
  public:
-  static std::unique_ptr<ReplacementFile> write(const std::string& path, const FileContent& content,
-                                                std::string* error);
+  static std::unique_ptr<ReplacementFile> write(const std::string& path, Ownership ownership,
+                                                const FileContent& content, std::string* error);
   ~ReplacementFile();
   ReplacementFile(const ReplacementFile&) = delete;
   ReplacementFile& operator=(const ReplacementFile&) = delete;
@@ -82,9 +92,10 @@ class ReplacementFile {
 // Replaces (or creates) `path` whole through a ReplacementFile, the rename
 // in a CommitSection. On failure the temp file is removed and `path` is as
 // it was.
-bool write_file_atomically(const std::string& path, const FileContent& content, std::string* error);
+bool write_file_atomically(const std::string& path, Ownership ownership, const FileContent& content,
+                           std::string* error);
 
-// write_file_atomically for a command's output: once it is installed, an
+// write_file_atomically for a command's output (kNewOutput): once it is installed, an
 // interrupt says "PATH was written" (note_committed). "-" is standard
 // output, written as the content comes.
 bool write_output_file(const std::string& path, const FileContent& content, std::string* error);
@@ -114,7 +125,8 @@ bool durable_exchange(const std::string& a, const std::string& b, std::string* e
 bool durable_remove(const std::string& path, std::string* error);
 
 // A copy of `from` at `to` (which must not exist): a hard link when both are
-// on one file system, otherwise a byte copy; fsynced either way.
+// on one file system, otherwise a byte copy with the owner, group, mode and
+// extended attributes of `from`; fsynced either way.
 bool durable_copy(const std::string& from, const std::string& to, std::string* error);
 
 // Creates `backup_dir` (which must not exist, so that one run's copies are

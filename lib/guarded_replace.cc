@@ -14,6 +14,7 @@
 #include "byte_size.h"
 #include "clock.h"
 #include "failpoint.h"
+#include "file_ownership.h"
 #include "free_space.h"
 #include "in_use.h"
 #include "interrupt.h"
@@ -139,6 +140,15 @@ bool has_room(const std::string& path, std::uint64_t bytes, std::string* error) 
   return false;
 }
 
+// Step 3's first check: every file the changes write can keep its owner
+// (file_ownership.h), else the refusal names it (kUsage).
+bool check_owners(const ReplaceRequest& r, std::string* error) {
+  for (const FileChange& c : r.changes)
+    if (c.kind == FileChange::Kind::kReplace && !can_keep_ownership(c.path, error)) return false;
+  return std::all_of(r.owned.begin(), r.owned.end(),
+                     [error](const std::string& path) { return can_keep_ownership(path, error); });
+}
+
 // Step 3's room: what the changes write, summed per file system, then the
 // backup copies where they cannot be hard links.
 bool check_room(const ReplaceRequest& r, const std::string& backup, std::string* error) {
@@ -192,8 +202,9 @@ bool make_change(const FileChange& c, ReplacementFile* content, const std::strin
 bool make_changes(const std::vector<FileChange>& changes, const std::string& backup, std::string* error) {
   std::vector<std::unique_ptr<ReplacementFile>> contents;
   for (const FileChange& c : changes) {
-    contents.push_back(c.kind == FileChange::Kind::kReplace ? ReplacementFile::write(c.path, c.content, error)
-                                                            : nullptr);
+    contents.push_back(c.kind == FileChange::Kind::kReplace
+                           ? ReplacementFile::write(c.path, Ownership::kKept, c.content, error)
+                           : nullptr);
     if (c.kind == FileChange::Kind::kReplace && !contents.back()) return false;
   }
   const bool own_commit = changes.size() == 1 && changes.front().kind == FileChange::Kind::kOwnCommit;
@@ -267,6 +278,7 @@ ReplaceResult guarded_replace(const ReplaceRequest& request, const WriteGuardOpt
       return failed(ExitCode::kUsage, reason);
     if (result.backup.empty() || !request.backup.file.empty() || take_backup_name(result.backup)) break;
   }
+  if (!check_owners(request, &reason)) return failed(ExitCode::kUsage, reason);
   bool done = (!request.check || request.check(&reason)) && check_room(request, result.backup, &reason) &&
               back_up(request.backup, result.backup, &reason);
   done = done && make_changes(request.changes, result.backup, &reason);

@@ -13,7 +13,11 @@
 //               --no-backup or when the request names neither. A place
 //               inside a queue directory is refused (kUsage, nothing
 //               changed).
-//   3  check    the writer's own check, under the lock, that the files are
+//   3  check    first, that every file the changes write (each kReplace's
+//               path and each of `owned`) can keep its owner, group and
+//               mode (file_ownership.h): else refused (kUsage, naming the
+//               file and its owner, nothing changed). Then
+//               the writer's own check, under the lock, that the files are
 //               still as it planned them (Flume: their sizes), then room:
 //               each file system must have free what the changes write
 //               there (`room`), and the backup's the size of the copies
@@ -24,7 +28,9 @@
 //               and durable before step 5: a crash during the changes always
 //               leaves a whole backup.
 //   5  change   first the new content of every kReplace change, each in a
-//               temp file, fsynced; then, in one CommitSection
+//               temp file given the owner, group, mode and extended
+//               attributes of the file it replaces (or of its siblings
+//               when it is new), fsynced; then, in one CommitSection
 //               (interrupt.h), each change in order, each durable before
 //               the next (rename, fsync of the directory), a failpoint
 //               after each: a crash between two changes leaves a state the
@@ -124,6 +130,7 @@ struct ReplaceRequest {
   std::string owner = "another process";    // what holding an owner lock means
   std::vector<std::string> watched;         // step 1: no other process may have these open
   std::vector<std::string> keep_out_of;     // step 2: the first names the default root
+  std::vector<std::string> owned;           // step 3: what protocol changes write, whose owner they keep
   std::function<bool(std::string*)> check;  // step 3; none when empty
   std::vector<SpaceNeed> room;              // step 3: what the changes write, where
   BackupRequest backup;
@@ -137,7 +144,7 @@ struct ReplaceRequest {
 };
 
 struct ReplaceResult {
-  ExitCode status = ExitCode::kOk;      // kInUse (step 1), kUsage (2), kIoError (3 to 5), kProblems (6)
+  ExitCode status = ExitCode::kOk;      // kInUse (step 1), kUsage (2, 3), kIoError (3 to 5), kProblems (6)
   std::string reason;                   // a sentence, when status is not kOk
   std::string backup;                   // the backup's place; "" for none
   std::optional<FindingList> verified;  // step 6's findings, once every change is made

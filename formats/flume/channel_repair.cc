@@ -278,7 +278,8 @@ bool back_up_channel_files(const std::vector<std::string>& files, const std::str
   const std::string manifest_path = (fs::path(backup_dir) / "qjt-backup.txt").string();
   CommitSection section;  // until the manifest is tracked: an interrupt removes the whole backup
   const bool ok = write_file_atomically(
-      manifest_path, [&](FileWriter* writer, std::string* e) { return writer->append(ByteSpan(manifest), e); }, error);
+      manifest_path, Ownership::kNewOutput,
+      [&](FileWriter* writer, std::string* e) { return writer->append(ByteSpan(manifest), e); }, error);
   if (ok) track_created(manifest_path);
   if (ok) failpoint(failpoint_name);
   return ok;
@@ -291,7 +292,8 @@ bool apply_file_change(const FileChange& c, std::string* error) {
     case FileChangeKind::kWrite:
       if (!ensure_directory(fs::path(c.path).parent_path(), error)) return false;
       return write_file_atomically(
-          c.path, [&](FileWriter* writer, std::string* e) { return writer->append(ByteSpan(c.content), e); }, error);
+          c.path, Ownership::kKept,
+          [&](FileWriter* writer, std::string* e) { return writer->append(ByteSpan(c.content), e); }, error);
     case FileChangeKind::kRemove:
       return durable_remove(c.path, error);
   }

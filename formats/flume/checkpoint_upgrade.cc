@@ -90,9 +90,13 @@ bool remove_stale_temps(const std::string& dir, std::string* error) {
   return true;
 }
 
-// Writes `parts` to a new temp file beside `path` and fsyncs it.
-bool write_temp(const std::string& temp, std::initializer_list<ByteSpan> parts, std::string* error) {
-  auto writer = FileWriter::create(temp, error);
+// Writes `parts` to the new temp file `temp` beside `path`, owned as `path`
+// is (or would be: a new checkpoint.meta as its checkpoint), and fsyncs it.
+bool write_temp(const std::string& path, const std::string& temp, std::initializer_list<ByteSpan> parts,
+                std::string* error) {
+  const auto kept = FileOwnership::kept_at(path, error);
+  if (!kept) return false;
+  auto writer = FileWriter::create(temp, error, &*kept);
   if (!writer) return false;
   for (ByteSpan part : parts)
     if (!writer->append(part, error)) return false;
@@ -199,8 +203,9 @@ bool apply_checkpoint_upgrade(const UpgradePlan& plan, std::int64_t now_ms, std:
     remove_temp(checkpoint_temp);
     return false;
   };
-  if (need_meta && !write_temp(meta_temp, {ByteSpan(meta_bytes)}, error)) return abandon();
-  if (!write_temp(checkpoint_temp, {ByteSpan(kVersion3, kVersionBytes), input->bytes().subspan(kVersionBytes)}, error))
+  if (need_meta && !write_temp(plan.meta_path, meta_temp, {ByteSpan(meta_bytes)}, error)) return abandon();
+  if (!write_temp(plan.checkpoint_path, checkpoint_temp,
+                  {ByteSpan(kVersion3, kVersionBytes), input->bytes().subspan(kVersionBytes)}, error))
     return abandon();
   failpoint("upgrade.after_temp_files");
   CommitSection commit;  // the renames: an interrupt waits for the V3 checkpoint

@@ -1,16 +1,12 @@
 #include "flume/compaction_in_place.h"
 
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
 
 #include <fmt/format.h>
 
 #include "durable_file.h"
 #include "failpoint.h"
+#include "file_ownership.h"
 #include "flume/log_metadata.h"
 #include "interrupt.h"
 
@@ -46,32 +42,33 @@ bool remove_staging_dir(const std::string& dir, std::string* error) {
 bool write_meta(const std::string& path, const LogMetadata& meta, std::string* error) {
   const std::string bytes = encode_log_metadata(meta);
   return write_file_atomically(
-      path, [&bytes](FileWriter* writer, std::string* e) { return writer->append(ByteSpan(bytes), e); }, error);
+      path, Ownership::kKept,
+      [&bytes](FileWriter* writer, std::string* e) { return writer->append(ByteSpan(bytes), e); }, error);
 }
 
-// `path` owned as `like` is (when qjt runs as root for a channel Flume
-// runs as its own user, Flume must still be able to write it).
-bool own_like(const std::string& path, const std::string& like, std::string* error) {
-  struct stat want {
-  }, have{};
-  if (::stat(like.c_str(), &want) != 0 || ::stat(path.c_str(), &have) != 0) return true;
-  if (have.st_uid == want.st_uid && have.st_gid == want.st_gid) return true;
-  if (::chown(path.c_str(), want.st_uid, want.st_gid) == 0) return true;
-  *error = fmt::format("cannot give {} the owner of {}: {}", path, like, std::strerror(errno));
-  return false;
+// The staged `path` given what its `destination` in the channel keeps
+// (file_ownership.h): when qjt runs as root for a channel Flume runs as
+// its own user, Flume must still be able to write it.
+bool own_as(const std::string& path, const std::string& destination, std::string* error) {
+  const auto kept = FileOwnership::kept_at(destination, error);
+  return kept && kept->apply_to(path, error);
 }
 
 }  // namespace
 
 bool own_staged_like_channel(const InPlaceDirs& dirs, const CompactionResult& staged, std::string* error) {
   std::error_code ec;
-  if (!own_like(dirs.staged_checkpoint_dir, dirs.checkpoint_dir, error)) return false;
-  for (const auto& entry : fs::directory_iterator(dirs.staged_checkpoint_dir, ec))
-    if (!own_like(entry.path().string(), dirs.checkpoint_dir, error)) return false;
-  for (const SinkLog& log : staged.logs)
-    if (!own_like(log.path, dirs.data_dirs[log.dir], error) ||
-        !own_like(log.path + ".meta", dirs.data_dirs[log.dir], error))
+  if (!own_as(dirs.staged_checkpoint_dir, dirs.checkpoint_dir, error)) return false;
+  for (const auto& entry : fs::directory_iterator(dirs.staged_checkpoint_dir, ec)) {
+    const std::string name = file_name(entry.path().string());
+    const bool directory = entry.is_directory(ec);
+    if (!own_as(entry.path().string(), directory ? dirs.checkpoint_dir : in_dir(dirs.checkpoint_dir, name), error))
       return false;
+  }
+  for (const SinkLog& log : staged.logs) {
+    const std::string placed = in_dir(dirs.data_dirs[log.dir], file_name(log.path));
+    if (!own_as(log.path, placed, error) || !own_as(log.path + ".meta", placed + ".meta", error)) return false;
+  }
   return true;
 }
 

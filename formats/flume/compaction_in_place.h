@@ -48,8 +48,10 @@ InPlaceDirs in_place_dirs(const ChannelLayout& layout);
 // is no backup (""). Failpoint flume_compact.leftovers_cleared.
 bool clear_leftovers(const InPlaceDirs& dirs, const std::string& backup_dir, std::string* error);
 
-// The staged files owned as the channel's directories are (qjt run as
-// root for a channel Flume runs as its user).
+// The staged checkpoint dir owned as the channel's is, and each staged
+// file with the owner, group and mode of the file it replaces in the
+// channel, or of its siblings there (file_ownership.h): qjt run as root
+// for a channel Flume runs as its user.
 bool own_staged_like_channel(const InPlaceDirs& dirs, const CompactionResult& staged, std::string* error);
 
 // Each new log into its data dir, hidden: its meta first (read to its end

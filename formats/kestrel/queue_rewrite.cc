@@ -46,7 +46,11 @@ bool rewrite_queue(const RewriteRequest& r, const JournalContent& content, std::
   const std::string pack = archived + ".pack";
 
   {
-    auto writer = FileWriter::create(temp, error);
+    // The compacted journal is the queue's, as the one it replaces: Kestrel
+    // appends to it next.
+    const auto kept = FileOwnership::kept_at(live, error);
+    if (!kept) return false;
+    auto writer = FileWriter::create(temp, error, &*kept);
     if (!writer) return false;
     if (!content(writer.get(), error) || !writer->sync(error) || !sync_directory(r.dir, error)) {
       remove_temp(temp);

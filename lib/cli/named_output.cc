@@ -150,7 +150,7 @@ ExitCode write_named_output(const NamedOutput& output, const std::string& path, 
     tell(output.command, error);
     return ExitCode::kIoError;
   }
-  auto file = ReplacementFile::write(path, content, &error);
+  auto file = ReplacementFile::write(path, Ownership::kNewOutput, content, &error);
   if (!file) {
     tell(output.command, error);
     return ExitCode::kIoError;

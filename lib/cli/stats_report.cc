@@ -55,7 +55,7 @@ std::string render(const StatsModel& model, const std::vector<Finding>& findings
 // or new, never half of one).
 ExitCode replace_report(std::string_view command, const std::string& path, const FileContent& content) {
   std::string error;
-  auto file = ReplacementFile::write(path, content, &error);
+  auto file = ReplacementFile::write(path, Ownership::kNewOutput, content, &error);
   if (file) {
     CommitSection commit;
     if (file->install(&error)) return ExitCode::kOk;

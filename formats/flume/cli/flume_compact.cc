@@ -255,6 +255,8 @@ ExitCode compact_in_place(const WriteRequest& r, const flume::ChannelLayout& lay
   }
   const std::vector<std::string> replaced = channel_files_replaced(layout);
   ReplaceRequest request = channel_request(layout, replaced);
+  request.owned = replaced;
+  request.owned.push_back(layout.checkpoint.dir);  // the staged checkpoint dir takes its place
   request.keep_out_of = layout.data_dirs;
   request.keep_out_of.insert(request.keep_out_of.begin(), layout.checkpoint.dir);
   if (layout.backup) request.keep_out_of.push_back(layout.backup->dir);

@@ -55,7 +55,7 @@ std::unique_ptr<ReplacementFile> prepare_file(const std::string& output,
                                               std::string* error) {
   bool keep = true;
   auto file = ReplacementFile::write(
-      output,
+      output, Ownership::kNewOutput,
       [&](FileWriter* writer, std::string* write_error) {
         bool appended = true;
         keep = content([&](ByteSpan bytes) { return appended = appended && writer->append(bytes, write_error); });
@@ -325,6 +325,7 @@ void print_plan_text(const flume::UpgradePlan& plan, bool applied, const std::st
 ReplaceRequest upgrade_request(const FlumeOptions& flume, const flume::ChannelLayout& layout,
                                const flume::UpgradePlan& plan, std::int64_t now_ms, std::string* backup) {
   ReplaceRequest request = channel_request(layout, {plan.checkpoint_path, plan.meta_path});
+  request.owned = {plan.checkpoint_path, plan.meta_path};
   request.changes.push_back(FileChange::by_own_commit([&plan, now_ms, backup](const std::string&, std::string* error) {
     return flume::apply_checkpoint_upgrade(plan, now_ms, backup, error);
   }));
@@ -373,6 +374,10 @@ ExitCode upgrade_checkpoint(const FlumeConvertOptions& o, const flume::KeyRing& 
       tell("convert",
            fmt::format("{}: refusing to upgrade: {} (--force overrides)", plan.checkpoint_path, result.reason));
       return ExitCode::kInUse;
+    }
+    if (result.status == ExitCode::kUsage) {
+      report_unchanged("convert", result);
+      return ExitCode::kUsage;
     }
     if (!result.changed()) return io_error(plan.checkpoint_path, result.reason);
     report_outcome("convert", result);

@@ -328,6 +328,7 @@ ReplaceRequest repair_request(const flume::ChannelLayout& layout, Report* r) {
   for (const flume::FileChange& c : r->plan.changes) {
     request.room.push_back(SpaceNeed{c.path, c.size_after});
     if (c.size) request.backup.files.push_back(c.path);
+    if (c.kind != flume::FileChangeKind::kRemove) request.owned.push_back(c.path);
   }
   for (const flume::FileChange& c : r->plan.changes)
     request.changes.push_back(FileChange::by_protocol(

@@ -175,6 +175,7 @@ ExitCode compact_in_place(const kestrel::OpenJournal& j, const CompactOptions& o
   ReplaceRequest request;
   request.lock_dirs = {j.directory};
   request.watched = files;
+  request.owned = {(fs::path(j.directory) / j.queue).string()};  // the live journal the rewrite writes
   request.backup.name = j.queue;
   request.changes.push_back(FileChange::by_own_commit([&](const std::string& backup, std::string* error) {
     const kestrel::RewriteRequest rewrite{j.directory, j.queue, files, backup,

@@ -321,7 +321,7 @@ void convert_to_file(Run* run) {
   bool ran = false, committed = false;
   std::string error;
   auto file = ReplacementFile::write(
-      o.output,
+      o.output, Ownership::kNewOutput,
       [&](FileWriter* writer, std::string*) {
         ran = true;
         FileSink sink(writer);

@@ -70,10 +70,11 @@ ExitCode write_queue(const LibkestrelConvert& run, const std::string& queue, con
   const std::string head = libkestrel::head_bookmark();
   std::vector<std::unique_ptr<ReplacementFile>> files;
   files.push_back(ReplacementFile::write(
-      bookmark, [&](FileWriter* w, std::string* e) { return w->append(ByteSpan(head), e); }, &error));
+      bookmark, Ownership::kNewOutput, [&](FileWriter* w, std::string* e) { return w->append(ByteSpan(head), e); },
+      &error));
   if (files.back())
     files.push_back(ReplacementFile::write(
-        segment,
+        segment, Ownership::kNewOutput,
         [&](FileWriter* w, std::string* e) { return libkestrel::write_segment(state, run.legacy_add_time_ms, w, e); },
         &error));
   if (!files.back()) return io_failure(error);
