@@ -9,6 +9,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "build_commit.h"
 #include "byte_size.h"
@@ -89,6 +90,21 @@ void add_max_depth_option(CLI::App* command) {
                    "Walk at most N directory levels below a directory PATH (0: only the PATH itself)");
 }
 
+// --exclude GLOB, repeatable, beside --max-depth: what a walk passes over,
+// as ripgrep's -g '!GLOB'.
+void add_exclude_option(CLI::App* command) {
+  command
+      ->add_option_function<std::vector<std::string>>(
+          "--exclude",
+          [](const std::vector<std::string>& globs) {
+            auto& excluded = qjt::RunContext::process().settings().excluded;
+            excluded.insert(excluded.end(), globs.begin(), globs.end());
+          },
+          "Pass over the files and directories a walk finds whose base name, or path below the directory PATH, "
+          "matches GLOB (repeatable)")
+      ->type_name("GLOB");
+}
+
 using CommandRows = std::map<const CLI::App*, const qjt::cli::CommandRow*>;
 
 // Adds the command of each row of the command table to `app`, with the
@@ -106,7 +122,10 @@ CommandRows add_commands(CLI::App* app, qjt::ExitCode* status) {
     }
     if ((row.takes & kShowsValues) != 0) add_value_display_options(command);
     if ((row.takes & kRunsJobs) != 0) add_jobs_option(command);
-    if ((row.takes & kWalksPaths) != 0) add_max_depth_option(command);
+    if ((row.takes & kWalksPaths) != 0) {
+      add_max_depth_option(command);
+      add_exclude_option(command);
+    }
     add_global_options(command);
     rows.emplace(command, &row);
   }
