@@ -22,6 +22,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -46,6 +47,7 @@ struct RunSettings {
   std::uint64_t stream_limit = std::uint64_t{4} << 30;  // --max-input (InputFile::kDefaultStreamLimit)
   unsigned jobs = 1;                                    // -j: jobs at once (lib/cli/jobs.h); 0, as many as cores
   std::optional<unsigned> max_depth{};                  // --max-depth: how deep a walk of PATHs goes (path_walk.h)
+  std::vector<std::string> excluded{};                  // --exclude GLOB: what a walk passes over (path_walk.h)
 };
 
 // Where a run's output goes: the process's standard streams, or a job's

@@ -28,7 +28,8 @@ enum CommandTakes : unsigned {
   kByFamilies = 1U << 3,
   // -j N: its PATH groups run as jobs, several at once (lib/cli/jobs.h).
   kRunsJobs = 1U << 4,
-  // --max-depth N: a directory PATH is walked (lib/cli/path_walk.h).
+  // --max-depth N, --exclude GLOB: a directory PATH is walked
+  // (lib/cli/path_walk.h).
   kWalksPaths = 1U << 5,
 };
 

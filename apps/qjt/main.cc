@@ -8,6 +8,7 @@
 #include <exception>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "build_commit.h"
 #include "byte_size.h"
@@ -89,6 +90,21 @@ void add_max_depth_option(CLI::App* command) {
                    "Walk at most N directory levels below a directory PATH (0: only the PATH itself)");
 }
 
+// --exclude GLOB, repeatable, beside --max-depth: what a walk passes over,
+// as ripgrep's -g '!GLOB'.
+void add_exclude_option(CLI::App* command) {
+  command
+      ->add_option_function<std::vector<std::string>>(
+          "--exclude",
+          [](const std::vector<std::string>& globs) {
+            auto& excluded = qjt::RunContext::process().settings().excluded;
+            excluded.insert(excluded.end(), globs.begin(), globs.end());
+          },
+          "Pass over the files and directories a walk finds whose base name, or path below the directory PATH, "
+          "matches GLOB (repeatable)")
+      ->type_name("GLOB");
+}
+
 // Adds the command of each row of the command table to `app`, with the
 // options its row says it takes and those every command takes.
 void add_commands(CLI::App* app, qjt::ExitCode* status) {
@@ -102,7 +118,10 @@ void add_commands(CLI::App* app, qjt::ExitCode* status) {
     }
     if ((row.takes & kShowsValues) != 0) add_value_display_options(command);
     if ((row.takes & kRunsJobs) != 0) add_jobs_option(command);
-    if ((row.takes & kWalksPaths) != 0) add_max_depth_option(command);
+    if ((row.takes & kWalksPaths) != 0) {
+      add_max_depth_option(command);
+      add_exclude_option(command);
+    }
     add_global_options(command);
   }
 }

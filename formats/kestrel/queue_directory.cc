@@ -123,6 +123,24 @@ constexpr std::array<std::pair<FileRole, const char*>, 4> kFileRoleNames = {{
     {FileRole::kGiven, "given"},
 }};
 
+// What Kestrel's startup does with a file of the directory that is not a
+// classic journal: it lists every file, whatever its content.
+void report_stray(const NamedFile& file, Reporter* reporter) {
+  const std::string queue = file.name.substr(0, file.name.find('.'));
+  if (queue.empty()) return;  // not_a_queue_file
+  const std::string action =
+      queue_of_name(file.name)
+          ? fmt::format(
+                "reads it as part of queue {}'s journal, finds no record at offset 0 and truncates "
+                "the live journal {} there",
+                queue, queue)
+          : fmt::format("cannot parse this name as {}.<timestamp> and fails", queue);
+  warn(reporter, file.path, "stray_file",
+       fmt::format("not a classic Kestrel journal (qjt skips it), but Kestrel's startup {}: move it out of the "
+                   "queue directory",
+                   action));
+}
+
 }  // namespace
 
 const char* file_role_name(FileRole role) {
@@ -141,6 +159,11 @@ std::optional<std::string> queue_of_name(std::string_view name) {
   if (queue.empty()) return std::nullopt;
   if (queue.size() != name.size() && !segment_timestamp(name)) return std::nullopt;
   return std::string(queue);
+}
+
+bool names_queue_file(std::string_view name) {
+  const auto temp = name.find("~~");
+  return temp == std::string_view::npos ? queue_of_name(name).has_value() : temp > 0 && name.front() != '.';
 }
 
 std::vector<QueueJournal> group_queues(std::vector<NamedFile> files, Reporter* reporter) {
@@ -169,19 +192,29 @@ std::vector<QueueJournal> group_queues(std::vector<NamedFile> files, Reporter* r
 bool discover_queues(const std::string& dir, Reporter* reporter, std::vector<QueueJournal>* queues, std::string* error,
                      const ForeignFile& foreign) {
   std::error_code ec;
-  std::vector<NamedFile> files;
+  std::vector<NamedFile> files, strays;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
     std::error_code type_ec;
     if (!it->is_regular_file(type_ec)) continue;  // Kestrel ignores directories
-    if (foreign && foreign(it->path().string())) continue;
     std::error_code size_ec;
     const auto size = it->file_size(size_ec);
     const std::string name = it->path().filename().string();
-    files.push_back(NamedFile{name, (fs::path(dir) / name).string(), size_ec ? 0 : size});
+    NamedFile file{name, (fs::path(dir) / name).string(), size_ec ? 0 : size};
+    // A temp file is startup's to delete, whatever it holds (temp_file).
+    if (foreign && file.name.find("~~") == std::string::npos && foreign(file.path)) {
+      strays.push_back(std::move(file));
+    } else {
+      files.push_back(std::move(file));
+    }
   }
   if (ec) {
     *error = fmt::format("cannot list {}: {}", dir, ec.message());
     return false;
+  }
+  // Only a directory that holds a queue is one Kestrel reads.
+  if (!files.empty()) {
+    std::sort(strays.begin(), strays.end(), [](const NamedFile& a, const NamedFile& b) { return a.name < b.name; });
+    for (const NamedFile& stray : strays) report_stray(stray, reporter);
   }
   *queues = group_queues(std::move(files), reporter);
   return true;

@@ -60,19 +60,26 @@ struct NamedFile {
 // Q~~* temp files, names without a queue part, unparsable timestamps.
 std::optional<std::string> queue_of_name(std::string_view name);
 
+// Whether `name` is one of a queue's files by Kestrel's naming rule: a
+// journal (queue_of_name) or a temp file Q~~*.
+bool names_queue_file(std::string_view name);
+
 // Groups files of one directory into queues sorted by name, each in replay
 // order, reporting as discover_queues does. discover_queues gives it the
 // whole listing; files named one by one on a command line go through the
 // same rule, so they replay as their directory would.
 std::vector<QueueJournal> group_queues(std::vector<NamedFile> files, Reporter* reporter);
 
-// Whether a file of a queue directory is another format's (a Kestrel 3
-// segment beside classic journals): such files are part of no queue.
+// Whether a file of a queue directory is not a classic journal (a Kestrel
+// 3 segment beside classic journals, a file of no known format): such
+// files are part of no queue.
 using ForeignFile = std::function<bool(const std::string& path)>;
 
 // Lists `dir`'s queues sorted by name (group_queues on its classic files,
 // those `foreign` does not claim). Temp files, segments a pack supersedes,
-// leftover packs and names Kestrel cannot parse are reported to `reporter`.
+// leftover packs and names Kestrel cannot parse are reported to `reporter`,
+// and so is each file `foreign` claims whose name Kestrel's startup trips
+// over (stray_file, a warning), when the directory holds a queue.
 // Returns false and sets *error when `dir` cannot be listed.
 bool discover_queues(const std::string& dir, Reporter* reporter, std::vector<QueueJournal>* queues, std::string* error,
                      const ForeignFile& foreign = {});

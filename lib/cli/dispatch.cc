@@ -335,11 +335,11 @@ ExitCode wrong_kind(std::string_view command, const Driver* driver) {
 // with the family --format names; a file kind forced reads each PATH as
 // given.
 Expansion expansion_of(const std::vector<std::string>& paths, const FamilyOptions& options) {
-  const auto max_depth = RunContext::current().settings().max_depth;
-  if (options.format() == "auto") return expand_paths(paths, options.drivers(), max_depth);
+  const RunSettings& settings = RunContext::current().settings();
+  if (options.format() == "auto") return expand_paths(paths, options.drivers(), settings.max_depth, settings.excluded);
   Driver* forced = find_driver(options.drivers(), options.format());
   if (forced == nullptr || forced->name() != options.format()) return Expansion{};
-  return expand_paths(paths, Registry(&forced, 1), max_depth);
+  return expand_paths(paths, Registry(&forced, 1), settings.max_depth, settings.excluded);
 }
 
 // A writer's PATHs whose layout a family cannot tell (Driver::ambiguous_sites):
@@ -671,7 +671,7 @@ bool converts_to(Driver* d, std::string_view command, std::string_view to) {
 // given, else to the registry's last, whose reader reports them.
 Driver* jsonl_source(const ConvertRequest& r, const FamilyOptions& options) {
   if (options.format() != "auto") return find_driver(options.drivers(), options.format());
-  if (const auto claim = claim_path(r.input, options.drivers())) return claim->driver;
+  if (const auto claim = claim_input(r.input, options.drivers())) return claim->driver;
   const auto given = options.given();
   return given.empty() ? options.drivers().back() : given.front().first;
 }
@@ -683,10 +683,24 @@ Driver* convert_driver(const ConvertRequest& r, const FamilyOptions& options) {
   return nullptr;
 }
 
+// What dump and verify find of a file no family can read, when --to
+// jsonl is asked of it without --format: the same finding, exit 1.
+std::optional<ExitCode> unreadable_source(const ConvertRequest& r, const FamilyOptions& options) {
+  if (r.to != "jsonl" || options.format() != "auto") return std::nullopt;
+  const auto claim = claim_input(r.input, options.drivers());
+  if (!claim) return std::nullopt;
+  auto finding = unreadable_file(r.input, *claim, options.drivers());
+  if (!finding) return std::nullopt;
+  StderrReporter diagnostics;
+  diagnostics.report(std::move(*finding));
+  return ExitCode::kProblems;
+}
+
 }  // namespace
 
 ExitCode run_convert_command(ConvertRequest request, const FamilyOptions& options) {
   const std::string_view command = options.command();
+  if (const auto unreadable = unreadable_source(request, options)) return *unreadable;
   Driver* driver = convert_driver(request, options);
   if (driver == nullptr) {
     usage(command, fmt::format("unknown --format {}: expected {}", options.format(), format_names(options.drivers())));

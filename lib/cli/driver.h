@@ -22,6 +22,7 @@
 
 #include "byte_span.h"
 #include "capability.h"
+#include "finding.h"
 #include "read_filter.h"
 
 namespace qjt::cli {
@@ -36,6 +37,11 @@ struct Claim {
   // Kestrel, no opcode at offset 0). Read commands report such a file as
   // of no known format (path_family.h).
   bool unrecognised = false;
+  // Whether the file makes its directory the family's (scan_directory).
+  // Classic Kestrel reads a 0-byte notes.txt named alone as an empty
+  // journal, but only a journal named as Kestrel names them makes a queue
+  // directory, so that a stray file neither makes one nor unmakes one.
+  bool makes_directory = true;
 };
 
 // An installation of the family that a directory holds, found by its shape
@@ -74,6 +80,13 @@ class Driver {
   virtual Capability* provides(std::string_view command) = 0;
   // Why the family takes no part in `command`, for the refusal; may be empty.
   virtual std::string_view why_not(std::string_view /*command*/) const { return ""; }
+
+  // What the family's software does with `file`, which no family reads,
+  // where it lies (classic Kestrel's startup reads every file of a queue
+  // directory): the finding its reader of the file's directory would
+  // report (stray_file), so that a file named alone gets it too; none by
+  // default. `drivers`: the registry, to tell the family's files.
+  virtual std::vector<Finding> stray(const std::string& /*file*/, Registry /*drivers*/) const { return {}; }
 
   // Whether a directory given as PATH is read as a whole (a queue
   // directory); when false it stands for its files of the claimed group.

@@ -11,11 +11,15 @@
 #include "input_file.h"
 #include "path_name.h"
 #include "progress.h"
+#include "stream_buffer.h"
 
 namespace qjt::cli {
 namespace {
 
 namespace fs = std::filesystem;
+
+// How much of standard input tells its family: any magic fits.
+constexpr std::uint64_t kStreamHead = 4096;
 
 bool is_regular(const std::string& path) {
   struct stat st {};
@@ -47,8 +51,8 @@ std::vector<std::string> inputs_of(const std::string& path, const DirectoryScan&
   return files;
 }
 
-// The finding on a file no family can read (group_by_family); nullopt
-// when `claim` lets its family read the file.
+}  // namespace
+
 std::optional<Finding> unreadable_file(const std::string& path, const PathClaim& claim, Registry drivers) {
   if (claim.positive) return std::nullopt;
   if (claim.driver != drivers.back())
@@ -60,8 +64,6 @@ std::optional<Finding> unreadable_file(const std::string& path, const PathClaim&
   return Finding{Severity::kError, "unknown_format", path, std::nullopt,
                  fmt::format("expected {}; found none: {}", looked_for, claim.evidence)};
 }
-
-}  // namespace
 
 DirectoryScan scan_directory(const std::string& dir, Registry drivers) {
   DirectoryScan scan;
@@ -78,7 +80,7 @@ DirectoryScan scan_directory(const std::string& dir, Registry drivers) {
   }
   std::sort(scan.files.begin(), scan.files.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   for (const auto& [file, claim] : scan.files) {
-    if (scan.claim && weight(claim, drivers) <= weight(*scan.claim, drivers)) continue;
+    if (!claim.makes_directory || (scan.claim && weight(claim, drivers) <= weight(*scan.claim, drivers))) continue;
     scan.claim = claim;
     scan.claim->evidence = fmt::format("a directory holding {}, {}", file, claim.evidence);
   }
@@ -99,13 +101,28 @@ std::optional<PathClaim> claim_file(const std::string& path, ByteSpan bytes, Reg
   return weak;
 }
 
-std::function<bool(const std::string& path)> claimed_elsewhere(Registry drivers, std::string_view family) {
+std::function<bool(const std::string& path)> not_of_family(Registry drivers, std::string_view family) {
   return [drivers, family = std::string(family)](const std::string& path) {
     if (drivers.empty()) return false;
     std::string error;
     const auto claim = claim_regular_file(path, drivers, &error);
-    return claim && claim->positive && claim->driver->name() != family;
+    return claim && (claim->unrecognised || (claim->positive && claim->driver->name() != family));
   };
+}
+
+std::optional<PathClaim> claim_input(const std::string& path, Registry drivers) {
+  if (path != "-") return claim_path(path, drivers);
+  const Progress::Pause sniffing;
+  Finding failure;
+  const auto input = InputFile::open(path, &failure, InputFile::StreamReading::kOnDemand);
+  if (!input) return std::nullopt;
+  // A stream's first bytes only, kept for its reader (input_file.h).
+  StreamBuffer* stream = input->stream_on_demand();
+  if (stream != nullptr) stream->fill_to(kStreamHead);
+  const ByteSpan head = stream != nullptr ? stream->view(0, static_cast<std::size_t>(stream->size())) : input->bytes();
+  auto claim = claim_file(path, head, drivers);
+  if (!claim || claim->driver == drivers.back()) return std::nullopt;
+  return claim;
 }
 
 std::optional<PathClaim> claim_path(const std::string& path, Registry drivers) {
@@ -122,7 +139,10 @@ std::vector<PathGroup> group_by_family(const std::vector<std::string>& paths, Re
   for (const std::string& path : paths) {
     const bool directory = is_directory(path);
     const DirectoryScan scan = directory ? scan_directory(path, drivers) : DirectoryScan{};
-    const auto claim = directory ? scan.claim : claim_path(path, drivers);
+    // A read tells standard input's family by its first bytes.
+    const auto claim = directory               ? scan.claim
+                       : unreadable != nullptr ? claim_input(path, drivers)
+                                               : claim_path(path, drivers);
     // A family that reads a directory lists it itself and reports what it
     // cannot open; one that is given the directory's files gets only those
     // claimed, so what no one could read is reported here.
@@ -136,6 +156,8 @@ std::vector<PathGroup> group_by_family(const std::vector<std::string>& paths, Re
     if (unreadable != nullptr && claim && !directory) {
       if (auto finding = unreadable_file(path, *claim, drivers)) {
         unreadable->report(std::move(*finding));
+        for (const Driver* driver : drivers)
+          for (Finding& stray : driver->stray(path, drivers)) unreadable->report(std::move(stray));
         continue;
       }
     }

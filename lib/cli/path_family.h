@@ -39,10 +39,23 @@ std::optional<PathClaim> claim_file(const std::string& path, ByteSpan bytes, Reg
 // directory that holds no regular file.
 std::optional<PathClaim> claim_path(const std::string& path, Registry drivers);
 
+// claim_path, and for standard input ("-") the claim on its first bytes
+// when a family other than the registry's last has a magic there (a
+// libkestrel segment piped in); they stay read for the family that reads
+// it (input_file.h: a stream is opened once). For the read commands only:
+// a write never reads standard input to tell its family.
+std::optional<PathClaim> claim_input(const std::string& path, Registry drivers);
+
+// The finding on a file that no family can read, as the read commands
+// report it (group_by_family): cut inside a family's magic, or of no
+// known format; nullopt when `claim` lets its family read the file.
+std::optional<Finding> unreadable_file(const std::string& path, const PathClaim& claim, Registry drivers);
+
 // A directory's regular files, each claimed once, in name order, and the
-// directory's own claim: the weightiest of theirs, the first of equals,
-// naming that file (for another family than the registry's last, one of its
-// files is enough). No claim when no file of the directory is claimed.
+// directory's own claim: the weightiest of those that make a directory
+// the family's (Claim::makes_directory), the first of equals, naming that
+// file (for another family than the registry's last, one of its files is
+// enough). No claim when no such file is there.
 // Files that cannot be opened are claimed by no one: io_error findings.
 struct DirectoryScan {
   std::optional<PathClaim> claim;
@@ -51,11 +64,13 @@ struct DirectoryScan {
 };
 DirectoryScan scan_directory(const std::string& dir, Registry drivers);
 
-// Whether a file is another family's: claimed on positive evidence by a
-// driver of `drivers` other than the one named `family`. What a family's
-// directory scan leaves out (a Kestrel 3 segment beside classic journals),
-// asked of the registry rather than of another family's code.
-std::function<bool(const std::string& path)> claimed_elsewhere(Registry drivers, std::string_view family);
+// Whether a file is not `family`'s: claimed on positive evidence by a
+// driver of `drivers` other than the one named `family`, or of no known
+// format (Claim::unrecognised). What a family's directory scan leaves out
+// (a Kestrel 3 segment beside classic journals, a notes.json), asked of
+// the registry rather than of another family's code; the walk skips and
+// counts the files of no known format (path_walk.h).
+std::function<bool(const std::string& path)> not_of_family(Registry drivers, std::string_view family);
 
 // Whether a file that `family` claims without positive evidence may pass
 // (classic Kestrel's repair decides about those itself: salvage, --force).
@@ -97,7 +112,8 @@ struct PathGroup {
 // inside a family's magic (a weak claim of a family other than the
 // registry's last), a broken_record at offset 0 naming that family; of no
 // known format (Claim::unrecognised), an unknown_format finding naming
-// what each family looked for. Without it (writes, which refuse weak
+// what each family looked for, and what a family's software does with it
+// where it lies (Driver::stray). Without it (writes, which refuse weak
 // claims themselves) such a file goes to the family that claims it.
 std::vector<PathGroup> group_by_family(const std::vector<std::string>& paths, Reporter* unclaimed, Registry drivers,
                                        Driver* unopened_owner = nullptr, Reporter* unreadable = nullptr);

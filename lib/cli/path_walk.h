@@ -6,12 +6,18 @@
 //     Flume channel root, a Canal deployer root or destination), each a
 //     unit read as one, then whatever else it holds, walked;
 //   - else one unit when a family reads it as a whole (a Kestrel or
-//     libkestrel queue directory), or when families claim files in it (a
-//     Flume data directory: its files make one unit); then its
+//     libkestrel queue directory: what makes it one is the family's, see
+//     Claim::makes_directory; its files of no known format are skipped),
+//     or when families claim files in it (a Flume data directory: its
+//     files make one unit; beside an installation, each file is a unit of
+//     its own, so that no two units share a path); then its
 //     subdirectories, walked.
 //
 // A walk passes over hidden entries (".name"), qjt's own backups
-// ("*.qjt-backup*") and symbolic links to directories (no loops), enters
+// ("*.qjt-backup*"), what --exclude GLOB names (its base name or its path
+// below the PATH matches; a PATH itself is always read, and so is every
+// file of a directory read as a whole) and symbolic links to directories
+// (no loops), enters
 // no directory deeper than --max-depth below its PATH, and counts the files
 // that no family claims (skipped). A directory PATH in which the walk
 // found nothing stays one unit as given, so that the assignment reports it
@@ -49,6 +55,8 @@ struct Expansion {
 // The units of `paths`, in order: each PATH's, in walk order (a directory's
 // own unit, then its entries by name). `max_depth`: how many levels below a
 // PATH the walk enters (0: the PATH itself only); none: no limit.
-Expansion expand_paths(const std::vector<std::string>& paths, Registry drivers, std::optional<unsigned> max_depth);
+// `excluded`: the GLOBs of --exclude.
+Expansion expand_paths(const std::vector<std::string>& paths, Registry drivers, std::optional<unsigned> max_depth,
+                       const std::vector<std::string>& excluded = {});
 
 }  // namespace qjt::cli

@@ -109,7 +109,7 @@ void append_text(Output* out, const ReplayResult& r, const kestrel::ReplayState&
 
 }  // namespace
 
-kestrel::ForeignFile other_families(Registry drivers) { return claimed_elsewhere(drivers, "kestrel"); }
+kestrel::ForeignFile other_families(Registry drivers) { return not_of_family(drivers, "kestrel"); }
 
 ExitCode run_kestrel_dump(const ReadRequest& r) {
   // Text output shows payloads only when asked; JSON shows them by default.

@@ -2,6 +2,8 @@
 // the registry's last driver: it claims every file the others leave, on
 // positive evidence only when a record decodes at offset 0 (or the file is
 // empty), and writing commands refuse its weak claims.
+#include <filesystem>
+
 #include <fmt/format.h>
 
 #include "driver.h"
@@ -10,6 +12,8 @@
 #include "kestrel/cli/kestrel_hints.h"
 #include "kestrel/journal_reader.h"
 #include "kestrel/journal_selection.h"
+#include "kestrel/queue_directory.h"
+#include "path_name.h"
 
 namespace qjt::cli {
 namespace {
@@ -65,9 +69,36 @@ class KestrelDriver final : public Driver {
   std::string_view name() const override { return "kestrel"; }
   std::string_view title() const override { return "Classic Kestrel journals"; }
 
-  std::optional<Claim> claim(const std::string&, ByteSpan bytes) const override { return kestrel_claim(bytes); }
+  std::optional<Claim> claim(const std::string& path, ByteSpan bytes) const override {
+    Claim claim = kestrel_claim(bytes);
+    const bool journal_name = kestrel::names_queue_file(base_name(path));
+    // Zero bytes are a sign of nothing but under a queue file's name: an
+    // empty notes.txt is of no known format, in a queue directory or not.
+    if (bytes.empty() && !journal_name)
+      claim = Claim{false, "an empty file, not named as a Kestrel queue's file", "kestrel", true};
+    // A queue's file makes a queue directory by its name too.
+    claim.makes_directory = !claim.unrecognised && journal_name;
+    return claim;
+  }
 
   std::string_view looks_for() const override { return "a classic Kestrel record at offset 0"; }
+
+  // A file named alone gets the stray_file warning its directory's
+  // listing gives it.
+  std::vector<Finding> stray(const std::string& file, Registry drivers) const override {
+    const std::string dir = std::filesystem::path(file).parent_path().string();
+    FindingList layout;
+    std::vector<kestrel::QueueJournal> queues;
+    std::string error;
+    kestrel::discover_queues(dir.empty() ? "." : dir, &layout, &queues, &error, other_families(drivers));
+    std::vector<Finding> found;
+    for (Finding f : layout.findings()) {
+      if (f.code != "stray_file" || base_name(f.file) != base_name(file)) continue;
+      f.file = file;
+      found.push_back(std::move(f));
+    }
+    return found;
+  }
 
   std::vector<std::vector<std::string>> units(const std::vector<std::string>& paths) const override {
     return kestrel::journal_units(paths);

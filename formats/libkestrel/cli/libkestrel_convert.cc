@@ -85,7 +85,7 @@ ExitCode to_libkestrel(const LibkestrelConvert& run) {
   if (run.output == "-") return usage_error("convert", "--to libkestrel writes a queue directory: give it with -o DIR");
   StderrReporter reporter;
   kestrel::JournalSelection selection =
-      kestrel::open_journals_and_report({run.input}, run.queue, claimed_elsewhere(run.drivers, "kestrel"), &reporter);
+      kestrel::open_journals_and_report({run.input}, run.queue, not_of_family(run.drivers, "kestrel"), &reporter);
   if (selection.status != ExitCode::kOk) return selection.status;
   if (selection.journals.size() != 1)
     return usage_error(

@@ -74,8 +74,9 @@ LkSelection open_libkestrel(const std::vector<std::string>& paths, const std::st
       add_directory(path, queue, reporter, &selection);
       continue;
     }
-    const auto kind = path == "-" ? libkestrel::FileKind::kClassic : kind_of(path);
-    if (kind == libkestrel::FileKind::kClassic && fs::exists(path)) {
+    // Standard input too: its magic tells a segment from a bookmark.
+    const auto kind = kind_of(path);
+    if (kind == libkestrel::FileKind::kClassic && (path == "-" || fs::exists(path))) {
       usage_error("", fmt::format("{} is not a libkestrel file (no segment or bookmark magic)", path));
       selection.status = worse(selection.status, ExitCode::kUsage);
       continue;
