@@ -503,7 +503,8 @@ ChannelReplay replay_channel(const ChannelLayout& layout, const ChannelLogs& log
 }
 
 std::uint64_t for_each_queued_event(const EventQueue& queue, const ChannelLogs& logs, const std::string& where,
-                                    Reporter* reporter, const QueuedEventVisitor& visit) {
+                                    Reporter* reporter, const QueuedEventVisitor& visit,
+                                    const SkippedEventVisitor& skipped) {
   std::uint64_t visited = 0;
   LogRecord record;
   std::string why;
@@ -515,6 +516,7 @@ std::uint64_t for_each_queued_event(const EventQueue& queue, const ChannelLogs& 
       visit(i, p, record);
       continue;
     }
+    if (skipped) skipped(p, target);
     const ChannelLog* log = logs.find(p.file_id);
     const std::string file = log ? log->layout().path : where;
     const std::optional<std::uint64_t> offset =

@@ -109,8 +109,12 @@ std::optional<CheckpointState> load_backup(const BackupFiles& backup, std::optio
 std::optional<std::string> backup_checkpoint_bytes(const BackupFiles& backup, Reporter* reporter);
 
 using QueuedEventVisitor = std::function<void(std::size_t index, EventPointer pointer, const LogRecord& put)>;
+// Each element that delivers nothing, and what is there instead (a repair
+// plan counts them: events already lost to the damage).
+using SkippedEventVisitor = std::function<void(EventPointer pointer, PointerTarget target)>;
 std::uint64_t for_each_queued_event(const EventQueue& queue, const ChannelLogs& logs, const std::string& where,
-                                    Reporter* reporter, const QueuedEventVisitor& visit);
+                                    Reporter* reporter, const QueuedEventVisitor& visit,
+                                    const SkippedEventVisitor& skipped = nullptr);
 
 // Flume deletes, after its next checkpoint, every log below the lowest file
 // id its reference counts (and inflight pointers) still name, except the

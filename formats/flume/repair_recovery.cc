@@ -70,6 +70,7 @@ void preview_patches(const std::vector<const FileChange*>& patches, ChannelLogs*
 
 struct Recovery {
   std::vector<EventPointer> events;  // as take delivers them, head to tail
+  std::vector<DeadElement> dead;     // the elements that deliver none
   std::map<std::int32_t, std::uint64_t> stopped_at;
   std::int64_t checkpoint_write_order_id = 0;
 
@@ -83,10 +84,14 @@ struct Recovery {
 Recovery recover(const ChannelLayout& layout, const ChannelLogs& logs, const ChannelReplayOptions& options) {
   FindingList ignored;
   const ChannelReplay replay = replay_channel(layout, logs, options, &ignored);
-  Recovery recovery{{}, replay.stopped_at, replay.checkpoint_write_order_id};
+  Recovery recovery{{}, {}, replay.stopped_at, replay.checkpoint_write_order_id};
   if (replay.queue)
-    for_each_queued_event(*replay.queue, logs, layout.checkpoint.dir, &ignored,
-                          [&](std::size_t, EventPointer p, const LogRecord&) { recovery.events.push_back(p); });
+    for_each_queued_event(
+        *replay.queue, logs, layout.checkpoint.dir, &ignored,
+        [&](std::size_t, EventPointer p, const LogRecord&) { recovery.events.push_back(p); },
+        [&](EventPointer p, PointerTarget target) {
+          recovery.dead.push_back(DeadElement{p, target});
+        });
   return recovery;
 }
 
@@ -99,10 +104,10 @@ struct Commit {
 // What the records say, every record of every log that decodes (a V3 log
 // is read on past damage, from the next record that decodes): every intact
 // put whose transaction commits, with that commit, and every event a
-// committed take names.
+// committed take names, with that take.
 struct LogHistory {
   std::map<EventPointer, Commit> committed_puts;
-  std::set<EventPointer> taken;
+  std::map<EventPointer, Consumption> taken;
 };
 
 // Where reading `log` can go on after its terminal record `r`, if anywhere.
@@ -116,7 +121,8 @@ std::optional<std::size_t> resume_after(const ChannelLog& log, const LogReader& 
 }
 
 LogHistory read_history(const ChannelLogs& logs) {
-  std::map<std::int64_t, std::vector<EventPointer>> puts, takes;
+  std::map<std::int64_t, std::vector<EventPointer>> puts;
+  std::map<std::int64_t, std::vector<Consumption>> takes;
   std::map<std::int64_t, Commit> put_commits;
   std::set<std::int64_t> take_commits;
   LogRecord r;
@@ -131,7 +137,9 @@ LogHistory read_history(const ChannelLogs& logs) {
       while (reader.next(&r)) {
         if (r.type == LogRecordType::kPut && r.crc_ok)
           puts[r.transaction_id].push_back(EventPointer{log.file_id(), static_cast<std::int32_t>(r.offset)});
-        if (r.type == LogRecordType::kTake) takes[r.transaction_id].push_back(r.taken);
+        if (r.type == LogRecordType::kTake)
+          takes[r.transaction_id].push_back(
+              Consumption{r.taken, EventPointer{log.file_id(), static_cast<std::int32_t>(r.offset)}, r.transaction_id});
         if (r.type == LogRecordType::kCommit && r.commit_type == 1)
           put_commits[r.transaction_id] = Commit{log.file_id(), r.offset, r.write_order_id};
         if (r.type == LogRecordType::kCommit && r.commit_type == 2) take_commits.insert(r.transaction_id);
@@ -146,8 +154,9 @@ LogHistory read_history(const ChannelLogs& logs) {
   LogHistory history;
   for (const auto& [txid, commit] : put_commits)
     for (EventPointer p : puts[txid]) history.committed_puts[p] = commit;
-  for (const auto& [txid, pointers] : takes)
-    if (take_commits.count(txid)) history.taken.insert(pointers.begin(), pointers.end());
+  for (const auto& [txid, taken] : takes)
+    if (take_commits.count(txid))
+      for (const Consumption& c : taken) history.taken.emplace(c.event, c);
   return history;
 }
 
@@ -192,26 +201,39 @@ RecoveryChange compare_recovery(const ChannelLayout& layout, const KeyRing& keys
   preview_patches(planned.patches, &planned_logs);
   const Recovery after = recover(planned.layout, planned_logs, ChannelReplayOptions{capacity, &planned.overlay});
 
-  RecoveryChange change{now.events, after.events, {}, {}};
+  RecoveryChange change;
+  change.now = now.events;
+  change.after = after.events;
+  change.dead_now = now.dead;
+  change.dead_after = after.dead;
   const std::set<EventPointer> before_set(now.events.begin(), now.events.end());
   const std::set<EventPointer> after_set(after.events.begin(), after.events.end());
   const LogHistory history = read_history(now_logs);
-  std::set<EventPointer> gone = dropped_puts(layout, plan);  // taken or dropped: not lost
-  gone.insert(history.taken.begin(), history.taken.end());
-  const std::set<EventPointer> taken_after = read_history(planned_logs).taken;
-  gone.insert(taken_after.begin(), taken_after.end());
-  std::set<EventPointer> lost;
-  for (EventPointer p : before_set)
-    if (after_set.count(p) == 0 && gone.count(p) == 0) lost.insert(p);
+  const std::set<EventPointer> dropped = dropped_puts(layout, plan);
+  std::map<EventPointer, Consumption> taken = read_history(planned_logs).taken;
+  taken.insert(history.taken.begin(), history.taken.end());
+  // Each event recovered now and not after: dropped, consumed, or lost.
+  for (EventPointer p : before_set) {
+    if (after_set.count(p)) continue;
+    const auto take = taken.find(p);
+    if (dropped.count(p)) {
+      change.dropped.push_back(p);
+    } else if (take != taken.end()) {
+      change.consumed.push_back(take->second);
+    } else {
+      change.lost.push_back(p);
+    }
+  }
   // Committed events today's replay never reached (a broken record before
   // them) that the plan neither recovers nor leaves behind a break.
   for (const auto& [p, commit] : history.committed_puts)
-    if (!before_set.count(p) && !after_set.count(p) && !gone.count(p) && behind_a_break(p, commit, now) &&
-        !behind_a_break(p, commit, after))
-      lost.insert(p);
-  change.lost.assign(lost.begin(), lost.end());
+    if (!before_set.count(p) && !after_set.count(p) && !dropped.count(p) && !taken.count(p) &&
+        behind_a_break(p, commit, now) && !behind_a_break(p, commit, after))
+      change.lost_unreached.push_back(p);
+  // Each event recovered after and not now: revived when today's replay
+  // met its put, else reached.
   for (EventPointer p : after_set)
-    if (before_set.count(p) == 0 && met_now(p, now_logs, now)) change.revived.push_back(p);
+    if (before_set.count(p) == 0) (met_now(p, now_logs, now) ? change.revived : change.reached).push_back(p);
   return change;
 }
 

@@ -27,6 +27,18 @@
 //    committed, and would be delivered again or for the first time.
 //    Events today's replay never reached (behind a broken record) are
 //    recovered, not revived.
+// The plan's figures add up: now - lost - dropped - consumed + revived +
+// reached = after, where
+//  - dropped: an event recovered now whose put the operator asked to drop;
+//  - consumed: an event recovered now that a committed take the planned
+//    state replays (or one today's replay missed) removes: the take's
+//    record and transaction say where it went;
+//  - reached: an event the planned state recovers that today's replay never
+//    met (it lay behind a broken record), neither lost nor revived;
+//  - lost_unreached: lost events of the second kind above, not among now.
+// Besides: the queue elements that deliver no event now (damaged: already
+// lost to the damage, whatever the repair does), and those that deliver
+// none after it (verify warns pointer_to_noop on a NOOP'd one).
 // qjt repair refuses a plan that loses or revives anything unless forced.
 #pragma once
 
@@ -41,12 +53,31 @@
 
 namespace qjt::flume {
 
+// An event a committed take removes: the take record's place and transaction.
+struct Consumption {
+  EventPointer event;
+  EventPointer take;
+  std::int64_t transaction_id = 0;
+};
+
+// A queue element that delivers no event, and what its pointer finds.
+struct DeadElement {
+  EventPointer event;
+  PointerTarget target = PointerTarget::kBroken;
+};
+
 struct RecoveryChange {
-  std::vector<EventPointer> now;      // the events recovered today, head to tail
-  std::vector<EventPointer> after;    // those the planned state recovers
-  std::vector<EventPointer> lost;     // ascending
-  std::vector<EventPointer> revived;  // ascending
-  bool keeps_queue() const { return lost.empty() && revived.empty(); }
+  std::vector<EventPointer> now;             // the events recovered today, head to tail
+  std::vector<EventPointer> after;           // those the planned state recovers
+  std::vector<EventPointer> lost;            // ascending; recovered now
+  std::vector<EventPointer> lost_unreached;  // ascending; committed, behind damage today, buried by the plan
+  std::vector<EventPointer> revived;         // ascending
+  std::vector<EventPointer> dropped;         // ascending; --drop-event
+  std::vector<Consumption> consumed;         // by event, ascending
+  std::vector<EventPointer> reached;         // ascending
+  std::vector<DeadElement> dead_now;         // queue order: lost to the damage already
+  std::vector<DeadElement> dead_after;       // queue order
+  bool keeps_queue() const { return lost.empty() && lost_unreached.empty() && revived.empty(); }
 };
 
 // Replays `layout` as it is and as `plan` leaves it (nothing is written;

@@ -28,7 +28,7 @@ check "cut: records kept and lost, and salvage's" \
   '{"records_kept":13,"records_lost":14,"gentler":{"records_kept":26,"records_lost":1,"bytes_dropped":22}}' \
   "$(jq -c '.files[0] | {records_kept, records_lost, gentler}' <<<"$out")"
 check "cut: where the backup goes" "\"$WORK/data.qjt-backup/s.<ms>\"" "$(jq -c '.files[0].backup_to' <<<"$out")"
-check "cut: the queue loses no item" '[{"queue":"s","items_now":3,"items_after":3,"items_lost":0,"items_taken":0}]' \
+check "cut: the queue loses no item" '[{"queue":"s","items_now":3,"items_after":3,"items_lost":0,"items_taken":0,"items_revived":0}]' \
   "$(jq -c .queues <<<"$out")"
 check "cut: totals" '14 0' "$(jq -r '"\(.records_lost) \(.items_lost)"' <<<"$out")"
 check "cut: the gentler command" \

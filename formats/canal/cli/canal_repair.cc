@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "canal/cli/canal_commands.h"
+#include "canal/cli/canal_hints.h"
 #include "canal/cli/canal_input.h"
 #include "canal/cli/canal_tsdb_repair.h"
 #include "canal/meta_repair.h"
@@ -15,6 +17,7 @@
 #include "output.h"
 #include "path_family.h"
 #include "path_name.h"
+#include "repair_needs.h"
 #include "time_value.h"
 
 namespace qjt::cli {
@@ -33,7 +36,8 @@ struct Plan {
   std::string planned_backup;              // before --apply: where the backup would go
   std::optional<canal::MetaDat> old_meta;  // the file's, when readable
   canal::MetaDat new_meta;
-  TsdbPlan tsdb;  // the table-meta store (canal_tsdb_repair.h)
+  TsdbPlan tsdb;      // the table-meta store (canal_tsdb_repair.h)
+  RepairNeeds needs;  // no change: what verify finds left
 };
 
 bool usage(const std::string& message) {
@@ -187,12 +191,14 @@ void print(Output* out, const Plan& p, bool applied, bool json, const FindingLis
     p.backup.empty() ? line.null("backup") : line.str("backup", p.backup);
     p.planned_backup.empty() ? line.null("backup_to") : line.str("backup_to", p.planned_backup);
     write_tsdb_json(&line, p.tsdb);
+    p.needs.write_json(&line);
     write_verify_json(&line.key("verify"), verified);
     line.finish();
     return;
   }
   if (!changes(p)) {
-    out->write(fmt::format("{}: already in Canal's layout, nothing to do\n", p.path));
+    out->write(p.needs.any() ? p.needs.text(p.path)
+                             : fmt::format("{}: already in Canal's layout, nothing to do\n", p.path));
     return;
   }
   std::string text = fmt::format("{}:\n", p.path);
@@ -205,6 +211,17 @@ void print(Output* out, const Plan& p, bool applied, bool json, const FindingLis
   text += applied ? fmt::format("verify after repair: {} error(s)\n", verified.count(Severity::kError))
                   : "plan only: nothing was changed; run with --apply to carry it out\n";
   out->write(text);
+}
+
+// What verify finds in the meta.dat as it is, each error with its hint.
+RepairNeeds verify_now(const std::string& path) {
+  CanalRun run;
+  run.paths = {path};
+  run.kind = canal::FileKind::kMetaDat;
+  auto tally = check_canal(run);
+  if (!tally) return {};
+  tally->findings.add_hints(canal_hint);
+  return RepairNeeds(tally->findings);
 }
 
 FindingList verify_bytes(const Plan& p, const std::string& bytes) {
@@ -319,6 +336,7 @@ ExitCode run_canal_repair(const CanalRepairRun& run) {
   }
   Output out;
   const FindingList planned = verify_bytes(*plan, plan->after);
+  if (!changes(*plan)) plan->needs = verify_now(plan->path);
   if (!run.apply || !changes(*plan)) {
     if (plan->before && changes(*plan) && !run.guard.no_backup)
       plan->planned_backup = backup_path(*plan, run.guard, "<ms>");
@@ -327,7 +345,7 @@ ExitCode run_canal_repair(const CanalRepairRun& run) {
       out.flush();
       tell("repair", "--apply would be refused: " + tsdb_refusal(plan->tsdb));
     }
-    return finish_output(&out, changes(*plan) ? ExitCode::kProblems : ExitCode::kOk);
+    return finish_output(&out, plan->needs.status(changes(*plan) ? ExitCode::kProblems : ExitCode::kOk));
   }
   if (plan->tsdb.refused) {
     print(&out, *plan, false, run.json, planned);

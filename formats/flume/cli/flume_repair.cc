@@ -10,10 +10,12 @@
 #include "flume/channel_repair.h"
 #include "flume/checkpoint_file.h"
 #include "flume/cli/flume_commands.h"
+#include "flume/cli/flume_hints.h"
 #include "flume/repair_recovery.h"
 #include "json_line.h"
 #include "output.h"
 #include "path_family.h"
+#include "repair_needs.h"
 
 namespace qjt::cli {
 namespace {
@@ -87,6 +89,7 @@ struct Report {
   std::optional<FindingList> verified;
   const flume::RecoveryChange* recovery = nullptr;  // null when nothing would change
   std::string planned_backup;                       // before --apply: where the backup would go
+  RepairNeeds needs;                                // a plan that changes nothing: what verify finds left
 
   // A plan that loses or revives events is carried out only when forced.
   bool refused() const { return recovery && !recovery->keeps_queue() && !options.guard.force; }
@@ -123,16 +126,45 @@ void write_events_json(JsonWriter* out, const std::vector<flume::EventPointer>& 
   out->end_array();
 }
 
+void write_consumed_json(JsonWriter* out, const std::vector<flume::Consumption>& consumed) {
+  out->begin_array();
+  for (const flume::Consumption& c : consumed)
+    out->begin_object()
+        .num("file_id", c.event.file_id)
+        .num("offset", c.event.offset)
+        .num("take_file_id", c.take.file_id)
+        .num("take_offset", c.take.offset)
+        .num("transaction_id", c.transaction_id)
+        .end_object();
+  out->end_array();
+}
+
+void write_dead_json(JsonWriter* out, const std::vector<flume::DeadElement>& dead) {
+  out->begin_array();
+  for (const flume::DeadElement& d : dead)
+    out->begin_object()
+        .num("file_id", d.event.file_id)
+        .num("offset", d.event.offset)
+        .str("found", flume::pointer_target_name(d.target))
+        .end_object();
+  out->end_array();
+}
+
 void write_recovery_json(JsonWriter* line, const Report& r) {
   if (!r.recovery) {
     line->null("recovery");
     return;
   }
-  line->begin_object("recovery")
-      .unsigned_num("events_now", r.recovery->now.size())
-      .unsigned_num("events_after", r.recovery->after.size());
-  write_events_json(&line->key("lost"), r.recovery->lost);
-  write_events_json(&line->key("revived"), r.recovery->revived);
+  const flume::RecoveryChange& c = *r.recovery;
+  line->begin_object("recovery").unsigned_num("events_now", c.now.size()).unsigned_num("events_after", c.after.size());
+  write_events_json(&line->key("lost"), c.lost);
+  write_events_json(&line->key("lost_unreached"), c.lost_unreached);
+  write_events_json(&line->key("dropped"), c.dropped);
+  write_consumed_json(&line->key("consumed"), c.consumed);
+  write_events_json(&line->key("revived"), c.revived);
+  write_events_json(&line->key("reached"), c.reached);
+  write_dead_json(&line->key("lost_to_damage"), c.dead_now);
+  write_dead_json(&line->key("dead_after"), c.dead_after);
   line->boolean("refused", r.refused()).end_object();
 }
 
@@ -162,7 +194,9 @@ std::uint64_t records_lost(const flume::ChannelRepairPlan& plan) {
   return count;
 }
 
-std::uint64_t items_lost(const Report& r) { return r.recovery ? r.recovery->lost.size() : 0; }
+std::uint64_t items_lost(const Report& r) {
+  return r.recovery ? r.recovery->lost.size() + r.recovery->lost_unreached.size() : 0;
+}
 
 void print_json(Output* out, const Report& r, const flume::ChannelRepairRequest& request) {
   const bool applied = r.options.apply && r.verified.has_value();
@@ -187,6 +221,7 @@ void print_json(Output* out, const Report& r, const flume::ChannelRepairRequest&
   line.unsigned_num("records_lost", records_lost(r.plan)).unsigned_num("items_lost", items_lost(r)).null("gentler");
   r.backup_dir.empty() || r.backups.empty() ? line.null("backup_dir") : line.str("backup_dir", r.backup_dir);
   r.planned_backup.empty() ? line.null("backup_to") : line.str("backup_to", r.planned_backup);
+  r.needs.write_json(&line);
   write_findings_json(&line.key("findings"), r.plan_findings.findings());
   if (r.verified) {
     write_verify_json(&line.key("verify"), *r.verified);
@@ -217,17 +252,50 @@ std::string file_text(const flume::FileChange& c, const std::string& backup) {
   return text;
 }
 
-// The events the plan loses or revives in the error colour when `colour`:
+// One line per event of `events`: "  WHAT: log-N offset M (WHY)".
+std::string events_text(const std::vector<flume::EventPointer>& events, const std::string& what, std::string_view why) {
+  std::string text;
+  for (const flume::EventPointer& p : events)
+    text += fmt::format("  {}: log-{} offset {} ({})\n", what, p.file_id, p.offset, why);
+  return text;
+}
+
+// What verify says after the repair of an element that delivers no event.
+std::string dead_after_text(const flume::DeadElement& d) {
+  return d.target == flume::PointerTarget::kNoop
+             ? fmt::format(
+                   "  after the repair verify still warns pointer_to_noop on log-{} offset {}: the "
+                   "checkpoint points at its NOOP'd record\n",
+                   d.event.file_id, d.event.offset)
+             : fmt::format("  after the repair verify still finds dangling_pointer on log-{} offset {} ({})\n",
+                           d.event.file_id, d.event.offset, flume::pointer_target_name(d.target));
+}
+
+// Where each event of the queue goes, and that the figures add up. The
+// events the plan loses or revives in the error colour when `colour`:
 // each is a repair_loses_event or repair_revives_event error.
-std::string recovery_text(const flume::RecoveryChange& recovery, bool colour) {
-  std::string text = fmt::format("queue Flume recovers: {} event(s) now, {} after the repair\n", recovery.now.size(),
-                                 recovery.after.size());
-  for (const flume::EventPointer& p : recovery.lost)
-    text += fmt::format("  {}: log-{} offset {} (an intact event recovered now)\n",
-                        in_colour("lost", Severity::kError, colour), p.file_id, p.offset);
-  for (const flume::EventPointer& p : recovery.revived)
-    text += fmt::format("  {}: log-{} offset {} (taken, rolled back or never committed now)\n",
-                        in_colour("revived", Severity::kError, colour), p.file_id, p.offset);
+std::string recovery_text(const flume::RecoveryChange& c, bool colour) {
+  std::string text =
+      fmt::format("queue Flume recovers: {} event(s) now, {} after the repair\n", c.now.size(), c.after.size());
+  for (const flume::DeadElement& d : c.dead_now)
+    text += fmt::format(
+        "  lost to the damage already: log-{} offset {} ({}): the checkpoint points at it, Flume's take "
+        "delivers nothing from it now, whatever the repair does\n",
+        d.event.file_id, d.event.offset, flume::pointer_target_name(d.target));
+  const std::string lost = in_colour("lost", Severity::kError, colour);
+  text += events_text(c.lost, lost, "an intact event recovered now");
+  text += events_text(c.lost_unreached, lost, "a committed event behind damage now, buried by the repair");
+  text += events_text(c.dropped, "dropped", "--drop-event");
+  for (const flume::Consumption& t : c.consumed)
+    text += fmt::format("  consumed: log-{} offset {} (taken by transaction {}, its take at log-{} offset {})\n",
+                        t.event.file_id, t.event.offset, t.transaction_id, t.take.file_id, t.take.offset);
+  text += events_text(c.revived, in_colour("revived", Severity::kError, colour),
+                      "taken, rolled back or never committed now");
+  text += events_text(c.reached, "reached", "behind damage now, recovered after the repair");
+  text += fmt::format("  {} now - {} lost - {} dropped - {} consumed + {} revived + {} reached = {} after\n",
+                      c.now.size(), c.lost.size(), c.dropped.size(), c.consumed.size(), c.revived.size(),
+                      c.reached.size(), c.after.size());
+  for (const flume::DeadElement& d : c.dead_after) text += dead_after_text(d);
   return text;
 }
 
@@ -235,9 +303,14 @@ std::string recovery_text(const flume::RecoveryChange& recovery, bool colour) {
 std::string summary_text(const Report& r, bool colour) {
   std::string text = fmt::format("{}: {} record(s) made NOOPs, {} queued event(s)\n",
                                  in_colour("loses", Severity::kError, colour), records_lost(r.plan), items_lost(r));
-  if (r.recovery)
-    text += fmt::format("keeps: {} of the {} queued event(s) Flume recovers now\n",
-                        r.recovery->now.size() - r.recovery->lost.size(), r.recovery->now.size());
+  if (r.recovery) {
+    const flume::RecoveryChange& c = *r.recovery;
+    const std::size_t gone = c.lost.size() + c.dropped.size() + c.consumed.size();
+    text += fmt::format("keeps: {} of the {} queued event(s) Flume recovers now", c.now.size() - gone, c.now.size());
+    if (!c.consumed.empty()) text += fmt::format("; {} consumed by committed takes", c.consumed.size());
+    if (!c.dead_now.empty()) text += fmt::format("; {} already lost to the damage", c.dead_now.size());
+    text += "\n";
+  }
   if (!r.planned_backup.empty()) text += fmt::format("backup: to {} on --apply\n", r.planned_backup);
   return text;
 }
@@ -246,7 +319,7 @@ void print_text(Output* out, const Report& r) {
   const bool colour = colour_on(stdout);
   StderrReporter diagnostics;
   for (const Finding& f : r.plan_findings.findings()) diagnostics.report(f);
-  if (r.plan.changes.empty()) out->write("channel: nothing to change\n");
+  if (r.plan.changes.empty()) out->write(r.needs.any() ? r.needs.text("channel") : "channel: nothing to change\n");
   for (const flume::FileChange& c : r.plan.changes) out->write(file_text(c, r.backup_of(c.path)));
   if (r.recovery) out->write(recovery_text(*r.recovery, colour));
   if (!r.plan.changes.empty()) out->write(summary_text(r, colour));
@@ -283,6 +356,7 @@ void report_recovery_change(const flume::ChannelLayout& layout, const flume::Rec
                                          what, p.file_id, p.offset)});
   };
   for (flume::EventPointer p : recovery.lost) tell("repair_loses_event", p, "loses the intact");
+  for (flume::EventPointer p : recovery.lost_unreached) tell("repair_loses_event", p, "loses the committed");
   for (flume::EventPointer p : recovery.revived) tell("repair_revives_event", p, "revives the taken or uncommitted");
 }
 
@@ -347,6 +421,13 @@ ExitCode apply(const flume::ChannelLayout& layout, Report* r) {
   return result.status;
 }
 
+// What verify finds in the channel as it is, each error with its hint.
+FindingList verify_now(const FlumeOptions& flume) {
+  FindingList findings = verify_channel(flume);
+  findings.add_hints(flume_hints(flume));
+  return findings;
+}
+
 }  // namespace
 
 void add_flume_repair_options(CLI::App* command, FlumeRepairOptions* o) {
@@ -388,11 +469,12 @@ ExitCode run_flume_repair(const FlumeRepairOptions& o) {
     recovery = flume::compare_recovery(layout, *keys, plan, o.flume.capacity);
     report_recovery_change(layout, *recovery, &plan_findings);
   }
-  Report report{o, plan, plan_findings, "", {}, std::nullopt, recovery ? &*recovery : nullptr, ""};
+  Report report{o, plan, plan_findings, "", {}, std::nullopt, recovery ? &*recovery : nullptr, "", {}};
   if (!o.apply && !plan.changes.empty())
     report.planned_backup = planned_backup(repair_request(layout, &report), o.guard);
-  ExitCode status =
-      plan.changes.empty() && plan_findings.count(Severity::kError) == 0 ? ExitCode::kOk : ExitCode::kProblems;
+  if (plan.changes.empty()) report.needs = RepairNeeds(verify_now(o.flume));
+  ExitCode status = report.needs.status(
+      plan.changes.empty() && plan_findings.count(Severity::kError) == 0 ? ExitCode::kOk : ExitCode::kProblems);
   if (has_io_error(plan_findings.findings())) status = ExitCode::kIoError;
   // A plan made without some file's bytes cannot say what it loses.
   if (status == ExitCode::kIoError) {

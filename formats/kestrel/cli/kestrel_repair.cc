@@ -10,15 +10,18 @@
 #include <utility>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "colour.h"
 #include "guarded_replace.h"
 #include "json_line.h"
 #include "kestrel/cli/kestrel_commands.h"
+#include "kestrel/cli/kestrel_hints.h"
 #include "kestrel/journal_repair.h"
 #include "kestrel/journal_selection.h"
 #include "path_family.h"
 #include "path_name.h"
+#include "repair_needs.h"
 #include "reporters.h"
 
 namespace qjt::cli {
@@ -91,13 +94,16 @@ std::vector<ItemKey> recovered_items(const kestrel::OpenJournal& journal,
 // As Flume's repair tells them (flume/repair_recovery.h): an item
 // recovered now and not after the repair is lost when the repair drops the
 // record that added it, and taken when a record the damage hid today, and
-// that the repair keeps, removes it.
+// that the repair keeps, removes it; one recovered after and not now is
+// revived (a record the damage hid today adds it). The figures add up:
+// now - lost - taken + revived = after.
 struct QueueChange {
   const kestrel::OpenJournal* journal;
   std::uint64_t items_now = 0;
   std::uint64_t items_after = 0;
   std::uint64_t items_lost = 0;
   std::uint64_t items_taken = 0;
+  std::uint64_t items_revived = 0;
 };
 
 bool inside(const std::vector<kestrel::ByteRange>& ranges, std::uint64_t offset) {
@@ -117,7 +123,10 @@ QueueChange queue_change(const kestrel::OpenJournal& journal, const std::vector<
   const std::vector<ItemKey> after = recovered_items(journal, kept);
   std::vector<ItemKey> gone;
   std::set_difference(now.begin(), now.end(), after.begin(), after.end(), std::back_inserter(gone));
-  QueueChange change{&journal, now.size(), after.size(), 0, 0};
+  QueueChange change{&journal, now.size(), after.size(), 0, 0, 0};
+  std::vector<ItemKey> added;
+  std::set_difference(after.begin(), after.end(), now.begin(), now.end(), std::back_inserter(added));
+  change.items_revived = added.size();
   for (const auto& [file, offset] : gone) {
     const bool kept_record = kept[file] == nullptr || inside(*kept[file], offset);
     ++(kept_record ? change.items_taken : change.items_lost);
@@ -132,6 +141,7 @@ struct RunPlan {
   std::vector<QueueChange> queues;          // those whose files change
   std::optional<std::string> gentler;       // the --salvage command
   std::vector<QueueChange> gentler_queues;  // with gentler: what it does to them
+  RepairNeeds needs;                        // no file changes: what verify finds left
 
   bool changes() const {
     return std::any_of(files.begin(), files.end(), [](const FilePlan& f) { return f.plan.changes_file(); });
@@ -213,6 +223,7 @@ void write_queue_json(JsonWriter* out, const QueueChange& q) {
       .unsigned_num("items_after", q.items_after)
       .unsigned_num("items_lost", q.items_lost)
       .unsigned_num("items_taken", q.items_taken)
+      .unsigned_num("items_revived", q.items_revived)
       .end_object();
 }
 
@@ -235,11 +246,13 @@ std::string file_text(const FilePlan& f, bool salvage, bool colour) {
 }
 
 std::string queue_text(const QueueChange& q, bool colour) {
+  const std::string revived =
+      q.items_revived == 0 ? "" : fmt::format(", {} added by records the damage hides now", q.items_revived);
   return fmt::format(
       "queue {}: {} item(s) recovered now, {} after the repair; {} {}, {} taken by records the "
-      "damage hides now\n",
+      "damage hides now{}\n",
       q.journal->queue, q.items_now, q.items_after, q.items_lost,
-      in_colour("lost", Severity::kError, colour && q.items_lost > 0), q.items_taken);
+      in_colour("lost", Severity::kError, colour && q.items_lost > 0), q.items_taken, revived);
 }
 
 std::string directory_of(const kestrel::OpenJournal& j, const std::string& path) {
@@ -338,7 +351,9 @@ ExitCode apply_plans(std::vector<FilePlan>* plans, const RepairOptions& o, Findi
 // gentler --salvage when it keeps more.
 void print_text(Output* out, const RunPlan& run, const RepairOptions& o, const FindingList* verified) {
   const bool colour = colour_on(stdout);
-  for (const auto& f : run.files) out->write(file_text(f, o.salvage, colour));
+  if (run.needs.any()) out->write(run.needs.text(fmt::format("{}", fmt::join(o.paths, " "))));
+  for (const auto& f : run.files)
+    if (!run.needs.any()) out->write(file_text(f, o.salvage, colour));
   for (const QueueChange& q : run.queues) out->write(queue_text(q, colour));
   if (run.gentler)
     out->write(fmt::format("gentler: {} keeps more records and loses {} queued item(s)\n", *run.gentler,
@@ -384,6 +399,7 @@ void print(Output* out, const RunPlan& run, const RepairOptions& o, const Findin
   for (const QueueChange& q : run.queues) write_queue_json(&line, q);
   line.end_array().unsigned_num("records_lost", records_lost).unsigned_num("items_lost", items_lost(run.queues));
   write_gentler_json(&line, run);
+  run.needs.write_json(&line);
   if (verified) {
     write_verify_json(&line.key("verify"), *verified);
   } else {
@@ -412,6 +428,15 @@ std::optional<ExitCode> refuse_cut_to_nothing(const std::vector<FilePlan>& plans
   return std::nullopt;
 }
 
+// What verify finds in the journals as they are, each error with its hint.
+FindingList verify_now(const RepairOptions& o) {
+  FindingList findings =
+      check_kestrel(ReadRequest{.command = "verify", .paths = o.paths, .queue = o.queue, .drivers = o.drivers}, {})
+          .findings;
+  findings.add_hints(kestrel_hint);
+  return findings;
+}
+
 // Where each file's backup would go, for the plan to say.
 void plan_backups(RunPlan* run, const WriteGuardOptions& guard) {
   for (RepairGroup& group : group_changes(&run->files)) {
@@ -430,17 +455,18 @@ ExitCode run_repair(const RepairOptions& o) {
   }
   RunPlan run = plan_run(selection, o);
   if (auto refused = refuse_cut_to_nothing(run.files, o)) return *refused;
+  if (!run.changes()) run.needs = RepairNeeds(verify_now(o));
   Output out;
   if (!o.apply) {
     plan_backups(&run, o.guard);
     print(&out, run, o, nullptr);
-    return finish_output(&out, run.changes() ? ExitCode::kProblems : ExitCode::kOk);
+    return finish_output(&out, run.needs.status(run.changes() ? ExitCode::kProblems : ExitCode::kOk));
   }
   FindingList verified;
   const ExitCode applied = apply_plans(&run.files, o, &verified);
   if (applied != ExitCode::kOk && applied != ExitCode::kProblems) return applied;
-  print(&out, run, o, &verified);
-  return finish_output(&out, applied);
+  print(&out, run, o, run.needs.any() ? nullptr : &verified);
+  return finish_output(&out, run.needs.status(applied));
 }
 
 }  // namespace
