@@ -102,7 +102,8 @@ void add_exclude_option(CLI::App* command) {
           },
           "Pass over the files and directories a walk finds whose base name, or path below the directory PATH, "
           "matches GLOB (repeatable)")
-      ->type_name("GLOB");
+      ->type_name("GLOB")
+      ->allow_extra_args(false);
 }
 
 // Adds the command of each row of the command table to `app`, with the

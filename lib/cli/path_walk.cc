@@ -27,6 +27,16 @@ bool passed_over(const fs::path& entry, const std::string& root, const std::vect
   });
 }
 
+// Whether --exclude passes over `path` or a directory it is in, below
+// `root`: a site's files (a Canal destination's meta.dat) are found by
+// discovery, not by the walk's listing.
+bool passed_over_within(const fs::path& path, const std::string& root, const std::vector<std::string>& excluded) {
+  const fs::path top = fs::path(root).lexically_normal();
+  for (fs::path p = path.lexically_normal(); p.has_relative_path() && p != top; p = p.parent_path())
+    if (passed_over(p, root, excluded)) return true;
+  return false;
+}
+
 struct Entries {
   std::vector<std::string> files, dirs;  // each by name
 };
@@ -60,7 +70,7 @@ class Walk {
   // returns whether it found any.
   bool directory(const std::string& dir, const std::string& root, unsigned depth) {
     const std::size_t before = out_->units.size();
-    const std::vector<std::string> covered = sites(dir);
+    const std::vector<std::string> covered = sites(dir, root);
     const Entries entries = entries_of(dir, root, excluded_);
     const DirectoryScan scan = scan_directory(dir, drivers_);
     if (covered.empty() && scan.claim && scan.claim->driver->reads_directories()) {
@@ -81,11 +91,15 @@ class Walk {
  private:
   // The installations families discover in `dir`, each a unit; returns
   // the entries they cover.
-  std::vector<std::string> sites(const std::string& dir) {
+  std::vector<std::string> sites(const std::string& dir, const std::string& root) {
     std::vector<std::string> covered;
     for (Driver* driver : drivers_) {
       for (Site& site : driver->discover(dir)) {
         covered.insert(covered.end(), site.covers.begin(), site.covers.end());
+        const bool excluded = !site.paths.empty() && std::all_of(site.paths.begin(), site.paths.end(), [&](auto& p) {
+          return passed_over_within(p, root, excluded_);
+        });
+        if (excluded) continue;
         out_->units.push_back(
             ReadUnit{dir, driver, std::move(site.what), std::move(site.paths), std::move(site.settings), false});
       }

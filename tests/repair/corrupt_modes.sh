@@ -38,8 +38,9 @@ inputs() {
 
 # run_words COMMAND: COMMAND (a hint, qjt first) run with $QJT.
 run_words() {
-  local words
-  read -ra words <<<"$1"
+  local words line=${1%%  # *}  # the comment after a hint says what to fill in
+  line=${line//CAPACITY/1000}   # gen's channels hold 1000 events
+  read -ra words <<<"$line"
   words[0]=$QJT
   "${words[@]}"
 }

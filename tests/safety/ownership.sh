@@ -34,7 +34,7 @@ give_away() {
 misowned() {
   local file_mode=$1 dir_mode=$2
   (cd "$S" && find . -mindepth 1 -printf '%P %U:%G %m %y\n') | awk -v f="$file_mode" -v d="$dir_mode" '
-    $1 ~ /^out\// { if ($4 == "f" && ($2 != "0:0" || $3 != "664")) print; next }
+    $1 ~ /^out(\/|$)/ { if ($4 == "f" && ($2 != "0:0" || $3 != "664")) print; next }
     $2 != "65534:65534" || $3 != ($4 == "d" ? d : f) { print }'
   find "$WORK"/bak* -type f ! -name qjt-backup.txt -printf '%p %U:%G %m\n' 2>/dev/null |
     awk -v f="$file_mode" '$2 != "65534:65534" || $3 != f { print }'

@@ -20,6 +20,9 @@ constexpr HintRule kHints[] = {
     {"crc_mismatch", "qjt repair --apply --drop-event {event} {channel}"},
     {"broken_record", "qjt repair --apply {channel}"},
     {"checkpoint_unusable", "qjt repair --apply {checkpoint} {channel}{capacity}"},
+    // A checkpoint or inflight file Flume refuses, told before the refusal.
+    {"checkpoint_length", "qjt repair --apply {checkpoint} {channel}{capacity}"},
+    {"inflight_checksum", "qjt repair --apply {checkpoint} {channel}{capacity}"},
 };
 
 std::string channel_words(const FlumeOptions& flume) {
@@ -83,7 +86,7 @@ HintFor flume_hints(const FlumeOptions& flume) {
           with_capacity = placeholders(flume, capacity_placeholder), channel_named](const Finding& f) {
     const std::string_view command = find_hint(kHints, f.code);
     if (command.empty() || !channel_named) return std::string();
-    const bool rebuild = f.code == "checkpoint_unusable";
+    const bool rebuild = command.find("{checkpoint}") != std::string_view::npos;
     return fmt::format(fmt::runtime(command), fmt::arg("channel", channel), fmt::arg("event", event_of(f)),
                        fmt::arg("checkpoint", backup ? "--restore-backup" : "--rebuild-checkpoint"),
                        fmt::arg("capacity", rebuild ? capacity : "")) +
