@@ -151,8 +151,8 @@ std::string unreadable_in(const std::string& dir, const FindingList* unclaimed) 
 // each (an error object each with --json), and true. A directory whose
 // files could not be read says why, not that it holds nothing. Under
 // --format, the line names what that family looked for.
-bool refuse_empty(std::string_view command, const std::vector<std::string>& dirs,
-                  const FamilyOptions* forced = nullptr, const FindingList* unclaimed = nullptr) {
+bool refuse_empty(std::string_view command, const std::vector<std::string>& dirs, const FamilyOptions* forced = nullptr,
+                  const FindingList* unclaimed = nullptr) {
   const Driver* family = forced == nullptr ? nullptr : find_driver(forced->drivers(), forced->format());
   for (const std::string& dir : dirs) {
     if (const std::string unreadable = unreadable_in(dir, unclaimed); !unreadable.empty()) {
