@@ -177,7 +177,18 @@ std::optional<ExitCode> refuse_foreign(std::string_view command, std::string_vie
                                        const std::vector<std::string>& paths, Registry drivers, WeakFiles weak_files) {
   bool refused = false;
   for (const std::string& path : paths) {
-    const auto claim = claim_path(path, drivers);
+    auto claim = claim_path(path, drivers);
+    // A directory of files of no known format makes no family's directory,
+    // and is no writer's either.
+    if (!claim && is_directory(path)) {
+      const DirectoryScan scan = scan_directory(path, drivers);
+      const auto unknown = std::find_if(scan.files.begin(), scan.files.end(),
+                                        [](const auto& file) { return file.second.unrecognised; });
+      if (unknown != scan.files.end()) {
+        claim = unknown->second;
+        claim->evidence = fmt::format("a directory holding {}, {}", unknown->first, unknown->second.evidence);
+      }
+    }
     if (!claim) continue;
     if (claim->driver->name() == family &&
         (claim->positive || (weak_files == WeakFiles::kAccepted && !is_directory(path))))

@@ -73,7 +73,8 @@ class Walk {
     const std::vector<std::string> covered = sites(dir, root);
     const Entries entries = entries_of(dir, root, excluded_);
     const DirectoryScan scan = scan_directory(dir, drivers_);
-    if (covered.empty() && scan.claim && scan.claim->driver->reads_directories()) {
+    // A file of no known format makes no directory its family's.
+    if (covered.empty() && scan.claim && !scan.claim->unrecognised && scan.claim->driver->reads_directories()) {
       out_->units.push_back(ReadUnit{dir, nullptr, "", {dir}, {}, depth == 0});
       // The family leaves out what is not its own (not_of_family).
       for (const auto& [file, claim] : scan.files)

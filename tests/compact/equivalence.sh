@@ -18,7 +18,9 @@ expected_state() {
 }
 
 check_compaction() {  # check_compaction NAME PATH [QUEUE]
-  local name=$1 src=$2 out="$WORK/$1.compacted" again="$WORK/$1.again" live
+  # Named as Kestrel names a journal: an empty file is Kestrel's by its name.
+  local name=$1 src=$2 out="$WORK/compacted/$1" again="$WORK/again/$1" live
+  mkdir -p "$WORK/compacted" "$WORK/again"
   local select=()
   [ -n "${3:-}" ] && select=(--queue "$3")
   "$QJT" compact -o "$out" "${select[@]}" "$src" >/dev/null 2>&1 || fail "$name: compact -o failed"

@@ -160,7 +160,9 @@ bool have_jq() { return shell("command -v jq >/dev/null 2>&1") == 0; }
 const char* const kModes[] = {"text", "base64", "hex"};
 
 // journal -> JSON Lines (mode) -> journal gives the same bytes, through files
-// and through pipes; the exit status says whether the file is broken.
+// and through pipes; the exit status says whether the file is broken. Read
+// as Kestrel's: a file that starts with no opcode is of no known format to
+// convert without --format, as to dump.
 void check_round_trip(const TempDir& dir, const fs::path& journal, int expected_status, bool pipes = true) {
   const std::string j = quote(journal.string());
   for (const char* mode : kModes) {
@@ -169,8 +171,8 @@ void check_round_trip(const TempDir& dir, const fs::path& journal, int expected_
     const fs::path jsonl = dir / "rt.jsonl", back = dir / "rt.back";
     fs::remove(jsonl);  // an existing -o is refused
     fs::remove(back);
-    const Result to =
-        run_qjt(dir, std::string("convert --to jsonl --data ") + mode + " " + j + " -o " + quote(jsonl.string()));
+    const Result to = run_qjt(dir, std::string("convert --to jsonl --format kestrel --data ") + mode + " " + j +
+                                       " -o " + quote(jsonl.string()));
     CHECK(to.status == expected_status);
     CHECK(to.out.empty());
     const Result from = run_qjt(dir, "convert --to kestrel " + quote(jsonl.string()) + " -o " + quote(back.string()));
@@ -179,15 +181,16 @@ void check_round_trip(const TempDir& dir, const fs::path& journal, int expected_
     CHECK(read_file(back) == read_file(journal));
     if (!pipes) continue;
     // The same through standard input and output.
-    const int piped = shell(quote(QJT_BINARY) + " convert --to jsonl --data " + mode + " " + j + " 2>/dev/null | " +
-                            quote(QJT_BINARY) + " convert --to kestrel - 2>/dev/null | cmp -s - " + j);
+    const int piped =
+        shell(quote(QJT_BINARY) + " convert --to jsonl --format kestrel --data " + mode + " " + j + " 2>/dev/null | " +
+              quote(QJT_BINARY) + " convert --to kestrel - 2>/dev/null | cmp -s - " + j);
     CHECK(piped == 0);
   }
   // In the default mode the JSON Lines are exactly what dump --json prints
   // (read as Kestrel's: a file that starts with no opcode is of no known
   // format to dump without --format).
   const Result dump = run_qjt(dir, "dump --json --format kestrel " + j);
-  const Result conv = run_qjt(dir, "convert --to jsonl " + j);
+  const Result conv = run_qjt(dir, "convert --to jsonl --format kestrel " + j);
   CHECK(conv.status == dump.status);
   CHECK(conv.out == dump.out);
 }

@@ -105,7 +105,7 @@ check "flume: records and events lost, no gentler way, the backup's place" \
 text=$("$QJT" repair "${chan[@]}" --rebuild-checkpoint 2>/dev/null)
 check "flume: the text says what is lost, kept and where the backup goes" \
 "loses: 0 record(s) made NOOPs, 1 queued event(s)
-keeps: 2 of the 3 queued event(s) Flume recovers now
+keeps: 2 of the 3 queued event(s) Flume recovers now; 1 already lost to the damage
 backup: to $WORK/c/checkpoint.qjt-backup/channel.<ms> on --apply" \
   "$(grep -e '^loses: ' -e '^keeps: ' -e '^backup: ' <<<"$text")"
 

@@ -61,6 +61,10 @@ expect_json_refusal "flume convert, text files as checkpoint dir" convert --to f
 expect_json_refusal "repair, a Flume log" repair --apply "$td/flume/channel/data1/log-1"
 expect_json_refusal "compact, a Flume log" compact "$td/flume/channel/data1/log-1"
 expect_json_refusal "compact, a text file" compact "$WORK/text/notes.txt"
-expect_json_refusal "repair, a text directory" repair --apply "$WORK/text"
+# A directory of text files is no family's: nothing found there, exit 3,
+# as an empty directory (tests/cli/three_ways.sh).
+out=$("$QJT" repair --apply --json "$WORK/text" 2>/dev/null)
+check "repair, a text directory: nothing found, one JSON error object" \
+  "3 no journal, channel or checkpoint found in $WORK/text" "$(jq -r '"\(.exit_status) \(.message)"' <<<"$out")"
 
 [ $failures -eq 0 ]
