@@ -182,8 +182,8 @@ std::optional<ExitCode> refuse_foreign(std::string_view command, std::string_vie
     // and is no writer's either.
     if (!claim && is_directory(path)) {
       const DirectoryScan scan = scan_directory(path, drivers);
-      const auto unknown = std::find_if(scan.files.begin(), scan.files.end(),
-                                        [](const auto& file) { return file.second.unrecognised; });
+      const auto unknown =
+          std::find_if(scan.files.begin(), scan.files.end(), [](const auto& file) { return file.second.unrecognised; });
       if (unknown != scan.files.end()) {
         claim = unknown->second;
         claim->evidence = fmt::format("a directory holding {}, {}", unknown->first, unknown->second.evidence);
