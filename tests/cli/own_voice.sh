@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Errors in qjt's own voice: CLI11's words never reach a user, a flag
 # given a value is refused, --queue suggests the queue meant, gen names the
-# -o path the user gave, and a file that cannot be read for permission is
+# -o path the user gave, standard input is told by its magic, convert and
+# dump agree on a cut file, and a file that cannot be read for permission is
 # named as such, with no report of what was not read.
 #
 #   own_voice.sh QJT TESTDATA WORK
@@ -49,6 +50,20 @@ run gen kestrel -o "$WORK/no-such-dir/j"
 check "gen -o in a missing directory: exit 3" 3 "$rc"
 check "gen -o in a missing directory: the path given" \
   "qjt gen: cannot create $WORK/no-such-dir/j: No such file or directory" "$err"
+
+# A libkestrel segment piped in is told by its magic; a segment cut inside
+# its magic gets the same verdict from convert as from dump.
+segment=$DATA/libkestrel/queue/jobs.1700000000000
+"$QJT" dump - <"$segment" >"$WORK/out" 2>"$WORK/err"
+check "a libkestrel segment on standard input: exit 0, decoded as libkestrel" "0 yes" \
+  "$? $(grep -q ' PUT 5 ' "$WORK/out" && echo yes)"
+head -c 2 "$segment" >"$WORK/cut"
+for cmd in dump "convert --to jsonl"; do
+  # shellcheck disable=SC2086
+  run $cmd "$WORK/cut"
+  check "$cmd of a segment cut inside its magic: exit 1, broken_record" "1 1" \
+    "$rc $(grep -c 'error\[broken_record\]: the file is too short to be a libkestrel segment' <<<"$err")"
+done
 
 # As uid 65534, where it can reach qjt and this work directory (a clone
 # under a directory closed to others cannot run this part).
