@@ -13,3 +13,11 @@ enter_workdir() {
   mkdir -p "$1"
   cd "$1" || exit 1
 }
+
+# run ARGS...: $QJT with ARGS; its standard output and error in $out and
+# $err (and in the files $WORK/out and $WORK/err), its exit status in $rc.
+run() {
+  "$QJT" "$@" >"$WORK/out" 2>"$WORK/err"
+  rc=$?
+  out=$(cat "$WORK/out") err=$(cat "$WORK/err")
+}

@@ -10,12 +10,6 @@ source "$(dirname "$0")/../check.sh"
 rm -rf "$WORK"; mkdir -p "$WORK/empty" "$WORK/only-temp"
 : >"$WORK/only-temp/q~~1700000000000"  # a stray temp file, nothing to read
 
-# run ARGS...: sets $out, $err and $rc.
-run() {
-  "$QJT" "$@" >"$WORK/out" 2>"$WORK/err"
-  rc=$?
-  out=$(cat "$WORK/out") err=$(cat "$WORK/err")
-}
 
 for cmd in verify dump replay compact "compact --dry-run" repair; do
   name=${cmd%% *}

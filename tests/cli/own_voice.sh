@@ -13,12 +13,6 @@ rm -rf "$WORK"
 mkdir -p "$WORK"
 sample=$DATA/kestrel/sample
 
-# run ARGS...: sets $out, $err and $rc.
-run() {
-  "$QJT" "$@" >"$WORK/out" 2>"$WORK/err"
-  rc=$?
-  out=$(cat "$WORK/out") err=$(cat "$WORK/err")
-}
 
 run compact --if-overflow abc "$sample"
 check "a value that is no number: exit 2" 2 "$rc"

@@ -12,12 +12,6 @@ source "$(dirname "$0")/../check.sh"
 rm -rf "$WORK"; mkdir -p "$WORK"
 every=$DATA/kestrel/files/every-opcode
 
-# run ARGS...: sets $out, $err and $rc.
-run() {
-  "$QJT" "$@" >"$WORK/out" 2>"$WORK/err"
-  rc=$?
-  out=$(cat "$WORK/out") err=$(cat "$WORK/err")
-}
 
 run bogus
 check "qjt bogus: exit 2" 2 "$rc"

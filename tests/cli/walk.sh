@@ -11,12 +11,6 @@ source "$(dirname "$0")/../check.sh"
 enter_workdir "$WORK"
 export TZ=UTC
 
-# run ARGS...: sets $out, $err and $rc.
-run() {
-  "$QJT" "$@" >out 2>err
-  rc=$?
-  out=$(cat out) err=$(cat err)
-}
 
 "$QJT" gen flume --records 300 --open 2 --seed 3 --data-dirs 2 -o tree/flume/ch >/dev/null
 "$QJT" gen flume --records 100 --seed 4 --data-dirs 1 -o tree/flume/ch2 >/dev/null

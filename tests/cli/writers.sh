@@ -14,12 +14,6 @@ source "$(dirname "$0")/../check.sh"
 enter_workdir "$WORK"
 export TZ=UTC
 
-# run ARGS...: sets $out, $err and $rc.
-run() {
-  "$QJT" "$@" >out 2>err
-  rc=$?
-  out=$(cat out) err=$(cat err)
-}
 # state DIR: every file under DIR and its checksum, to tell whether a run changed it.
 state() { (cd "$1" && find . -type f -exec md5sum {} + | sort -k2); }
 has() { grep -qF -- "$1" <<<"$2" && echo yes || echo no; }
