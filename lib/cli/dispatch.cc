@@ -134,14 +134,18 @@ std::vector<std::string> empty_directories(const FindingList& unclaimed) {
   return directories(files);
 }
 
+// Whether `file` is `path` or lies below it.
+bool within(const std::string& file, const std::string& path) {
+  return file == path || (file.starts_with(path) && (path.ends_with('/') || file[path.size()] == '/'));
+}
+
 // What could not be read in `dir`: "" when every file could, else the
 // first failure ("cannot open DIR/q: Permission denied") and how many more.
 std::string unreadable_in(const std::string& dir, const FindingList* unclaimed) {
   if (unclaimed == nullptr) return "";
   std::vector<const Finding*> failures;
   for (const Finding& f : unclaimed->findings())
-    if (f.code == "io_error" && f.file.size() > dir.size() && f.file.starts_with(dir) && !is_directory(f.file))
-      failures.push_back(&f);
+    if (f.code == "io_error" && f.file != dir && within(f.file, dir) && !is_directory(f.file)) failures.push_back(&f);
   if (failures.empty()) return "";
   const std::size_t more = failures.size() - 1;
   return more == 0 ? failures[0]->message : fmt::format("{} (and {} more file(s))", failures[0]->message, more);
@@ -566,10 +570,6 @@ std::string stats_unit_name(const Expansion& expansion, const Assignment& run) {
   std::string name = run.paths.front();
   for (std::size_t i = 1; i < run.paths.size(); ++i) name += "," + run.paths[i];
   return name;
-}
-
-bool within(const std::string& file, const std::string& path) {
-  return file == path || (file.starts_with(path) && (path.ends_with('/') || file[path.size()] == '/'));
 }
 
 // Whether a stats job could not read its unit: an I/O error on one of its
