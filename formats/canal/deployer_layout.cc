@@ -70,13 +70,18 @@ LogHistory log_history(const fs::path& dir) {
 
 std::vector<DestinationFiles> deployer_root(const fs::path& root) {
   std::map<std::string, DestinationFiles> found;
-  for (const fs::path& conf : entries(root / "conf", true))
-    if (is_file(conf / "meta.dat")) found[conf.filename().string()].files.push_back((conf / "meta.dat").string());
+  for (const fs::path& conf : entries(root / "conf", true)) {
+    if (!is_file(conf / "meta.dat")) continue;
+    DestinationFiles& destination = found[conf.filename().string()];
+    destination.dir = conf.string();
+    destination.files.push_back((conf / "meta.dat").string());
+  }
   for (const fs::path& logs : entries(root / "logs", true)) {
     const LogHistory history = log_history(logs);
-    auto& files = found[logs.filename().string()].files;
     if (history.files.empty()) continue;
-    files.insert(files.end(), history.files.begin(), history.files.end());
+    DestinationFiles& destination = found[logs.filename().string()];
+    if (destination.dir.empty()) destination.dir = logs.string();
+    destination.files.insert(destination.files.end(), history.files.begin(), history.files.end());
   }
   std::vector<DestinationFiles> destinations;
   for (auto& [name, destination] : found) {
@@ -98,6 +103,7 @@ std::vector<DestinationFiles> find_destinations(const std::string& dir) {
   const bool dat = is_file(root / "meta.dat");
   if (history.files.size() + (dat ? 1 : 0) < 2) return {};
   DestinationFiles one;
+  one.dir = dir;
   one.name = fs::absolute(root).lexically_normal().filename().string();
   if (one.name.empty()) one.name = fs::absolute(root).lexically_normal().parent_path().filename().string();
   if (dat) one.files.push_back((root / "meta.dat").string());

@@ -19,6 +19,8 @@ namespace qjt::canal {
 
 struct DestinationFiles {
   std::string name;                 // the destination
+  std::string dir;                  // where it is: conf/NAME of a deployer root (logs/NAME without a
+                                    // meta.dat), or the destination's own directory
   std::vector<std::string> files;   // meta.dat, then the meta.log history, oldest first
   std::vector<std::string> covers;  // the entries of the directory these account for (in a
                                     // destination's directory also instance.properties and h2.*)

@@ -49,6 +49,8 @@ struct Claim {
 // one, whatever its files' names.
 struct Site {
   std::string what;                 // what it is, for messages: "Flume channel", "Canal destination example"
+  std::string where;                // its path, when the directory holds several (a Canal deployer's
+                                    // conf/example); empty: the directory
   std::vector<std::string> paths;   // the files the family reads as PATHs (Canal's meta.dat and meta.log)
   Settings settings;                // the options it stands for (Flume's directories)
   std::vector<std::string> covers;  // the entries of the directory it accounts for: not walked again

@@ -101,8 +101,9 @@ class Walk {
           return passed_over_within(p, root, excluded_);
         });
         if (excluded) continue;
-        out_->units.push_back(
-            ReadUnit{dir, driver, std::move(site.what), std::move(site.paths), std::move(site.settings), false});
+        std::string where = site.where.empty() ? dir : std::move(site.where);
+        out_->units.push_back(ReadUnit{std::move(where), driver, std::move(site.what), std::move(site.paths),
+                                       std::move(site.settings), false});
       }
     }
     return covered;

@@ -46,17 +46,17 @@ check "stats of a channel root: the channel found, on stderr" "qjt stats: found 
 run verify tree/canal
 check "verify of a Canal deployer root: exit 0" 0 "$rc"
 check "verify of a Canal deployer root: the destination's verdict" "yes" \
-  "$(grep -q '^OK tree/canal: Canal destination example: 0 error(s), 0 warning(s) in 2 file(s)' out && echo yes)"
+  "$(grep -q '^OK tree/canal/conf/example: Canal destination example: 0 error(s), 0 warning(s) in 2 file(s)' out && echo yes)"
 run dump --json tree/canal
 check "dump --json of a Canal root: a unit line first" \
-  '{"type":"unit","unit":{"path":"tree/canal","what":"Canal destination example","options":[],"files":["tree/canal/conf/example/meta.dat","tree/canal/logs/example/meta.log"]}}' \
+  '{"type":"unit","unit":{"path":"tree/canal/conf/example","what":"Canal destination example","options":[],"files":["tree/canal/conf/example/meta.dat","tree/canal/logs/example/meta.log"]}}' \
   "$(head -1 out)"
 
 # ---- a tree ----
 run verify tree
 check "verify of a tree: exit 0" 0 "$rc"
 check "verify of a tree: a verdict per unit" \
-  "OK tree/canal: Canal destination example
+  "OK tree/canal/conf/example: Canal destination example
 OK tree/flume/ch: Flume channel
 OK tree/flume/ch2: Flume channel
 OK tree/k3
@@ -69,7 +69,7 @@ check "verify --strict of a tree: named" "yes" \
   "$(grep -q '^tree/README.md: error\[unknown_format\]' out && echo yes)"
 run verify --max-depth 1 tree
 check "--max-depth 1: only what one level down holds" \
-  "OK tree/canal: Canal destination example
+  "OK tree/canal/conf/example: Canal destination example
 OK tree/k3
 OK tree/kestrel" "$(grep '^OK tree' out | sed 's/: [0-9].*//')"
 run verify --max-depth 0 tree
@@ -107,6 +107,6 @@ check "replay --json of a channel root: the unit line names its options" \
 run verify "$DATA"
 check "verify of testdata: the damaged fixtures fail it" 1 "$rc"
 check "verify of testdata: the Canal deployer root is found" "yes" \
-  "$(grep -q "^OK $DATA/canal: Canal destination example" out && echo yes)"
+  "$(grep -q "^OK $DATA/canal/conf/example: Canal destination example" out && echo yes)"
 
 exit $((failures > 0))

@@ -61,7 +61,7 @@ check "an ambiguous root is left as it was" "$before" "$(state amb)"
 # ---- a Canal deployer root ----
 run repair cn
 check "repair of a Canal deployer root: exit 0" 0 "$rc"
-check "repair of a Canal deployer root: says what it found" yes "$(has "qjt repair: found cn: Canal destination" "$err")"
+check "repair of a Canal deployer root: says what it found" yes "$(has "qjt repair: found cn/conf/" "$err")"
 check "repair of a Canal deployer root: passes over the history, saying so" yes \
   "$(has "meta.log: repair rewrites a meta.dat" "$err")"
 check "repair of a Canal deployer root: the meta.dat's own plan" "$("$QJT" repair "$meta_dat")" "$out"

@@ -111,7 +111,11 @@ class CanalDriver final : public Driver {
     if (auto tree = zk_tree_site(dir)) return {std::move(*tree)};
     std::vector<Site> sites;
     for (canal::DestinationFiles& d : canal::find_destinations(dir))
-      sites.push_back(Site{"Canal destination " + d.name, std::move(d.files), {}, std::move(d.covers)});
+      sites.push_back(Site{.what = "Canal destination " + d.name,
+                           .where = std::move(d.dir),
+                           .paths = std::move(d.files),
+                           .settings = {},
+                           .covers = std::move(d.covers)});
     return sites;
   }
 
@@ -168,7 +172,11 @@ class CanalDriver final : public Driver {
     namespace fs = std::filesystem;
     const auto root = canal::zk_tree_root(dir);
     if (!root) return std::nullopt;
-    Site site{"Canal ZooKeeper tree " + *root, {}, {{std::string(kZkTreeSetting), *root}}, {}};
+    Site site{.what = "Canal ZooKeeper tree " + *root,
+              .where = {},
+              .paths = {},
+              .settings = {{std::string(kZkTreeSetting), *root}},
+              .covers = {}};
     std::error_code ec;
     if (!fs::equivalent(*root, dir, ec)) {
       const fs::path below = fs::path(*root).lexically_relative(fs::path(dir).lexically_normal());

@@ -124,7 +124,11 @@ class FlumeDriver final : public Driver {
     std::vector<std::string> covers = root->data_dirs;
     if (!root->checkpoint_dir.empty()) covers.push_back(root->checkpoint_dir);
     if (root->backup_dir) covers.push_back(*root->backup_dir);
-    return {Site{"Flume channel", {}, channel_root_settings(*root), std::move(covers)}};
+    return {Site{.what = "Flume channel",
+                 .where = {},
+                 .paths = {},
+                 .settings = channel_root_settings(*root),
+                 .covers = std::move(covers)}};
   }
 
   // A root with two checkpoint (or backup) directories: each channel it could hold.
