@@ -114,6 +114,12 @@ std::uint64_t loaded_cursors(const MetaDat& meta, const MetaDatSource& source) {
 MetaLoss compare_meta(const std::optional<MetaDat>& before, const MetaDat& after, const MetaDatSource& source) {
   MetaLoss loss;
   loss.items_after = loaded_cursors(after, source);
+  for (const ClientData& c : after.clients) {
+    const Cursor* later = loaded_cursor(after, c.client_id, source);
+    if (later == nullptr || later != own_cursor(c)) continue;  // not the one Canal loads
+    const Cursor* now = before ? loaded_cursor(*before, c.client_id, source) : nullptr;
+    if (now == nullptr || !(*now == *later)) loss.new_cursors.push_back(c.client_id);
+  }
   if (!before) return loss;
   loss.records_now = before->clients.size();
   loss.items_now = loaded_cursors(*before, source);

@@ -28,6 +28,8 @@ struct MetaEdits {
   std::vector<SetPosition> set_positions;
   std::vector<ToTimestamp> to_timestamps;
   std::vector<std::int64_t> drops;  // --drop-client CLIENT
+
+  bool empty() const { return set_positions.empty() && to_timestamps.empty() && drops.empty(); }
 };
 
 // "1001=mysql-bin.000270:4" and "1001=1700000000000"; false on a malformed
@@ -49,13 +51,16 @@ bool apply_edits(MetaDat* meta, const MetaEdits& edits, std::vector<std::string>
 // queued items are the cursors Canal resumes from when it loads the file
 // (a client it keeps on load, with a cursor). A cursor is lost when the
 // new file has no client of that id that Canal keeps with the very same
-// cursor: moved by an edit, or dropped.
+// cursor: moved by an edit, or dropped. A cursor is new when Canal loads it
+// from the new file but not from the old: set by an edit, or rebuilt. So
+// items_now - lost + new = items_after.
 struct MetaLoss {
   std::uint64_t records_now = 0;
   std::uint64_t records_lost = 0;  // clients whose id the new file lacks
   std::uint64_t items_now = 0;
   std::uint64_t items_after = 0;
   std::vector<std::int64_t> lost_cursors;  // client ids, in the old file's order
+  std::vector<std::int64_t> new_cursors;   // client ids, in the new file's order
 };
 
 // `before` is nullopt for a file that does not exist or that Canal cannot

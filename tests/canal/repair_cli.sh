@@ -35,11 +35,23 @@ check "plan: set position loses 1002's cursor" \
   '{"records_now":2,"records_lost":0,"items_now":2,"items_after":2,"items_lost":1,"lost_cursors":[1002],"gentler":null}' \
   "$(jq -c '{records_now, records_lost, items_now, items_after, items_lost, lost_cursors, gentler}' <<<"$plan")"
 check "plan: where the backup goes" "$m.qjt-backup-<ms>" "$(jq -r .backup_to <<<"$plan")"
+check "plan: set position makes 1002's cursor new" '{"items_new":1,"new_cursors":[1002]}' \
+  "$(jq -c '{items_new, new_cursors}' <<<"$plan")"
+# Every plan's figures add up (issue 40): now - lost + new = after.
+for edit in "--set-position 1002=mysql-bin.000266:4" "--drop-client 1002" "--to-timestamp 1001=1610000000000" \
+  "--set-position 1001=mysql-bin.000266:4 --drop-client 1002" ""; do
+  # shellcheck disable=SC2086
+  check "plan ${edit:-normalise}: the figures add up" true \
+    "$("$qjt" repair --json $edit "$m" | jq '.items_now - .items_lost + .items_new == .items_after')"
+done
 plan=$("$qjt" repair --drop-client 1002 "$m")
 check "plan text: drop loses the client and its cursor, keeps one, names the backup" \
 "  loses: 1 of 2 client record(s), 1 of 2 cursor(s) Canal resumes from (client 1002)
   keeps: 1 cursor(s) Canal resumes from
-  backup: to $m.qjt-backup-<ms> on --apply" "$(grep -e '^  loses: ' -e '^  keeps: ' -e '^  backup: ' <<<"$plan")"
+  backup: to $m.qjt-backup-<ms> on --apply" "$(grep -e '^  loses: ' -e '^  keeps: ' -e '^  sets: ' -e '^  backup: ' <<<"$plan")"
+check "plan text: a set position says which cursor is new" \
+  "  sets: 1 new cursor(s) (client 1002), 2 after" \
+  "$("$qjt" repair --set-position 1002=mysql-bin.000266:4 "$m" | grep '^  sets: ')"
 check "plan: --no-backup names none" null "$("$qjt" repair --json --no-backup --drop-client 1002 "$m" | jq -c .backup_to)"
 
 # ---- apply: backup beside meta.dat, named in the output -----------------------

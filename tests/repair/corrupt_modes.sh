@@ -13,7 +13,8 @@
 #     named beforehand (a Flume queue element pointing at the NOOP'd record).
 # Every Flume plan's figures add up: now - lost - dropped - consumed +
 # revived + reached = after; every Kestrel queue's: now - lost - taken +
-# revived = after.
+# revived = after; every Canal meta.dat's cursors: now - lost + new =
+# after.
 #
 #   corrupt_modes.sh QJT TESTDATA_DIR WORK
 set -uo pipefail
@@ -25,6 +26,7 @@ flume_figures='.recovery | select(. != null)
   | .events_now - (.lost | length) - (.dropped | length) - (.consumed | length) + (.revived | length)
     + (.reached | length) == .events_after'
 kestrel_figures='all(.queues[]; .items_now - .items_lost - .items_taken + .items_revived == .items_after)'
+canal_figures='.items_now - .items_lost + .items_new == .items_after'
 
 # inputs FAMILY DIR: the PATHs or options that name what gen wrote.
 inputs() {
@@ -93,8 +95,9 @@ for family in kestrel libkestrel flume canal; do
         ;;
       canal)
         # A meta.dat Canal cannot read: rebuilt from its meta.log.
-        check "$name: names --from-log" yes "$(jq -r .message <<<"$plan" | grep -q -- --from-log && echo yes)"
-        fix="qjt repair --apply --from-log $dir/logs/example/meta.log $dir/conf/example/meta.dat"
+        check "$name: names --from-log" yes "$(jq -r '.needs[].command' <<<"$plan" | grep -q -- --from-log && echo yes)"
+        from_log=$(run_words "$(jq -r '.needs[0].command | sub(" --apply "; " --json ")' <<<"$plan")" 2>/dev/null)
+        check "$name: the rebuild's figures add up" true "$(jq "$canal_figures" <<<"$from_log")"
         ;;
       flume)
         check "$name: the figures add up" "" "$(jq -c "select(($flume_figures) | not) | .recovery" <<<"$plan")"
@@ -105,17 +108,15 @@ for family in kestrel libkestrel flume canal; do
         check "$name: the figures add up" true "$(jq "$kestrel_figures" <<<"$plan")"
         ;;
     esac
-    if [ "$family" != canal ]; then
-      needs=$(jq -r '[.needs[].command] | unique | .[]' <<<"$plan")
-      changes=$(jq -r 'if (.files | length) > 0 and any(.files[]; .action != "keep") then "yes" else "no" end' \
-        <<<"$plan")
-      check "$name: the plan changes something or names the repair" yes \
-        "$([ "$changes" = yes ] || [ -n "$needs" ] && echo yes)"
-      check "$name: a repair that changes nothing names one command per error" "" \
-        "$(jq -c '.needs[] | select(.command == null)' <<<"$plan")"
-      # shellcheck disable=SC2046
-      fix=${needs:-qjt repair --apply $(inputs $family "$dir")}
-    fi
+    needs=$(jq -r '[.needs[].command] | unique | .[]' <<<"$plan")
+    changes=$(jq -r 'if .changed == true or ((.files // []) | length) > 0 and any(.files[]; .action != "keep")
+      then "yes" else "no" end' <<<"$plan")
+    check "$name: the plan changes something or names the repair" yes \
+      "$([ "$changes" = yes ] || [ -n "$needs" ] && echo yes)"
+    check "$name: a repair that changes nothing names one command per error" "" \
+      "$(jq -c '.needs[] | select(.command == null)' <<<"$plan")"
+    # shellcheck disable=SC2046
+    fix=${needs:-qjt repair --apply $(inputs $family "$dir")}
     run_words "$fix" >"$WORK/fix.out" 2>&1
     check "$name: $fix" 0 $?
     # shellcheck disable=SC2046

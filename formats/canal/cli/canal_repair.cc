@@ -122,6 +122,11 @@ std::optional<Plan> make_plan(const std::string& path, const CanalRepairOptions&
   if (!o.from_logs.empty()) {
     meta = from_log(o, file.meta, plan.source.directory_destination, &plan, status);
     if (!meta) return std::nullopt;
+  } else if (!meta && plan.before && edits.empty()) {
+    // Canal cannot read it: the plan changes nothing, and its needs name
+    // the --from-log that rebuilds it (run() asks verify).
+    plan.after = *plan.before;
+    return plan;
   } else if (!meta) {
     usage(fmt::format("{} cannot be read as a meta.dat (see qjt verify); rebuild it with --from-log", path));
     *status = ExitCode::kProblems;
@@ -156,23 +161,32 @@ void write_loss_json(JsonWriter* line, const canal::MetaLoss& loss) {
       .unsigned_num("items_now", loss.items_now)
       .unsigned_num("items_after", loss.items_after)
       .unsigned_num("items_lost", loss.lost_cursors.size())
+      .unsigned_num("items_new", loss.new_cursors.size())
       .begin_array("lost_cursors");
   for (const std::int64_t id : loss.lost_cursors) line->number(id);
+  line->end_array().begin_array("new_cursors");
+  for (const std::int64_t id : loss.new_cursors) line->number(id);
   line->end_array();
+}
+
+// " (client 1001, 1002)"; "" for none.
+std::string clients_text(const std::vector<std::int64_t>& ids) {
+  std::string text;
+  for (const std::int64_t id : ids) text += (text.empty() ? " (client " : ", ") + std::to_string(id);
+  return text.empty() ? text : text + ")";
 }
 
 // What the plan loses and keeps, and where the backup goes.
 std::string loss_text(const Plan& p, bool colour) {
   const canal::MetaLoss& loss = p.loss;
-  std::string clients;
-  for (const std::int64_t id : loss.lost_cursors)
-    clients += (clients.empty() ? " (client " : ", ") + std::to_string(id);
-  if (!clients.empty()) clients += ")";
-  std::string text =
-      fmt::format("  {}: {} of {} client record(s), {} of {} cursor(s) Canal resumes from{}\n",
-                  in_colour("loses", Severity::kError, colour && (loss.records_lost > 0 || !clients.empty())),
-                  loss.records_lost, loss.records_now, loss.lost_cursors.size(), loss.items_now, clients);
-  text += fmt::format("  keeps: {} cursor(s) Canal resumes from\n", loss.items_after);
+  std::string text = fmt::format(
+      "  {}: {} of {} client record(s), {} of {} cursor(s) Canal resumes from{}\n",
+      in_colour("loses", Severity::kError, colour && (loss.records_lost > 0 || !loss.lost_cursors.empty())),
+      loss.records_lost, loss.records_now, loss.lost_cursors.size(), loss.items_now, clients_text(loss.lost_cursors));
+  text += fmt::format("  keeps: {} cursor(s) Canal resumes from\n", loss.items_now - loss.lost_cursors.size());
+  if (!loss.new_cursors.empty())
+    text += fmt::format("  sets: {} new cursor(s){}, {} after\n", loss.new_cursors.size(),
+                        clients_text(loss.new_cursors), loss.items_after);
   if (!p.planned_backup.empty()) text += fmt::format("  backup: to {} on --apply\n", p.planned_backup);
   return text;
 }
