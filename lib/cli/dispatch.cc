@@ -139,16 +139,28 @@ bool within(const std::string& file, const std::string& path) {
   return file == path || (file.starts_with(path) && (path.ends_with('/') || file[path.size()] == '/'));
 }
 
+// Whether `file` lies below `path`.
+bool below(const std::string& file, const std::string& path) { return file != path && within(file, path); }
+
 // What could not be read in `dir`: "" when every file could, else the
 // first failure ("cannot open DIR/q: Permission denied") and how many more.
 std::string unreadable_in(const std::string& dir, const FindingList* unclaimed) {
   if (unclaimed == nullptr) return "";
   std::vector<const Finding*> failures;
   for (const Finding& f : unclaimed->findings())
-    if (f.code == "io_error" && f.file != dir && within(f.file, dir) && !is_directory(f.file)) failures.push_back(&f);
+    if (f.code == "io_error" && below(f.file, dir) && !is_directory(f.file)) failures.push_back(&f);
   if (failures.empty()) return "";
   const std::size_t more = failures.size() - 1;
   return more == 0 ? failures[0]->message : fmt::format("{} (and {} more file(s))", failures[0]->message, more);
+}
+
+// "; skipped N file(s) of no known format (qjt verify --strict names
+// them)" when the walk of `dir` found only such files; "" otherwise.
+std::string unknown_files_in(const std::string& dir, const Expansion* expansion) {
+  if (expansion == nullptr) return "";
+  const auto& files = expansion->only_unknown;
+  const auto n = std::count_if(files.begin(), files.end(), [&](const std::string& f) { return below(f, dir); });
+  return n == 0 ? "" : fmt::format("; skipped {} file(s) of no known format (qjt verify --strict names them)", n);
 }
 
 // Such directories stop any command before it reads or writes: one line
@@ -156,19 +168,44 @@ std::string unreadable_in(const std::string& dir, const FindingList* unclaimed) 
 // files could not be read says why, not that it holds nothing. Under
 // --format, the line names what that family looked for.
 bool refuse_empty(std::string_view command, const std::vector<std::string>& dirs, const FamilyOptions* forced = nullptr,
-                  const FindingList* unclaimed = nullptr) {
+                  const FindingList* unclaimed = nullptr, const Expansion* expansion = nullptr) {
   const Driver* family = forced == nullptr ? nullptr : find_driver(forced->drivers(), forced->format());
   for (const std::string& dir : dirs) {
     if (const std::string unreadable = unreadable_in(dir, unclaimed); !unreadable.empty()) {
       report_error(command, ExitCode::kIoError, fmt::format("nothing could be read in {}: {}", dir, unreadable));
       continue;
     }
-    report_error(command, ExitCode::kIoError,
-                 family == nullptr
-                     ? fmt::format("no journal, channel or checkpoint found in {}", dir)
-                     : fmt::format("no {} found in {} (--format {})", family->title(), dir, forced->format()));
+    const std::string what =
+        family == nullptr ? fmt::format("no journal, channel or checkpoint found in {}", dir)
+                          : fmt::format("no {} found in {} (--format {})", family->title(), dir, forced->format());
+    report_error(command, ExitCode::kIoError, what + (family == nullptr ? unknown_files_in(dir, expansion) : ""));
   }
   return !dirs.empty();
+}
+
+// `unclaimed` with the error of each directory whose walk found only files
+// of no known format replaced by those files' unknown_format errors: under
+// verify --strict they are the findings, as when each is named or walked
+// past in a tree (skipped_findings), not "nothing found".
+FindingList strict_walk_findings(const Expansion& expansion, const FindingList& unclaimed) {
+  const std::vector<Finding>& found = unclaimed.findings();
+  FindingList kept;
+  for (const Finding& f : found) {
+    std::vector<std::string> files;
+    if (f.severity == Severity::kError && is_directory(f.file)) {
+      for (const std::string& file : expansion.only_unknown)
+        if (below(file, f.file)) files.push_back(file);
+      for (const Finding& other : found)
+        if (below(other.file, f.file)) files.clear();  // something there could not be read: say that
+    }
+    if (files.empty()) {
+      kept.report(f);
+      continue;
+    }
+    const FindingList unknown = skipped_findings(files);
+    for (const Finding& skipped : unknown.findings()) kept.report(skipped);
+  }
+  return kept;
 }
 
 // The PATHs that do not exist ("-" always does), as io_error findings.
@@ -412,7 +449,8 @@ std::optional<std::vector<Assignment>> assign_reads(ReadRequest* request, const 
   *expansion = expansion_of(request->paths, options);
   auto runs = assign(request->paths, options, &total->findings, expansion);
   if (!runs || !filters_apply(*runs, request->filter, request->command)) return std::nullopt;
-  if (refuse_empty(request->command, empty_directories(total->findings), &options, &total->findings)) {
+  if (request->strict) total->findings = strict_walk_findings(*expansion, total->findings);
+  if (refuse_empty(request->command, empty_directories(total->findings), &options, &total->findings, expansion)) {
     *status = ExitCode::kIoError;
     return std::nullopt;
   }

@@ -152,6 +152,9 @@ Expansion expand_paths(const std::vector<std::string>& paths, Registry drivers, 
     const std::size_t skipped = expansion.skipped.size();
     if (path != "-" && is_directory(path) && walk.directory(path, path, 0)) continue;
     // Nothing found: the PATH is read as given, as are its files.
+    expansion.only_unknown.insert(expansion.only_unknown.end(),
+                                  std::next(expansion.skipped.begin(), static_cast<std::ptrdiff_t>(skipped)),
+                                  expansion.skipped.end());
     expansion.skipped.resize(skipped);
     expansion.units.push_back(ReadUnit{path, nullptr, "", {path}, {}, true});
   }

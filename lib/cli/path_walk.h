@@ -46,6 +46,9 @@ struct ReadUnit {
 struct Expansion {
   std::vector<ReadUnit> units;
   std::vector<std::string> skipped;  // files the walk found that no family claims, in walk order
+  // Those of a PATH where the walk found nothing else (the PATH is then
+  // read as given: "nothing found"; verify --strict names them instead).
+  std::vector<std::string> only_unknown;
   // Some PATH was not read as given: a walk or a discovery found its units.
   // The units are then assigned one by one, and the reports say what was
   // found, unit by unit; else the PATHs are assigned together, as given.

@@ -29,14 +29,17 @@ std::string verdict_counts(const VerifyTally& tally) {
                      tally.findings.count(Severity::kWarning), tally.files, tally.records);
 }
 
-// The skipped files as unknown_format errors, for --strict.
-FindingList skipped_findings(const Expansion& expansion) {
+}  // namespace
+
+FindingList skipped_findings(const std::vector<std::string>& files) {
   FindingList findings;
-  for (const std::string& file : expansion.skipped)
+  for (const std::string& file : files)
     findings.report(Finding{Severity::kError, "unknown_format", file, std::nullopt,
                             "expected a file of a format qjt reads, found none (skipped by the walk; --strict)"});
   return findings;
 }
+
+namespace {
 
 void write_walk_summary(Output* out, const VerifyTally& total, std::size_t units, std::size_t failed,
                         const Expansion& expansion, const FindingList& strict_errors, bool json) {
@@ -141,7 +144,7 @@ ExitCode finish_walk_verify(const Expansion& expansion, const std::vector<Verify
     tally.json_members.emplace_back("unit", unit);
     write_verify_report(&out, tally, unit_status, json, strict, quiet, unit_title(expansion.units[u]));
   }
-  const FindingList strict_errors = strict ? skipped_findings(expansion) : FindingList{};
+  const FindingList strict_errors = strict ? skipped_findings(expansion.skipped) : FindingList{};
   if (!strict_errors.findings().empty()) status = worse(status, ExitCode::kProblems);
   if (json || !quiet || status != ExitCode::kOk)
     write_walk_summary(&out, total, reported.size(), failed, expansion, strict_errors, json);

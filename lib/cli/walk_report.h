@@ -37,6 +37,9 @@ std::string unit_header(const ReadUnit& unit, bool json);
 // as a count, and, with `sites`, each discovered installation.
 void note_walk(std::string_view command, const Expansion& expansion, bool sites);
 
+// `files` (skipped by a walk) as unknown_format errors, for --strict.
+FindingList skipped_findings(const std::vector<std::string>& files);
+
 // The unit whose files include `file` (a finding's), by its PATHs or the
 // directory it was found in; 0 when none does.
 std::size_t unit_of_file(const Expansion& expansion, const std::string& file);

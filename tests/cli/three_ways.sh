@@ -63,6 +63,19 @@ check "the queue directory: the tree's codes" "$(grep spool/ <<<"$tree")" "$by_d
 check "the files named together: the tree's codes" "$tree" "$named"
 check "each stray file named alone: the tree's codes" \
   "$(grep -E 'notes|random|docs' <<<"$tree")" "$(sed '/^$/d' <<<"$one_by_one")"
+# A directory of stray files alone, and the tree above a lone one: under
+# --strict the same codes, not "nothing found".
+"$QJT" verify --json --strict fixtures/docs >out.json
+check "a directory of files of no known format, under --strict: exit 1" 1 $?
+check "a directory of files of no known format: the tree's codes" "$(grep docs/ <<<"$tree")" \
+  "$(verdicts "${doc_files[@]}")"
+lonely=fixtures/lonely/spool/notes.json
+"$QJT" verify --json --strict "$lonely" >out.json
+lonely_named=$(codes out.json "$lonely")
+for path in fixtures/lonely/spool fixtures/lonely; do
+  "$QJT" verify --json --strict "$path" >out.json
+  check "notes.json alone, through $path under --strict: exit 1, as named" "1 $lonely_named" "$? $(codes out.json "$lonely")"
+done
 
 # ---- without --strict: skipped and counted, the warning said ----------------
 "$QJT" verify fixtures/kestrel/spool >out 2>err
@@ -76,8 +89,9 @@ check "a queue directory with stray files: counted" "yes" \
   "$(tail -1 out | grep -q '^OK: 0 of 1 unit(s) failed; .*skipped 2 file(s) of no known format$' && echo yes)"
 check "a queue directory with stray files: no bad_segment_name" 0 "$(grep -c bad_segment_name out)"
 "$QJT" verify fixtures/docs >out 2>err
-check "a 0-byte file makes no queue directory: nothing found, exit 3, as in an empty directory" \
-  "3 qjt verify: no journal, channel or checkpoint found in fixtures/docs" "$? $(cat err)"
+check "a 0-byte file makes no queue directory: nothing found, exit 3, the files counted" \
+  "3 qjt verify: no journal, channel or checkpoint found in fixtures/docs; skipped 2 file(s) of no known format (qjt verify --strict names them)" \
+  "$? $(cat err)"
 "$QJT" verify fixtures/lonely/spool >out 2>err
 dir_status=$? dir_err=$(cat err)
 "$QJT" verify fixtures/lonely >out 2>err

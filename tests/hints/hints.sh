@@ -156,6 +156,7 @@ every)  # every hint template of formats/*/cli/*_hints.cc, produced and run as p
       # the values an operator would choose.
       runnable=${hint//JOURNAL:POS/mysql-bin.000266:4}
       runnable=${runnable//=TIME /=1700000000000 }
+      runnable=${runnable//--from-log META_LOG /--from-log testdata/canal/logs/example/meta.log }
       cd "$tmp/case" || exit 1
       bash -c "$runnable" >/dev/null 2>"$tmp/hint.err"
       got=$?

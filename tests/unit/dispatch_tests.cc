@@ -53,7 +53,7 @@ class FakeDriver final : public Driver {
   std::vector<Site> discover(const std::string& dir) const override {
     const std::string site = dir + "/" + name_ + "-site";
     if (!is_directory(site)) return {};
-    return {Site{name_ + " site", {}, {{"--" + name_ + "-option", site}}, {site}}};
+    return {Site{name_ + " site", {}, {}, {{"--" + name_ + "-option", site}}, {site}}};
   }
 
   Capability* provides(std::string_view command) override {
