@@ -108,6 +108,7 @@ struct Commit {
 struct LogHistory {
   std::map<EventPointer, Commit> committed_puts;
   std::map<EventPointer, Consumption> taken;
+  std::set<EventPointer> hidden;  // puts inside another record, whose damaged length swallows them
 };
 
 // Where reading `log` can go on after its terminal record `r`, if anywhere.
@@ -120,11 +121,54 @@ std::optional<std::size_t> resume_after(const ChannelLog& log, const LogReader& 
   return std::nullopt;
 }
 
+// The records a history reads, by transaction.
+class RecordTally {
+ public:
+  void add(const ChannelLog& log, const LogRecord& r, bool hidden) {
+    const EventPointer at{log.file_id(), static_cast<std::int32_t>(r.offset)};
+    if (r.type == LogRecordType::kPut && r.crc_ok) {
+      puts_[r.transaction_id].push_back(at);
+      if (hidden) hidden_.insert(at);
+    }
+    if (r.type == LogRecordType::kTake) takes_[r.transaction_id].push_back(Consumption{r.taken, at, r.transaction_id});
+    if (r.type == LogRecordType::kCommit && r.commit_type == 1)
+      put_commits_[r.transaction_id] = Commit{log.file_id(), r.offset, r.write_order_id};
+    if (r.type == LogRecordType::kCommit && r.commit_type == 2) take_commits_.insert(r.transaction_id);
+  }
+
+  LogHistory history() {
+    LogHistory history;
+    for (const auto& [txid, commit] : put_commits_)
+      for (EventPointer p : puts_[txid]) history.committed_puts[p] = commit;
+    for (const auto& [txid, taken] : takes_)
+      if (take_commits_.count(txid))
+        for (const Consumption& c : taken) history.taken.emplace(c.event, c);
+    history.hidden = std::move(hidden_);
+    return history;
+  }
+
+ private:
+  std::map<std::int64_t, std::vector<EventPointer>> puts_;
+  std::map<std::int64_t, std::vector<Consumption>> takes_;
+  std::map<std::int64_t, Commit> put_commits_;
+  std::set<std::int64_t> take_commits_;
+  std::set<EventPointer> hidden_;
+};
+
+// The records that decode inside the bytes `r`'s damaged length takes in
+// after its footer (trailing_bytes): those it swallowed, which Flume's
+// replay never reads.
+void add_swallowed(const ChannelLog& log, const LogRecord& r, RecordTally* tally) {
+  const std::uint64_t end = r.offset + r.size;
+  LogReader reader = log.reader(r.trailing_offset());
+  LogRecord inner;
+  while (reader.next(&inner) && inner.offset + inner.size <= end && inner.type != LogRecordType::kBroken &&
+         inner.type != LogRecordType::kEndOfData)
+    tally->add(log, inner, true);
+}
+
 LogHistory read_history(const ChannelLogs& logs) {
-  std::map<std::int64_t, std::vector<EventPointer>> puts;
-  std::map<std::int64_t, std::vector<Consumption>> takes;
-  std::map<std::int64_t, Commit> put_commits;
-  std::set<std::int64_t> take_commits;
+  RecordTally tally;
   LogRecord r;
   for (const ChannelLog& log : logs.logs()) {
     if (!log.readable()) continue;
@@ -135,14 +179,8 @@ LogHistory read_history(const ChannelLogs& logs) {
       LogReader reader = log.reader(start);
       more = false;
       while (reader.next(&r)) {
-        if (r.type == LogRecordType::kPut && r.crc_ok)
-          puts[r.transaction_id].push_back(EventPointer{log.file_id(), static_cast<std::int32_t>(r.offset)});
-        if (r.type == LogRecordType::kTake)
-          takes[r.transaction_id].push_back(
-              Consumption{r.taken, EventPointer{log.file_id(), static_cast<std::int32_t>(r.offset)}, r.transaction_id});
-        if (r.type == LogRecordType::kCommit && r.commit_type == 1)
-          put_commits[r.transaction_id] = Commit{log.file_id(), r.offset, r.write_order_id};
-        if (r.type == LogRecordType::kCommit && r.commit_type == 2) take_commits.insert(r.transaction_id);
+        tally.add(log, r, false);
+        if (r.trailing_bytes > 0) add_swallowed(log, r, &tally);
         if (r.type == LogRecordType::kBroken || r.type == LogRecordType::kEndOfData) {
           const std::optional<std::size_t> resume = resume_after(log, reader, r);
           more = resume.has_value();
@@ -151,13 +189,7 @@ LogHistory read_history(const ChannelLogs& logs) {
       }
     }
   }
-  LogHistory history;
-  for (const auto& [txid, commit] : put_commits)
-    for (EventPointer p : puts[txid]) history.committed_puts[p] = commit;
-  for (const auto& [txid, taken] : takes)
-    if (take_commits.count(txid))
-      for (const Consumption& c : taken) history.taken.emplace(c.event, c);
-  return history;
+  return tally.history();
 }
 
 // Whether today's replay read the put at `p` (or a checkpoint that covers
@@ -230,10 +262,20 @@ RecoveryChange compare_recovery(const ChannelLayout& layout, const KeyRing& keys
     if (!before_set.count(p) && !after_set.count(p) && !dropped.count(p) && !taken.count(p) &&
         behind_a_break(p, commit, now) && !behind_a_break(p, commit, after))
       change.lost_unreached.push_back(p);
+  // Committed events a damaged length hides from today's replay (its
+  // commit after the checkpoint: Flume would replay the put), lost to the
+  // damage already, whatever the plan does.
+  for (const EventPointer p : history.hidden) {
+    const auto commit = history.committed_puts.find(p);
+    if (commit != history.committed_puts.end() && !before_set.count(p) && !taken.count(p) &&
+        commit->second.write_order_id > now.checkpoint_write_order_id)
+      change.hidden_now.push_back(p);
+  }
   // Each event recovered after and not now: revived when today's replay
-  // met its put, else reached.
+  // met its put (not hidden from it), else reached.
   for (EventPointer p : after_set)
-    if (before_set.count(p) == 0) (met_now(p, now_logs, now) ? change.revived : change.reached).push_back(p);
+    if (before_set.count(p) == 0)
+      (met_now(p, now_logs, now) && !history.hidden.count(p) ? change.revived : change.reached).push_back(p);
   return change;
 }
 

@@ -37,8 +37,12 @@
 //    met (it lay behind a broken record), neither lost nor revived;
 //  - lost_unreached: lost events of the second kind above, not among now.
 // Besides: the queue elements that deliver no event now (damaged: already
-// lost to the damage, whatever the repair does), and those that deliver
-// none after it (verify warns pointer_to_noop on a NOOP'd one).
+// lost to the damage, whatever the repair does), the committed puts
+// another record's damaged length swallows (trailing_bytes: Flume's replay
+// skips them, so they are lost to the damage too, unless the checkpoint
+// holds them, and a plan that recovers one reaches it, not revives it),
+// and the elements that deliver none after it (verify warns
+// pointer_to_noop on a NOOP'd one).
 // qjt repair refuses a plan that loses or revives anything unless forced.
 #pragma once
 
@@ -76,6 +80,7 @@ struct RecoveryChange {
   std::vector<Consumption> consumed;         // by event, ascending
   std::vector<EventPointer> reached;         // ascending
   std::vector<DeadElement> dead_now;         // queue order: lost to the damage already
+  std::vector<EventPointer> hidden_now;      // ascending: committed puts a damaged length hides, lost already
   std::vector<DeadElement> dead_after;       // queue order
   bool keeps_queue() const { return lost.empty() && lost_unreached.empty() && revived.empty(); }
 };

@@ -57,5 +57,25 @@ check "trailing: the commit's bytes after its footer" "[[\"trailing_bytes\",4636
 out=$("$qjt" repair $(chan trail) --json 2>/dev/null); status=$?
 check "trailing: repair exit 1, the loss in its findings" "1 [\"trailing_bytes\"]" \
   "$status $(jq -c '[.findings[].code]' <<<"$out")"
+# A put swallowed by the length of the put before it, in a channel replayed
+# from its logs (no checkpoint holds it): lost to the damage already, which
+# the rebuild's plan says, apart from what it loses.
+"$qjt" gen flume -o "$work/hide" --records 200 --max-log-size 8K >/dev/null 2>&1
+rm -f "$work/hide/checkpoint/"*
+log=$work/hide/data1/log-3
+hidden=$("$qjt" dump --json "$log" | jq -s '[.[] | select(.op == "PUT")][-2].offset')
+before=$("$qjt" dump --json "$log" | jq -s "[.[] | select(.offset < $hidden)][-1].offset")
+after=$("$qjt" dump --json "$log" | jq -s "[.[] | select(.offset > $hidden)][0].offset")
+length=$(od -An -tu1 -j $((before + 1)) -N 4 "$log" | awk '{print $1 * 16777216 + $2 * 65536 + $3 * 256 + $4}')
+length=$((length + after - hidden))
+printf "$(printf '\\%03o\\%03o' $((length / 256)) $((length % 256)))" |
+  dd of="$log" bs=1 seek=$((before + 3)) conv=notrunc status=none
+plan=$("$qjt" repair --json --rebuild-checkpoint --capacity 200 $(chan hide) 2>/dev/null)
+check "swallowed put: lost to the damage already" "[{\"file_id\":3,\"offset\":$hidden}]" \
+  "$(jq -c .recovery.hidden_by_damage <<<"$plan")"
+check "swallowed put: not among what the rebuild loses" "0 0" "$(jq -r '.recovery | "\(.lost | length) \(.revived | length)"' <<<"$plan")"
+check "swallowed put: the text says so" 1 \
+  "$("$qjt" repair --rebuild-checkpoint --capacity 200 $(chan hide) 2>/dev/null |
+    grep -c "^  lost to the damage already: log-3 offset $hidden (a committed put inside the record before it")"
 echo "$failures failure(s)"
 [ "$failures" -eq 0 ]

@@ -43,7 +43,7 @@ check "damaged: plan exit status" 1 "$status"
 check "damaged: the plan is one byte over foxtrot's OP byte" \
   '[{"file":"'"$work"'/c/data2/log-2","action":"patch","size":347,"size_after":347,"changes":[{"offset":181,"old_byte":127,"new_byte":0,"kind":"crc_mismatch"}],"backup":null}]' \
   "$(jq -c '[.files[] | del(.reason) | .changes |= map(del(.reason))]' <<<"$out")"
-check "damaged: plan report" '{"type":"plan","applied":false,"checkpoint_action":"keep","feasible":true,"rebuild":null,"recovery":{"events_now":3,"events_after":3,"lost":[],"lost_unreached":[],"dropped":[],"consumed":[],"revived":[],"reached":[],"lost_to_damage":[],"dead_after":[],"refused":false},"records_lost":1,"items_lost":0,"gentler":null,"backup_dir":null,"backup_to":"'"$work"'/c/checkpoint.qjt-backup/channel.<ms>","needs":[],"findings":[],"verify":null}' \
+check "damaged: plan report" '{"type":"plan","applied":false,"checkpoint_action":"keep","feasible":true,"rebuild":null,"recovery":{"events_now":3,"events_after":3,"lost":[],"lost_unreached":[],"dropped":[],"consumed":[],"revived":[],"reached":[],"lost_to_damage":[],"hidden_by_damage":[],"dead_after":[],"refused":false},"records_lost":1,"items_lost":0,"gentler":null,"backup_dir":null,"backup_to":"'"$work"'/c/checkpoint.qjt-backup/channel.<ms>","needs":[],"findings":[],"verify":null}' \
   "$(jq -c 'del(.files)' <<<"$out")"
 check "damaged: a plan changes nothing" same "$(same_files "$td/damaged" "$work/c")"
 
@@ -137,7 +137,7 @@ check "mid-log: plan" '1 [] ["integrity_unrepairable"]' "$status $(jq -c '[.file
 out=$("$qjt" repair $(chan) --rebuild-checkpoint --apply --backup-to "$work/bak" --json); status=$?
 check "mid-log: the rebuild is refused" '1 false' "$status $(jq -c .applied <<<"$out")"
 check "mid-log: the events lost and revived" \
-  '{"events_now":3,"events_after":3,"lost":[{"file_id":1,"offset":64}],"lost_unreached":[],"dropped":[],"consumed":[],"revived":[{"file_id":2,"offset":0}],"reached":[],"lost_to_damage":[{"file_id":1,"offset":0,"found":"broken_record"}],"dead_after":[],"refused":true}' \
+  '{"events_now":3,"events_after":3,"lost":[{"file_id":1,"offset":64}],"lost_unreached":[],"dropped":[],"consumed":[],"revived":[{"file_id":2,"offset":0}],"reached":[],"lost_to_damage":[{"file_id":1,"offset":0,"found":"broken_record"}],"hidden_by_damage":[],"dead_after":[],"refused":true}' \
   "$(jq -c .recovery <<<"$out")"
 check "mid-log: findings name them" '["repair_loses_event:64","repair_revives_event:0"]' \
   "$(jq -c '[.findings[] | select(.code | startswith("repair_")) | "\(.code):\(.offset)"]' <<<"$out")"

@@ -164,6 +164,7 @@ void write_recovery_json(JsonWriter* line, const Report& r) {
   write_events_json(&line->key("revived"), c.revived);
   write_events_json(&line->key("reached"), c.reached);
   write_dead_json(&line->key("lost_to_damage"), c.dead_now);
+  write_events_json(&line->key("hidden_by_damage"), c.hidden_now);
   write_dead_json(&line->key("dead_after"), c.dead_after);
   line->boolean("refused", r.refused()).end_object();
 }
@@ -282,6 +283,11 @@ std::string recovery_text(const flume::RecoveryChange& c, bool colour) {
         "  lost to the damage already: log-{} offset {} ({}): the checkpoint points at it, Flume's take "
         "delivers nothing from it now, whatever the repair does\n",
         d.event.file_id, d.event.offset, flume::pointer_target_name(d.target));
+  for (const flume::EventPointer& p : c.hidden_now)
+    text += fmt::format(
+        "  lost to the damage already: log-{} offset {} (a committed put inside the record before it, whose "
+        "damaged length swallows it: Flume's replay skips it, whatever the repair does)\n",
+        p.file_id, p.offset);
   const std::string lost = in_colour("lost", Severity::kError, colour);
   text += events_text(c.lost, lost, "an intact event recovered now");
   text += events_text(c.lost_unreached, lost, "a committed event behind damage now, buried by the repair");
@@ -308,7 +314,8 @@ std::string summary_text(const Report& r, bool colour) {
     const std::size_t gone = c.lost.size() + c.dropped.size() + c.consumed.size();
     text += fmt::format("keeps: {} of the {} queued event(s) Flume recovers now", c.now.size() - gone, c.now.size());
     if (!c.consumed.empty()) text += fmt::format("; {} consumed by committed takes", c.consumed.size());
-    if (!c.dead_now.empty()) text += fmt::format("; {} already lost to the damage", c.dead_now.size());
+    if (const std::size_t damaged = c.dead_now.size() + c.hidden_now.size(); damaged > 0)
+      text += fmt::format("; {} already lost to the damage", damaged);
     text += "\n";
   }
   if (!r.planned_backup.empty()) text += fmt::format("backup: to {} on --apply\n", r.planned_backup);
