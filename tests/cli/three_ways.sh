@@ -4,7 +4,8 @@
 # same finding codes under --strict, where a skipped file is an error in
 # every way. A file of no known format neither makes nor unmakes a Kestrel
 # queue directory; in one, it is skipped and counted, with a stray_file
-# warning where Kestrel's startup would read it. --exclude passes over
+# warning where Kestrel's startup would read it; but a live journal whose
+# first byte is damaged is the queue's, by its name beside its segments. --exclude passes over
 # what a CI job leaves out, and qjt's own testdata passes with the line the
 # README gives.
 set -uo pipefail
@@ -97,6 +98,20 @@ dir_status=$? dir_err=$(cat err)
 "$QJT" verify fixtures/lonely >out 2>err
 check "a directory holding only notes.json, and its parent: one answer" "$dir_status ${dir_err//\/spool/}" "$? $(cat err)"
 check "a directory holding only notes.json: nothing found, exit 3" 3 "$dir_status"
+
+# ---- a live journal damaged at its first byte ----------------------------------
+# No record decodes at offset 0, but the name and the segment beside it say
+# what it is: Kestrel's startup reads it as queue jobs's journal and
+# truncates it to 0 bytes. An error, one verdict three ways, never a
+# stray file skipped.
+mkdir -p damaged
+"$QJT" gen kestrel --records 60 --segments 2 --queue jobs -o damaged/spool >/dev/null
+printf '\377' | dd of=damaged/spool/jobs bs=1 conv=notrunc status=none
+for path in damaged/spool/jobs damaged/spool damaged; do
+  "$QJT" verify --json "$path" >out.json
+  check "a live journal damaged at byte 0, through $path: exit 1, broken_record at 0" "1 error broken_record 0" \
+    "$? $(jq -r '(.findings // [])[] | select(.file == "damaged/spool/jobs") | "\(.severity) \(.code) \(.offset)"' out.json)"
+done
 
 # ---- --exclude ----------------------------------------------------------------
 "$QJT" verify --exclude docs --exclude 'kestrel/*' fixtures >out 2>err

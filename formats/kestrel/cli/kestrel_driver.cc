@@ -1,7 +1,9 @@
 // The classic Kestrel driver. Classic journals carry no magic, so this is
 // the registry's last driver: it claims every file the others leave, on
 // positive evidence only when a record decodes at offset 0 (or the file is
-// empty), and writing commands refuse its weak claims.
+// empty), or when a file named as a queue's journal lies beside another of
+// that queue's files that does (its start damaged: Kestrel's startup reads
+// it by its name); writing commands refuse its weak claims.
 #include <filesystem>
 
 #include <fmt/format.h>
@@ -12,6 +14,7 @@
 #include "kestrel/cli/kestrel_hints.h"
 #include "kestrel/journal_reader.h"
 #include "kestrel/journal_selection.h"
+#include "input_file.h"
 #include "kestrel/queue_directory.h"
 #include "path_name.h"
 
@@ -72,6 +75,8 @@ class KestrelDriver final : public Driver {
   std::optional<Claim> claim(const std::string& path, ByteSpan bytes) const override {
     Claim claim = kestrel_claim(bytes);
     const bool journal_name = kestrel::names_queue_file(base_name(path));
+    if (claim.unrecognised && journal_name)
+      if (auto sibling = journal_sibling(path)) claim = Claim{true, std::move(*sibling), "kestrel"};
     // Zero bytes are a sign of nothing but under a queue file's name: an
     // empty notes.txt is of no known format, in a queue directory or not.
     if (bytes.empty() && !journal_name)
@@ -123,6 +128,27 @@ class KestrelDriver final : public Driver {
   }
 
  private:
+  // "named as queue Q's journal, beside Q.TS that begins as one" when
+  // another file of the queue `path` names begins with a Kestrel record
+  // (or an opcode); nullopt otherwise.
+  static std::optional<std::string> journal_sibling(const std::string& path) {
+    namespace fs = std::filesystem;
+    const auto queue = kestrel::queue_of_name(base_name(path));
+    if (!queue) return std::nullopt;
+    const fs::path dir = fs::path(path).parent_path().empty() ? fs::path(".") : fs::path(path).parent_path();
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+      const std::string name = it->path().filename().string();
+      std::error_code type_ec;
+      if (name == base_name(path) || kestrel::queue_of_name(name) != queue || !it->is_regular_file(type_ec)) continue;
+      std::string error;
+      const auto input = InputFile::open(it->path().string(), &error);
+      if (input == nullptr || input->bytes().empty() || kestrel_claim(input->bytes()).unrecognised) continue;
+      return fmt::format("named as queue {}'s journal, beside {} that begins as one", *queue, name);
+    }
+    return std::nullopt;
+  }
+
   static void add_legacy_xids(CLI::App* group, KestrelOptions* o) {
     group->add_flag("--legacy-xids", o->legacy_xids, "Replay legacy REMOVE_TENTATIVE by Kestrel 1.x rules");
   }
