@@ -9,12 +9,12 @@
 #include <fmt/format.h>
 
 #include "driver.h"
+#include "input_file.h"
 #include "kestrel/cli/kestrel_commands.h"
 #include "kestrel/cli/kestrel_gen.h"
 #include "kestrel/cli/kestrel_hints.h"
 #include "kestrel/journal_reader.h"
 #include "kestrel/journal_selection.h"
-#include "input_file.h"
 #include "kestrel/queue_directory.h"
 #include "path_name.h"
 
