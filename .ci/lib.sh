@@ -5,7 +5,7 @@ set -euo pipefail
 QJT_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # lintian (tests/install lints the .deb) adds about 30 s of install and
 # 10 s of linting per build directory.
-QJT_PACKAGES=(cmake g++ make libcli11-dev libfmt-dev nlohmann-json3-dev doctest-dev zlib1g-dev libssl-dev libsnappy-dev groff-base man-db jq
+QJT_PACKAGES=(cmake g++ make libcli11-dev libfmt-dev nlohmann-json3-dev doctest-dev zlib1g-dev libdeflate-dev libssl-dev libsnappy-dev groff-base man-db jq
   lintian clang-format clang libclang-rt-dev)
 
 qjt_bootstrap() {

@@ -1,7 +1,7 @@
 #include "flume/log_reader.h"
 
 #include <fmt/format.h>
-#include <zlib.h>
+#include "crc32.h"
 
 #include <cstring>
 
@@ -170,7 +170,7 @@ class V3PayloadDecoder {
     if (checksum) {
       record_->stored_crc = static_cast<std::uint32_t>(*checksum);
       if (!verify_checksum_) return true;
-      record_->computed_crc = static_cast<std::uint32_t>(crc32_z(0, record_->body.data(), record_->body.size()));
+      record_->computed_crc = crc32_ieee(record_->body);
       record_->crc_ok = *checksum == record_->computed_crc;
     }
     return true;

@@ -1,6 +1,6 @@
 #include "flume/log_writer.h"
 
-#include <zlib.h>
+#include "crc32.h"
 
 #include "flume/protobuf_wire.h"
 
@@ -101,8 +101,7 @@ bool V3RecordWriter::put(std::string* out, std::int64_t transaction_id, std::int
   }
   wire.bytes(2, body);
   if (checksum == PutChecksum::kPresent) {
-    const auto* data = reinterpret_cast<const Bytef*>(body.data());
-    wire.fixed64(2, static_cast<std::uint64_t>(crc32_z(0, data, body.size())));
+    wire.fixed64(2, crc32_ieee(ByteSpan(body)));
   }
   return finish(out, start);
 }

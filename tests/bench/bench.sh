@@ -25,7 +25,9 @@
 # per second), peak RSS (/usr/bin/time -f %M; n/a without GNU time) and
 # the ratio to cat, or for a command that writes, to `cp` of what it reads
 # followed by `sync` of the copy (the writers fsync):
-#   flume       verify of the first data log (against cat of that log);
+#   flume       the CRC-32 of 1 KiB and 1 MiB bodies, zlib's crc32_z and
+#               libdeflate's (lib/crc32.h), in GB/s (qjt_crc32_bench);
+#               verify of the first data log (against cat of that log);
 #               verify, replay and the repair --rebuild-checkpoint plan of
 #               the channel from its checkpoint, and as a full replay (a
 #               copy of the channel with the checkpoint dir emptied)
@@ -135,6 +137,12 @@ bench_flume() {
   rm -f "$full"/checkpoint/*
   echo "== the same channel as a V2 checkpoint, for convert --to flume-v3"
   "$qjt" gen flume -o "$v2" --records "$events" --payload-size "$payload" --checkpoint-version 2 --seed 1 >/dev/null
+
+  # The CRC-32 of every body: zlib's against the one qjt takes.
+  local crc_bench
+  crc_bench=$(dirname "$qjt")/qjt_crc32_bench
+  [ -x "$crc_bench" ] || cmake --build "$(dirname "$qjt")" --target qjt_crc32_bench >/dev/null 2>&1 || true
+  if [ -x "$crc_bench" ]; then "$crc_bench"; else echo "crc32: $crc_bench not built (cmake --build DIR --target qjt_crc32_bench)"; fi
 
   table_header cat
   label="log-1, $(bytes_of "$log") B"

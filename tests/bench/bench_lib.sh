@@ -38,7 +38,7 @@ unknown_argument() {
 build_release() {
   echo "== building the Release binary in $1/build-bench" >&2
   cmake -S "$1" -B "$1/build-bench" -DCMAKE_BUILD_TYPE=Release -DQJT_BUILD_TESTS=OFF >/dev/null
-  cmake --build "$1/build-bench" -j "$(nproc)" --target qjt >/dev/null
+  cmake --build "$1/build-bench" -j "$(nproc)" --target qjt qjt_crc32_bench >/dev/null
   echo "$1/build-bench/qjt"
 }
 
