@@ -113,6 +113,18 @@ for path in damaged/spool/jobs damaged/spool damaged; do
     "$? $(jq -r '(.findings // [])[] | select(.file == "damaged/spool/jobs") | "\(.severity) \(.code) \(.offset)"' out.json)"
 done
 
+# ---- a libkestrel segment cut inside its magic, beside installations --------------
+# Too short to prove a queue directory: the tree's units are still read,
+# and the file gets the verdict it gets when named.
+mkdir -p cut
+"$QJT" gen kestrel --records 20 --segments 2 --queue jobs -o cut/spool >/dev/null
+printf "'d" >cut/segment
+"$QJT" verify --json cut/segment >out.json
+named=$(codes out.json cut/segment)
+"$QJT" verify --json cut >out.json
+check "a cut segment beside a queue directory: exit 1, the named file's codes, the queue read" \
+  "1 $named true" "$? $(codes out.json cut/segment) $(jq -s 'any(.[]; .type == "report" and .unit.path == "cut/spool" and .ok)' out.json)"
+
 # ---- --exclude ----------------------------------------------------------------
 "$QJT" verify --exclude docs --exclude 'kestrel/*' fixtures >out 2>err
 check "--exclude: a directory by name, one by its path below the PATH" "3 no journal, channel or checkpoint" \

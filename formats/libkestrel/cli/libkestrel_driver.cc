@@ -101,15 +101,19 @@ class LibkestrelDriver final : public Driver {
     // A segment or bookmark cut inside its magic: no classic journal starts
     // with 0x27 or 0x26, which are not Kestrel opcodes. Evidence enough to
     // name the family in the finding read commands give such a file
-    // (path_family.h), but not proof enough for a write.
+    // (path_family.h), but not proof enough for a write, nor to make its
+    // directory a queue (read as files, the walk's verdict is the file's).
     if (bytes.empty() || bytes.size() >= 4) return std::nullopt;
     for (const auto& [magic, kind] :
          {std::pair{libkestrel::kSegmentMagic, "segment"}, {libkestrel::kBookmarkMagic, "bookmark"}}) {
       if (!is_magic_prefix(bytes, magic)) continue;
-      return Claim{false,
-                   fmt::format("too short to be a libkestrel {}: {} of 4 magic bytes (expected {:08x}, found {})", kind,
-                               bytes.size(), magic, hex_bytes(bytes)),
-                   "libkestrel"};
+      return Claim{.positive = false,
+                   .evidence = fmt::format("too short to be a libkestrel {}: {} of 4 magic bytes (expected {:08x}, "
+                                           "found {})",
+                                           kind, bytes.size(), magic, hex_bytes(bytes)),
+                   .group = "libkestrel",
+                   .unrecognised = false,
+                   .makes_directory = false};
     }
     return std::nullopt;
   }
