@@ -502,6 +502,32 @@ ChannelReplay replay_channel(const ChannelLayout& layout, const ChannelLogs& log
   return result;
 }
 
+namespace {
+
+// The finding of queue element `i`, whose pointer `p` delivers nothing:
+// what read_pointer found there instead (`target`, `why`).
+void report_undelivered(std::size_t i, EventPointer p, PointerTarget target, const std::string& why,
+                        const ChannelLogs& logs, const std::string& where, Reporter* reporter) {
+  const ChannelLog* log = logs.find(p.file_id);
+  const std::string file = log ? log->layout().path : where;
+  const std::optional<std::uint64_t> offset =
+      log ? std::optional<std::uint64_t>(static_cast<std::uint32_t>(p.offset)) : std::nullopt;
+  if (target == PointerTarget::kNoop) {
+    tell(reporter, Severity::kWarning, "pointer_to_noop", file, offset,
+         fmt::format("queue element {} points to log-{} offset {}: {}", i, p.file_id, p.offset, why));
+    return;
+  }
+  reporter->report(Finding{.severity = Severity::kError,
+                           .code = "dangling_pointer",
+                           .file = file,
+                           .offset = offset,
+                           .message = fmt::format("queue element {} points to log-{} offset {} ({}): {}", i, p.file_id,
+                                                  p.offset, pointer_target_name(target), why),
+                           .cause = shared_cause(target, p.file_id)});
+}
+
+}  // namespace
+
 std::uint64_t for_each_queued_event(const EventQueue& queue, const ChannelLogs& logs, const std::string& where,
                                     Reporter* reporter, const QueuedEventVisitor& visit,
                                     const SkippedEventVisitor& skipped) {
@@ -517,24 +543,41 @@ std::uint64_t for_each_queued_event(const EventQueue& queue, const ChannelLogs& 
       continue;
     }
     if (skipped) skipped(p, target);
-    const ChannelLog* log = logs.find(p.file_id);
-    const std::string file = log ? log->layout().path : where;
-    const std::optional<std::uint64_t> offset =
-        log ? std::optional<std::uint64_t>(static_cast<std::uint32_t>(p.offset)) : std::nullopt;
-    if (target == PointerTarget::kNoop) {
-      tell(reporter, Severity::kWarning, "pointer_to_noop", file, offset,
-           fmt::format("queue element {} points to log-{} offset {}: {}", i, p.file_id, p.offset, why));
-    } else {
-      reporter->report(Finding{.severity = Severity::kError,
-                               .code = "dangling_pointer",
-                               .file = file,
-                               .offset = offset,
-                               .message = fmt::format("queue element {} points to log-{} offset {} ({}): {}", i,
-                                                      p.file_id, p.offset, pointer_target_name(target), why),
-                               .cause = shared_cause(target, p.file_id)});
-    }
+    report_undelivered(i, p, target, why, logs, where, reporter);
   }
   return visited;
+}
+
+void IntactPuts::add(std::int32_t file_id, const LogRecord& record) {
+  if (record.type == LogRecordType::kPut && record.crc_ok && record.offset <= 0x7FFFFFFF)
+    pointers_.push_back(EventPointer{file_id, static_cast<std::int32_t>(record.offset)}.to_long());
+}
+
+void IntactPuts::seal() { std::sort(pointers_.begin(), pointers_.end()); }
+
+bool IntactPuts::contains(EventPointer pointer) const {
+  return std::binary_search(pointers_.begin(), pointers_.end(), pointer.to_long());
+}
+
+std::uint64_t check_queued_events(const EventQueue& queue, const ChannelLogs& logs, const std::string& where,
+                                  const IntactPuts& intact, Reporter* reporter) {
+  std::uint64_t delivered = 0;
+  LogRecord record;
+  std::string why;
+  for (std::size_t i = 0; i < static_cast<std::size_t>(queue.size()); ++i) {
+    const EventPointer p = queue.at(i);
+    if (intact.contains(p)) {
+      ++delivered;
+      continue;
+    }
+    const PointerTarget target = logs.read_pointer(p, &record, &why);
+    if (target == PointerTarget::kPut) {
+      ++delivered;
+      continue;
+    }
+    report_undelivered(i, p, target, why, logs, where, reporter);
+  }
+  return delivered;
 }
 
 void check_log_retention(const ChannelLogs& logs, const EventQueue& queue, Reporter* reporter) {

@@ -116,6 +116,28 @@ std::uint64_t for_each_queued_event(const EventQueue& queue, const ChannelLogs& 
                                     Reporter* reporter, const QueuedEventVisitor& visit,
                                     const SkippedEventVisitor& skipped = nullptr);
 
+// The puts a scan of the logs found intact (decoded, CRC32 matching), by
+// pointer: what read_pointer would find kPut at, without reading it again.
+// 8 bytes a put.
+class IntactPuts {
+ public:
+  // A record of log `file_id`, as a scan decoded it.
+  void add(std::int32_t file_id, const LogRecord& record);
+  // Sorts what was added; contains() needs it.
+  void seal();
+  bool contains(EventPointer pointer) const;
+
+ private:
+  std::vector<std::int64_t> pointers_;  // EventPointer::to_long()
+};
+
+// What for_each_queued_event reports, for verify, which needs no event's
+// bytes: an element whose pointer `intact` holds is not read again; the
+// others are, and reported the same way. Returns the elements that deliver
+// an event.
+std::uint64_t check_queued_events(const EventQueue& queue, const ChannelLogs& logs, const std::string& where,
+                                  const IntactPuts& intact, Reporter* reporter);
+
 // Flume deletes, after its next checkpoint, every log below the lowest file
 // id its reference counts (and inflight pointers) still name, except the
 // newest two of each data dir (spec §6.4; log_space.h's logs_flume_deletes).

@@ -514,6 +514,7 @@ void dump_records(Dump* dump, ByteSpan bytes, int version, std::uint64_t start, 
   LogRecord record;
   while (!dump->full() && reader.next(&record)) {
     report_record(*dump, record);
+    if (dump->options().on_log_record) dump->options().on_log_record(record);
     if (dump->options().log_filter && !dump->options().log_filter(record)) continue;
     if (dump->json() && !dump->options().records_unprinted) append_record_json(*dump, record, version, bytes, cipher);
     if (!dump->json() && !dump->options().records_unprinted) append_record_text(*dump, record);

@@ -121,6 +121,9 @@ struct FileDumpOptions {
   // Which log records are printed (dump's filters); empty: all. Records it
   // refuses are still decoded and their findings reported, but not counted.
   std::function<bool(const LogRecord&)> log_filter;
+  // Called with every record of a data log as it is decoded, filtered or
+  // not (verify collects the intact puts, IntactPuts in channel_replay.h).
+  std::function<void(const LogRecord&)> on_log_record;
 };
 
 // Appends the dump of `bytes` (the file `path`, of kind `kind`) to *out.

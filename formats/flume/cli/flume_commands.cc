@@ -101,6 +101,19 @@ ExitCode run_flume_dump(const FlumeRun& run) {
   return finish_output(&out, outcome(in->status, counting.errors()));
 }
 
+namespace {
+
+// The file id of the channel's data log at `path`; nullopt for its other
+// files, or without a channel.
+std::optional<std::int32_t> channel_log_id(const std::optional<flume::ChannelLayout>& layout, const std::string& path) {
+  if (!layout) return std::nullopt;
+  for (const flume::DataLog& log : layout->logs)
+    if (log.path == path) return log.file_id;
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::optional<VerifyTally> check_flume(const FlumeRun& run) {
   VerifyTally check;
   UniqueFindings reporter(&check.findings);
@@ -112,20 +125,28 @@ std::optional<VerifyTally> check_flume(const FlumeRun& run) {
   options.mode = DataMode::kNone;
   options.records_unprinted = true;  // verify counts records; formatting them was a third of its time
   options.keys = &in->keys;
+  // The channel's intact puts, as the scan of each log meets them: the
+  // queue's pointers are checked against them, not read a second time.
+  flume::IntactPuts intact;
+  std::optional<std::int32_t> file_id;
+  options.on_log_record = [&](const flume::LogRecord& r) {
+    if (file_id) intact.add(*file_id, r);
+  };
   std::string discard;
   for (const FlumeFile& f : in->files) {
     if (!f.input) continue;
+    file_id = channel_log_id(in->layout, f.path);
     check.records += flume::dump_file(
         f.path, *f.input, f.kind, options, &discard, [&discard] { discard.clear(); }, &reporter);
     discard.clear();
   }
+  intact.seal();
   if (in->layout) {
     flume::ChannelLogs logs(in->layout->logs, in->keys, &reporter);
     flume::ChannelReplay replay =
         flume::replay_channel(*in->layout, logs, flume::ChannelReplayOptions{run.flume.capacity}, &reporter);
     if (replay.queue) {
-      flume::for_each_queued_event(*replay.queue, logs, in->layout->checkpoint.dir, &reporter,
-                                   [](std::size_t, flume::EventPointer, const flume::LogRecord&) {});
+      flume::check_queued_events(*replay.queue, logs, in->layout->checkpoint.dir, intact, &reporter);
       flume::check_log_retention(logs, *replay.queue, &reporter);
     }
   }
