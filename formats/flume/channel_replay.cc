@@ -560,24 +560,23 @@ bool IntactPuts::contains(EventPointer pointer) const {
 }
 
 std::uint64_t check_queued_events(const EventQueue& queue, const ChannelLogs& logs, const std::string& where,
-                                  const IntactPuts& intact, Reporter* reporter) {
-  std::uint64_t delivered = 0;
+                                  const IntactPuts& intact, Reporter* reporter, const DeliveredEventVisitor& delivered,
+                                  const SkippedEventVisitor& skipped) {
+  std::uint64_t count = 0;
   LogRecord record;
   std::string why;
   for (std::size_t i = 0; i < static_cast<std::size_t>(queue.size()); ++i) {
     const EventPointer p = queue.at(i);
-    if (intact.contains(p)) {
-      ++delivered;
-      continue;
-    }
-    const PointerTarget target = logs.read_pointer(p, &record, &why);
+    const PointerTarget target = intact.contains(p) ? PointerTarget::kPut : logs.read_pointer(p, &record, &why);
     if (target == PointerTarget::kPut) {
-      ++delivered;
+      ++count;
+      if (delivered) delivered(p);
       continue;
     }
+    if (skipped) skipped(p, target);
     report_undelivered(i, p, target, why, logs, where, reporter);
   }
-  return delivered;
+  return count;
 }
 
 void check_log_retention(const ChannelLogs& logs, const EventQueue& queue, Reporter* reporter) {

@@ -131,12 +131,16 @@ class IntactPuts {
   std::vector<std::int64_t> pointers_;  // EventPointer::to_long()
 };
 
-// What for_each_queued_event reports, for verify, which needs no event's
-// bytes: an element whose pointer `intact` holds is not read again; the
-// others are, and reported the same way. Returns the elements that deliver
-// an event.
+// What for_each_queued_event reports and visits, for a caller that needs
+// no event's bytes (verify, a repair's recovery): an element whose pointer
+// `intact` holds is not read again; the others are, and reported the same
+// way. `delivered` (may be empty) gets each element that delivers an
+// event. Returns how many do.
+using DeliveredEventVisitor = std::function<void(EventPointer pointer)>;
 std::uint64_t check_queued_events(const EventQueue& queue, const ChannelLogs& logs, const std::string& where,
-                                  const IntactPuts& intact, Reporter* reporter);
+                                  const IntactPuts& intact, Reporter* reporter,
+                                  const DeliveredEventVisitor& delivered = nullptr,
+                                  const SkippedEventVisitor& skipped = nullptr);
 
 // Flume deletes, after its next checkpoint, every log below the lowest file
 // id its reference counts (and inflight pointers) still name, except the

@@ -81,14 +81,17 @@ struct Recovery {
   }
 };
 
-Recovery recover(const ChannelLayout& layout, const ChannelLogs& logs, const ChannelReplayOptions& options) {
+// `intact`: the puts a scan of `logs` found (read_history), which the
+// queue's pointers are checked against rather than read again.
+Recovery recover(const ChannelLayout& layout, const ChannelLogs& logs, const ChannelReplayOptions& options,
+                 const IntactPuts& intact) {
   FindingList ignored;
   const ChannelReplay replay = replay_channel(layout, logs, options, &ignored);
   Recovery recovery{{}, {}, replay.stopped_at, replay.checkpoint_write_order_id};
   if (replay.queue)
-    for_each_queued_event(
-        *replay.queue, logs, layout.checkpoint.dir, &ignored,
-        [&](std::size_t, EventPointer p, const LogRecord&) { recovery.events.push_back(p); },
+    check_queued_events(
+        *replay.queue, logs, layout.checkpoint.dir, intact, &ignored,
+        [&](EventPointer p) { recovery.events.push_back(p); },
         [&](EventPointer p, PointerTarget target) {
           recovery.dead.push_back(DeadElement{p, target});
         });
@@ -109,6 +112,7 @@ struct LogHistory {
   std::map<EventPointer, Commit> committed_puts;
   std::map<EventPointer, Consumption> taken;
   std::set<EventPointer> hidden;  // puts inside another record, whose damaged length swallows them
+  IntactPuts intact;              // every put that decodes with its CRC, hidden ones too
 };
 
 // Where reading `log` can go on after its terminal record `r`, if anywhere.
@@ -125,6 +129,7 @@ std::optional<std::size_t> resume_after(const ChannelLog& log, const LogReader& 
 class RecordTally {
  public:
   void add(const ChannelLog& log, const LogRecord& r, bool hidden) {
+    intact_.add(log.file_id(), r);
     const EventPointer at{log.file_id(), static_cast<std::int32_t>(r.offset)};
     if (r.type == LogRecordType::kPut && r.crc_ok) {
       puts_[r.transaction_id].push_back(at);
@@ -144,6 +149,8 @@ class RecordTally {
       if (take_commits_.count(txid))
         for (const Consumption& c : taken) history.taken.emplace(c.event, c);
     history.hidden = std::move(hidden_);
+    intact_.seal();
+    history.intact = std::move(intact_);
     return history;
   }
 
@@ -153,6 +160,7 @@ class RecordTally {
   std::map<std::int64_t, Commit> put_commits_;
   std::set<std::int64_t> take_commits_;
   std::set<EventPointer> hidden_;
+  IntactPuts intact_;
 };
 
 // The records that decode inside the bytes `r`'s damaged length takes in
@@ -226,12 +234,15 @@ RecoveryChange compare_recovery(const ChannelLayout& layout, const KeyRing& keys
                                 std::optional<std::int64_t> capacity) {
   FindingList ignored;
   const ChannelLogs now_logs(layout.logs, keys, &ignored);
-  const Recovery now = recover(layout, now_logs, ChannelReplayOptions{capacity, nullptr});
+  const LogHistory history = read_history(now_logs);
+  const Recovery now = recover(layout, now_logs, ChannelReplayOptions{capacity, nullptr}, history.intact);
 
   const PlannedState planned = planned_state(layout, plan);
   ChannelLogs planned_logs(planned.layout.logs, keys, &ignored, &planned.overlay);
   preview_patches(planned.patches, &planned_logs);
-  const Recovery after = recover(planned.layout, planned_logs, ChannelReplayOptions{capacity, &planned.overlay});
+  LogHistory planned_history = read_history(planned_logs);
+  const Recovery after =
+      recover(planned.layout, planned_logs, ChannelReplayOptions{capacity, &planned.overlay}, planned_history.intact);
 
   RecoveryChange change;
   change.now = now.events;
@@ -240,9 +251,8 @@ RecoveryChange compare_recovery(const ChannelLayout& layout, const KeyRing& keys
   change.dead_after = after.dead;
   const std::set<EventPointer> before_set(now.events.begin(), now.events.end());
   const std::set<EventPointer> after_set(after.events.begin(), after.events.end());
-  const LogHistory history = read_history(now_logs);
   const std::set<EventPointer> dropped = dropped_puts(layout, plan);
-  std::map<EventPointer, Consumption> taken = read_history(planned_logs).taken;
+  std::map<EventPointer, Consumption> taken = std::move(planned_history.taken);
   taken.insert(history.taken.begin(), history.taken.end());
   // Each event recovered now and not after: dropped, consumed, or lost.
   for (EventPointer p : before_set) {
