@@ -526,26 +526,39 @@ void report_undelivered(std::size_t i, EventPointer p, PointerTarget target, con
                            .cause = shared_cause(target, p.file_id)});
 }
 
-}  // namespace
-
-std::uint64_t for_each_queued_event(const EventQueue& queue, const ChannelLogs& logs, const std::string& where,
-                                    Reporter* reporter, const QueuedEventVisitor& visit,
-                                    const SkippedEventVisitor& skipped) {
-  std::uint64_t visited = 0;
+// Each element of `queue` in order: `delivered(i, p, record)` for one that
+// delivers an event (record null when `intact` vouched for it unread),
+// else `skipped` and its finding. Returns how many deliver.
+template <class Delivered>
+std::uint64_t walk_queue(const EventQueue& queue, const ChannelLogs& logs, const std::string& where,
+                         const IntactPuts* intact, Reporter* reporter, Delivered delivered,
+                         const SkippedEventVisitor& skipped) {
+  std::uint64_t count = 0;
   LogRecord record;
   std::string why;
   for (std::size_t i = 0; i < static_cast<std::size_t>(queue.size()); ++i) {
     const EventPointer p = queue.at(i);
-    const PointerTarget target = logs.read_pointer(p, &record, &why);
+    const bool vouched = intact != nullptr && intact->contains(p);
+    const PointerTarget target = vouched ? PointerTarget::kPut : logs.read_pointer(p, &record, &why);
     if (target == PointerTarget::kPut) {
-      ++visited;
-      visit(i, p, record);
+      ++count;
+      delivered(i, p, vouched ? nullptr : &record);
       continue;
     }
     if (skipped) skipped(p, target);
     report_undelivered(i, p, target, why, logs, where, reporter);
   }
-  return visited;
+  return count;
+}
+
+}  // namespace
+
+std::uint64_t for_each_queued_event(const EventQueue& queue, const ChannelLogs& logs, const std::string& where,
+                                    Reporter* reporter, const QueuedEventVisitor& visit,
+                                    const SkippedEventVisitor& skipped) {
+  return walk_queue(
+      queue, logs, where, nullptr, reporter,
+      [&](std::size_t i, EventPointer p, const LogRecord* record) { visit(i, p, *record); }, skipped);
 }
 
 void IntactPuts::add(std::int32_t file_id, const LogRecord& record) {
@@ -562,21 +575,12 @@ bool IntactPuts::contains(EventPointer pointer) const {
 std::uint64_t check_queued_events(const EventQueue& queue, const ChannelLogs& logs, const std::string& where,
                                   const IntactPuts& intact, Reporter* reporter, const DeliveredEventVisitor& delivered,
                                   const SkippedEventVisitor& skipped) {
-  std::uint64_t count = 0;
-  LogRecord record;
-  std::string why;
-  for (std::size_t i = 0; i < static_cast<std::size_t>(queue.size()); ++i) {
-    const EventPointer p = queue.at(i);
-    const PointerTarget target = intact.contains(p) ? PointerTarget::kPut : logs.read_pointer(p, &record, &why);
-    if (target == PointerTarget::kPut) {
-      ++count;
-      if (delivered) delivered(p);
-      continue;
-    }
-    if (skipped) skipped(p, target);
-    report_undelivered(i, p, target, why, logs, where, reporter);
-  }
-  return count;
+  return walk_queue(
+      queue, logs, where, &intact, reporter,
+      [&](std::size_t, EventPointer p, const LogRecord*) {
+        if (delivered) delivered(p);
+      },
+      skipped);
 }
 
 void check_log_retention(const ChannelLogs& logs, const EventQueue& queue, Reporter* reporter) {
