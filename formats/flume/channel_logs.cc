@@ -170,7 +170,9 @@ PointerTarget ChannelLogs::read_pointer(EventPointer pointer, LogRecord* record,
                        log->data_start(), bytes.size(), pointer.offset);
     return PointerTarget::kPastEnd;
   }
-  const std::uint8_t op = bytes[static_cast<std::size_t>(offset)];
+  if (!log->pointer_reader_) log->pointer_reader_ = std::make_unique<LogReader>(log->reader(log->data_start()));
+  LogReader& reader = *log->pointer_reader_;
+  const std::uint8_t op = reader.byte(offset);
   if (op == kOpNoop) {
     *why = "the record there was neutralised (OP byte 0x00): Flume's take skips it";
     return PointerTarget::kNoop;
@@ -179,10 +181,10 @@ PointerTarget ChannelLogs::read_pointer(EventPointer pointer, LogRecord* record,
     *why = fmt::format("expected an OP_RECORD byte 0x7f at {}:{}, found 0x{:02x}", log->layout().path, offset, op);
     return PointerTarget::kNotARecord;
   }
-  // Kept until the next call: for an encrypted log the record's views
-  // point into the reader's decryption buffer.
-  reader_ = std::make_unique<LogReader>(bytes, log->version(), offset, log->cipher());  // one record: the mapping
-  reader_->next(record);
+  // For an encrypted log the record's views point into the reader's
+  // decryption buffer: valid until this log's next pointer.
+  reader.seek(offset);
+  reader.next(record);
   if (record->type == LogRecordType::kBroken || !record->crc_ok) {
     *why = record->type == LogRecordType::kBroken ? record->error : "the put's CRC32 does not match its body";
     return PointerTarget::kBroken;
@@ -202,6 +204,7 @@ bool ChannelLogs::preview_write(std::int32_t file_id, std::uint64_t offset, Byte
   if (!log.readable_ || !log.input_ || offset > log.input_->bytes().size() ||
       !log.input_->preview_write(static_cast<std::size_t>(offset), bytes))
     return false;
+  log.pointer_reader_.reset();  // its window read the file before the preview
   if (log.version_ == 2 && offset < kV2LogHeaderSize) {
     FindingList already_reported;  // the header's findings were given when the log was opened
     log.v2_header_ = read_v2_log_header(log.input_->bytes(), log.layout_.path, std::nullopt, &already_reported);

@@ -70,6 +70,9 @@ class ChannelLog {
   std::optional<LogMetadata> metadata_;
   std::optional<V2LogHeader> v2_header_;
   std::unique_ptr<AesCtr> cipher_;
+  // read_pointer's, made at its first pointer into this log: its window
+  // serves the next pointers from the same buffer while they go forward.
+  mutable std::unique_ptr<LogReader> pointer_reader_;
 };
 
 // What a pointer in the queue leads to.
@@ -96,6 +99,9 @@ class ChannelLogs {
 
   // Flume's RandomReader.get(offset) for `pointer`. *record's views stay
   // valid until the next call; *why says what was found when it is not kPut.
+  // Read through a window per log (ReadWindow), never the mapping: a queue
+  // walked in order costs a pread per buffer of the log, and none of the
+  // log stays resident in this process.
   PointerTarget read_pointer(EventPointer pointer, LogRecord* record, std::string* why) const;
 
   // Makes the log with `file_id` read as it will once `bytes` are written
@@ -112,7 +118,6 @@ class ChannelLogs {
 
   std::vector<ChannelLog> logs_;
   std::map<std::int32_t, std::size_t> by_id_;
-  mutable std::unique_ptr<LogReader> reader_;  // read_pointer's, alive until its next call
 };
 
 }  // namespace qjt::flume

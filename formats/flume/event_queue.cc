@@ -168,15 +168,24 @@ EventQueue::EventQueue(std::vector<std::int64_t> slots, std::size_t head, std::s
     : slots_(std::move(slots)),
       head_(head),
       size_(size),
-      index_(std::make_unique<PointerIndex>(size)),
       counts_(std::make_unique<ReferenceCounts>()) {
-  // Flume's constructor fills its queueSet with every live slot.
   for (std::size_t i = 0; i < size_; ++i) {
     const std::int64_t value = value_at(i);
-    if (value == kEmpty) continue;
-    index_->added(value)->slot = static_cast<std::uint32_t>(physical(i));
-    counts_->increment(file_of(value));
+    if (value != kEmpty) counts_->increment(file_of(value));
   }
+}
+
+// Flume's constructor fills its queueSet with every live slot. Built at the
+// first operation that needs it, from the slots as loaded (nothing changes
+// them before): a replay with nothing after its checkpoint never needs it.
+EventQueue::PointerIndex& EventQueue::index() const {
+  if (index_) return *index_;
+  index_ = std::make_unique<PointerIndex>(size_);
+  for (std::size_t i = 0; i < size_; ++i) {
+    const std::int64_t value = value_at(i);
+    if (value != kEmpty) index_->added(value)->slot = static_cast<std::uint32_t>(physical(i));
+  }
+  return *index_;
 }
 
 EventQueue::EventQueue(EventQueue&&) noexcept = default;
@@ -228,13 +237,13 @@ std::optional<EventQueue> EventQueue::from_slot_bytes(ByteSpan elements, std::in
 void EventQueue::set(std::size_t i, std::int64_t value) {
   const std::size_t p = physical(i);
   slots_[p] = value;
-  if (value != kEmpty) index_->moved(value, p);
+  if (value != kEmpty) index_->moved(value, p);  // set() runs inside add() and remove_at(), which built it
 }
 
 // FlumeEventQueue.add(index, value) with room checked by the caller: the
 // shorter side moves, and the head side moves by stepping head back.
 void EventQueue::add(std::size_t index, std::int64_t value) {
-  PointerIndex::Entry* entry = index_->added(value);  // shifting below only finds, never inserts
+  PointerIndex::Entry* entry = this->index().added(value);  // shifting below only finds, never inserts
   ++size_;
   if (index <= size_ / 2) {
     head_ = head_ == 0 ? slots_.size() - 1 : head_ - 1;
@@ -251,9 +260,9 @@ void EventQueue::add(std::size_t index, std::int64_t value) {
 std::int64_t EventQueue::remove_at(std::size_t index, IndexEntry* entry) {
   const std::int64_t value = value_at(index);
   if (entry != nullptr) {
-    index_->removed(entry);
+    this->index().removed(entry);
   } else if (value != kEmpty) {
-    index_->removed(value);
+    this->index().removed(value);
   }
   if (index > size_ / 2) {
     for (std::size_t i = index; i + 1 < size_; ++i) set(i, value_at(i + 1));
@@ -307,14 +316,14 @@ bool EventQueue::remove_head(EventPointer* taken) {
 bool EventQueue::contains(EventPointer pointer) const {
   const std::int64_t value = pointer.to_long();
   if (value == kEmpty) return false;
-  const PointerIndex::Entry* e = index_->find(value);
+  const PointerIndex::Entry* e = index().find(value);
   return e != nullptr && e->in_set();
 }
 
 bool EventQueue::remove(EventPointer pointer) {
   const std::int64_t value = pointer.to_long();
   if (value == kEmpty) return false;
-  PointerIndex::Entry* e = index_->find(value);
+  PointerIndex::Entry* e = index().find(value);
   if (e == nullptr || !e->in_set()) return false;
   std::size_t logical = size_;
   if (e->copies() == 1 && e->slot != PointerIndex::kUnknownSlot && slots_[e->slot] == value) {

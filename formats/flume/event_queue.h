@@ -13,7 +13,8 @@
 // - remove(pointer) answers as Flume's replay-only queueSet does (a set, not
 //   a multiset: after one copy of a duplicated pointer was removed, the
 //   others are no longer found). It is O(1) plus Flume's own shifting cost,
-//   not a linear search: an index maps each pointer to its slot.
+//   not a linear search: an index maps each pointer to its slot, built at
+//   the first operation that needs it.
 // - Memory: capacity slots of 8 bytes are allocated up front, as Flume's
 //   checkpoint file holds them. A capacity read from a file is untrusted:
 //   the caller must first check that the file really holds capacity * 8
@@ -169,12 +170,13 @@ class EventQueue {
   // `entry`: the index entry of the value at `index` when the caller has it.
   std::int64_t remove_at(std::size_t index, IndexEntry* entry);
   void decrement_file(std::int64_t value);
+  PointerIndex& index() const;  // built at its first use
 
   std::vector<std::int64_t> slots_;
   std::size_t head_ = 0;
   std::size_t size_ = 0;
   std::int64_t inflight_takes_ = 0;
-  std::unique_ptr<PointerIndex> index_;
+  mutable std::unique_ptr<PointerIndex> index_;
   std::unique_ptr<ReferenceCounts> counts_;
   QueueAnomalies anomalies_;
 };

@@ -528,6 +528,14 @@ bool LogReader::next(LogRecord* record) {
   return true;
 }
 
+void LogReader::seek(std::uint64_t offset) {
+  start_ = offset;
+  position_ = offset <= size_ ? static_cast<std::size_t>(offset) : size_;
+  started_ = false;
+  done_ = false;
+  fill_start_.reset();
+}
+
 bool LogReader::decode_next(LogRecord* record) {
   // Field by field rather than `*record = LogRecord{}`: that would free the
   // reused header vector and error string once per record.

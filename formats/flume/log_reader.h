@@ -105,6 +105,14 @@ class LogReader {
   // been returned.
   bool next(LogRecord* record);
 
+  // Starts reading again at `offset`, as a new reader from there would,
+  // keeping the window and its buffer: Flume's RandomReader, which reads
+  // the record a queue pointer names, costs no syscall while the pointers
+  // stay inside the bytes the window holds.
+  void seek(std::uint64_t offset);
+  // The byte at `offset` < the file's size, through the window.
+  std::uint8_t byte(std::uint64_t offset) { return byte_at(static_cast<std::size_t>(offset)); }
+
   // Whether puts' stored checksums are checked (the default, as Flume
   // does). The CRC over every body is most of the reading cost, so a
   // caller that only lists records may turn it off: stored_crc is still

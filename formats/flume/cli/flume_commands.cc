@@ -176,6 +176,73 @@ void append_counts(JsonWriter* line, const flume::ReplayCounts& c) {
       .end_object();
 }
 
+// The queue's events as replay reads them: how many deliver, their body
+// bytes, and those within --since/--until.
+struct QueueWalk {
+  explicit QueueWalk(const ReadFilter& filter) : within(filter) {}
+
+  // Counts the events without rendering them (replay's text).
+  void count(const flume::EventQueue& queue, const flume::ChannelLogs& logs, const std::string& where,
+             Reporter* reporter) {
+    events = flume::for_each_queued_event(queue, logs, where, reporter,
+                                          [this](std::size_t, flume::EventPointer, const flume::LogRecord& put) {
+                                            bytes += put.body.size();
+                                            within.show(event_time(put));
+                                          });
+  }
+
+  std::uint64_t events = 0, bytes = 0;
+  TimeRangeCount within;
+};
+
+// The report as one JSON object whose "queue" is written to `out` as the
+// events are read, never held: memory stays that of the replay, whatever
+// the queue's bytes. So "size", which counts the events that deliver,
+// follows the queue.
+void write_replay_json(const FlumeRun& run, const flume::ChannelReplay& replay, const flume::ChannelLogs& logs,
+                       const std::string& where, QueueWalk* walk, const FindingList& findings, Reporter* reporter,
+                       Output* out) {
+  const DataMode mode = data_mode(run, true);
+  JsonLine line(out->buffer(), JsonType::kReport);
+  line.str("source", flume::replay_source_name(replay.source));
+  line.num("checkpoint_version", replay.checkpoint_version);
+  line.num("checkpoint_write_order_id", replay.checkpoint_write_order_id);
+  line.num("capacity", replay.queue ? replay.queue->capacity() : 0);
+  line.begin_array("queue");
+  if (replay.queue) {
+    walk->events = flume::for_each_queued_event(
+        *replay.queue, logs, where, reporter, [&](std::size_t, flume::EventPointer p, const flume::LogRecord& put) {
+          walk->bytes += put.body.size();
+          if (!walk->within.show(event_time(put))) return;
+          line.begin_object().num("file_id", p.file_id).num("offset", p.offset);
+          flume::add_event_fields(&line, put, mode);
+          line.end_object();
+          out->commit();
+        });
+  }
+  line.end_array();
+  line.unsigned_num("size", walk->events);
+  append_counts(&line, replay.counts);
+  line.num("max_transaction_id", replay.max_transaction_id).num("max_write_order_id", replay.max_write_order_id);
+  line.key("findings");
+  write_findings_json(&line, findings.findings());
+  walk->within.write_json(&line);
+  line.finish();
+}
+
+void write_replay_text(const flume::ChannelReplay& replay, const std::string& where, const QueueWalk& walk,
+                       Output* out) {
+  out->write(fmt::format("channel {}: {} event(s), {} body byte(s), from the {} (write order id {}); capacity {}\n",
+                         where, walk.events, walk.bytes, flume::replay_source_name(replay.source),
+                         replay.checkpoint_write_order_id, replay.queue ? replay.queue->capacity() : 0));
+  const auto& c = replay.counts;
+  out->write(fmt::format(
+      "  records read {}: {} put, {} take, {} rollback, {} commit, {} skipped (at or before "
+      "the checkpoint), {} noop; {} uncommitted take(s) restored, {} pending take(s)\n",
+      c.read, c.puts, c.takes, c.rollbacks, c.commits, c.skipped, c.noops, c.uncommitted_takes, c.pending_takes));
+  out->write(walk.within.text("  ", "event(s)"));
+}
+
 }  // namespace
 
 ExitCode run_flume_replay(const FlumeRun& run) {
@@ -191,63 +258,26 @@ ExitCode run_flume_replay(const FlumeRun& run) {
     for (const Finding& f : findings.findings()) diagnostics.report(f);
     return ExitCode::kIoError;
   }
-  const DataMode mode = data_mode(run, true);
   flume::ChannelLogs logs(in->layout->logs, in->keys, &reporter);
   flume::ChannelReplay replay =
       flume::replay_channel(*in->layout, logs, flume::ChannelReplayOptions{run.flume.capacity}, &reporter);
-  const std::string& where = in->layout->checkpoint.dir;
-  // Rendered as the events are read, since "size" comes before it: the
-  // events within --since/--until; "size" and the text count them all.
-  std::string queue;
-  JsonWriter queue_json(&queue);
-  queue_json.begin_array();
-  std::uint64_t events = 0, bytes = 0;
-  TimeRangeCount within(run.filter);
-  if (replay.queue) {
-    events = flume::for_each_queued_event(*replay.queue, logs, where, &reporter,
-                                          [&](std::size_t, flume::EventPointer p, const flume::LogRecord& put) {
-                                            bytes += put.body.size();
-                                            if (!within.show(event_time(put))) return;
-                                            queue_json.begin_object().num("file_id", p.file_id).num("offset", p.offset);
-                                            flume::add_event_fields(&queue_json, put, mode);
-                                            queue_json.end_object();
-                                          });
-  }
-  queue_json.end_array();
   if (has_io_error(findings.findings())) {  // no queue computed without all of its files
     StderrReporter diagnostics;
     for (const Finding& f : findings.findings()) diagnostics.report(f);
     return ExitCode::kIoError;
   }
-  const std::size_t errors = findings.count(Severity::kError);
+  const std::string& where = in->layout->checkpoint.dir;
   Output out;
+  QueueWalk walk{run.filter};
   if (run.json) {
-    JsonLine line(out.buffer(), JsonType::kReport);
-    line.str("source", flume::replay_source_name(replay.source));
-    line.num("checkpoint_version", replay.checkpoint_version);
-    line.num("checkpoint_write_order_id", replay.checkpoint_write_order_id);
-    line.num("capacity", replay.queue ? replay.queue->capacity() : 0);
-    line.unsigned_num("size", events);
-    line.raw("queue", queue);
-    append_counts(&line, replay.counts);
-    line.num("max_transaction_id", replay.max_transaction_id).num("max_write_order_id", replay.max_write_order_id);
-    line.key("findings");
-    write_findings_json(&line, findings.findings());
-    within.write_json(&line);
-    line.finish();
+    write_replay_json(run, replay, logs, where, &walk, findings, &reporter, &out);
   } else {
+    if (replay.queue) walk.count(*replay.queue, logs, where, &reporter);
     StderrReporter diagnostics;
     for (const Finding& f : findings.findings()) diagnostics.report(f);
-    out.write(fmt::format("channel {}: {} event(s), {} body byte(s), from the {} (write order id {}); capacity {}\n",
-                          where, events, bytes, flume::replay_source_name(replay.source),
-                          replay.checkpoint_write_order_id, replay.queue ? replay.queue->capacity() : 0));
-    const auto& c = replay.counts;
-    out.write(fmt::format(
-        "  records read {}: {} put, {} take, {} rollback, {} commit, {} skipped (at or before "
-        "the checkpoint), {} noop; {} uncommitted take(s) restored, {} pending take(s)\n",
-        c.read, c.puts, c.takes, c.rollbacks, c.commits, c.skipped, c.noops, c.uncommitted_takes, c.pending_takes));
-    out.write(within.text("  ", "event(s)"));
+    write_replay_text(replay, where, walk, &out);
   }
+  const std::size_t errors = findings.count(Severity::kError);
   return finish_output(&out, outcome(in->status, errors));
 }
 
