@@ -165,10 +165,7 @@ class EventQueue::ReferenceCounts {
 };
 
 EventQueue::EventQueue(std::vector<std::int64_t> slots, std::size_t head, std::size_t size)
-    : slots_(std::move(slots)),
-      head_(head),
-      size_(size),
-      counts_(std::make_unique<ReferenceCounts>()) {
+    : slots_(std::move(slots)), head_(head), size_(size), counts_(std::make_unique<ReferenceCounts>()) {
   for (std::size_t i = 0; i < size_; ++i) {
     const std::int64_t value = value_at(i);
     if (value != kEmpty) counts_->increment(file_of(value));

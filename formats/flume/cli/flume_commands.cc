@@ -210,15 +210,15 @@ void write_replay_json(const FlumeRun& run, const flume::ChannelReplay& replay, 
   line.num("capacity", replay.queue ? replay.queue->capacity() : 0);
   line.begin_array("queue");
   if (replay.queue) {
-    walk->events = flume::for_each_queued_event(
-        *replay.queue, logs, where, reporter, [&](std::size_t, flume::EventPointer p, const flume::LogRecord& put) {
-          walk->bytes += put.body.size();
-          if (!walk->within.show(event_time(put))) return;
-          line.begin_object().num("file_id", p.file_id).num("offset", p.offset);
-          flume::add_event_fields(&line, put, mode);
-          line.end_object();
-          out->commit();
-        });
+    walk->events = flume::for_each_queued_event(*replay.queue, logs, where, reporter,
+                                                [&](std::size_t, flume::EventPointer p, const flume::LogRecord& put) {
+                                                  walk->bytes += put.body.size();
+                                                  if (!walk->within.show(event_time(put))) return;
+                                                  line.begin_object().num("file_id", p.file_id).num("offset", p.offset);
+                                                  flume::add_event_fields(&line, put, mode);
+                                                  line.end_object();
+                                                  out->commit();
+                                                });
   }
   line.end_array();
   line.unsigned_num("size", walk->events);
