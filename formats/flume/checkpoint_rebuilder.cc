@@ -3,8 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <map>
-#include <unordered_map>
+#include <memory>
 #include <unordered_set>
 
 #include "flume/checkpoint_file.h"
@@ -15,6 +14,7 @@
 #include "flume/log_metadata.h"
 #include "flume/log_reader.h"
 #include "flume/log_writer.h"
+#include "int64_hash_map.h"
 
 namespace qjt::flume {
 namespace {
@@ -33,12 +33,27 @@ struct PutEntry {
 };
 
 // One txid's values in a Guava HashMultimap: a set, so a second put of an
-// equal pointer keeps the first (and its write order id).
+// equal pointer keeps the first (and its write order id). Searched
+// directly while small, as most transactions are, else through an index.
 struct PointerSet {
+  static constexpr std::size_t kScanned = 16;
   std::vector<PutEntry> entries;
-  std::unordered_set<std::int64_t> seen;
+  std::unique_ptr<Int64HashMap<char>> index;
+
   void add(PutEntry entry) {
-    if (seen.insert(entry.pointer).second) entries.push_back(entry);
+    if (!index && entries.size() >= kScanned) {
+      index = std::make_unique<Int64HashMap<char>>();
+      for (const PutEntry& e : entries) index->insert(e.pointer);
+    }
+    if (index) {
+      bool inserted = false;
+      index->insert(entry.pointer, 0, &inserted);
+      if (!inserted) return;
+    } else if (std::any_of(entries.begin(), entries.end(),
+                           [&](const PutEntry& e) { return e.pointer == entry.pointer; })) {
+      return;
+    }
+    entries.push_back(entry);
   }
 };
 
@@ -102,36 +117,46 @@ class JavaHashSetOrder {
 // The rebuilder's state (CheckpointRebuilder's fields). Uncommitted sets
 // are not cleared by a commit (Flume only reads them with get()), only by
 // a rollback; with unique txids that makes no difference.
+// The HashSet's iteration order matters only to committed puts with equal
+// write order ids, which logs since FLUME-1432 never have: so it is
+// emulated only when `hash_order` asks (a second pass, once ties are seen).
 struct RebuildState {
-  std::map<std::int64_t, PointerSet> uncommitted_puts;
-  std::map<std::int64_t, PointerSet> uncommitted_takes;
-  std::unordered_map<std::int64_t, std::int64_t> committed_puts;  // pointer -> its put's write order id
-  JavaHashSetOrder committed_order;                               // committedPuts' iteration order
-  std::unordered_set<std::int64_t> pending_takes;
+  explicit RebuildState(bool hash_order) {
+    if (hash_order) committed_order.emplace();
+  }
+
+  Int64HashMap<PointerSet> uncommitted_puts;
+  Int64HashMap<PointerSet> uncommitted_takes;
+  Int64HashMap<std::int64_t> committed_puts;        // pointer -> its put's write order id
+  std::optional<JavaHashSetOrder> committed_order;  // committedPuts' iteration order
+  Int64HashMap<char> pending_takes;
   std::int64_t max_write_order_id = 0;  // Flume's seed starts at 0
 
   void commit_puts(std::int64_t txid) {
-    auto it = uncommitted_puts.find(txid);
-    if (it == uncommitted_puts.end()) return;
-    for (const PutEntry& put : it->second.entries) {
-      if (pending_takes.erase(put.pointer) != 0) continue;  // taken before its put was read
+    const PointerSet* puts = uncommitted_puts.find(txid);
+    if (puts == nullptr) return;
+    for (const PutEntry& put : puts->entries) {
+      if (pending_takes.erase(put.pointer)) continue;  // taken before its put was read
       // A set: adding an equal pointer keeps the first (and its woid).
-      if (committed_puts.emplace(put.pointer, put.write_order_id).second) committed_order.insert(put.pointer);
+      bool inserted = false;
+      committed_puts.insert(put.pointer, put.write_order_id, &inserted);
+      if (inserted && committed_order) committed_order->insert(put.pointer);
     }
   }
   void commit_takes(std::int64_t txid) {
-    auto it = uncommitted_takes.find(txid);
-    if (it == uncommitted_takes.end()) return;
-    for (const PutEntry& take : it->second.entries) {
-      if (committed_puts.erase(take.pointer) != 0)
-        committed_order.erase(take.pointer);
-      else
+    const PointerSet* takes = uncommitted_takes.find(txid);
+    if (takes == nullptr) return;
+    for (const PutEntry& take : takes->entries) {
+      if (committed_puts.erase(take.pointer)) {
+        if (committed_order) committed_order->erase(take.pointer);
+      } else {
         pending_takes.insert(take.pointer);
+      }
     }
   }
   void rollback(std::int64_t txid) {
     // containsKey(txid): a HashMultimap has a key only while it has values.
-    if (uncommitted_puts.erase(txid) == 0) uncommitted_takes.erase(txid);
+    if (!uncommitted_puts.erase(txid)) uncommitted_takes.erase(txid);
   }
 };
 
@@ -215,7 +240,7 @@ bool read_log(const ChannelLog& log, RebuildState* state, Reporter* reporter) {
     state->max_write_order_id = std::max(state->max_write_order_id, r.write_order_id);
     if (r.type == LogRecordType::kPut) {
       const EventPointer p{log.file_id(), static_cast<std::int32_t>(r.offset)};
-      state->uncommitted_puts[r.transaction_id].add(PutEntry{p.to_long(), r.write_order_id});
+      state->uncommitted_puts.insert(r.transaction_id).add(PutEntry{p.to_long(), r.write_order_id});
     } else if (r.type == LogRecordType::kTake) {
       if (r.taken.offset < 0) {
         report(reporter, Severity::kError, "broken_record", log.layout().path, r.offset,
@@ -224,7 +249,7 @@ bool read_log(const ChannelLog& log, RebuildState* state, Reporter* reporter) {
                            r.taken.offset));
         return false;
       }
-      state->uncommitted_takes[r.transaction_id].add(PutEntry{r.taken.to_long(), r.write_order_id});
+      state->uncommitted_takes.insert(r.transaction_id).add(PutEntry{r.taken.to_long(), r.write_order_id});
     } else if (r.type == LogRecordType::kCommit) {
       // Flume: `commit.getType() == PUT` else the take branch, whatever the type.
       if (r.commit_type == 1)
@@ -241,18 +266,35 @@ bool read_log(const ChannelLog& log, RebuildState* state, Reporter* reporter) {
 // Sets.newTreeSet(committedPuts) adds the HashSet's elements in its
 // iteration order; the comparator answers -1 for a lower write order id and
 // 1 otherwise (never 0), so an element goes after every one with an equal
-// id: a stable sort of the iteration order. *ties: some ids were equal.
+// id: a stable sort of the iteration order. Without the emulated order
+// (state.committed_order), the ids must be distinct: *ties says they were
+// not, and the result is then to be computed again with it.
 std::vector<EventPointer> sorted_puts(const RebuildState& state, bool* ties) {
   std::vector<std::pair<std::int64_t, std::int64_t>> puts;  // (woid, pointer)
-  for (std::int64_t pointer : state.committed_order.in_order())
-    puts.emplace_back(state.committed_puts.at(pointer), pointer);
-  std::stable_sort(puts.begin(), puts.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  puts.reserve(state.committed_puts.size());
+  if (state.committed_order) {
+    for (std::int64_t pointer : state.committed_order->in_order())
+      puts.emplace_back(*state.committed_puts.find(pointer), pointer);
+    std::stable_sort(puts.begin(), puts.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  } else {
+    state.committed_puts.for_each([&](std::int64_t pointer, std::int64_t woid) { puts.emplace_back(woid, pointer); });
+    std::sort(puts.begin(), puts.end());
+  }
   *ties = std::adjacent_find(puts.begin(), puts.end(),
                              [](const auto& a, const auto& b) { return a.first == b.first; }) != puts.end();
   std::vector<EventPointer> out;
   out.reserve(puts.size());
   for (const auto& p : puts) out.push_back(EventPointer::from_long(p.second));
   return out;
+}
+
+// Every log's records applied to a state; nullopt when Flume's rebuild
+// fails on one.
+std::optional<RebuildState> read_logs(const ChannelLogs& logs, bool hash_order, Reporter* reporter) {
+  RebuildState state(hash_order);
+  for (const ChannelLog& log : logs.logs())
+    if (!read_log(log, &state, reporter)) return std::nullopt;
+  return state;
 }
 
 // EventQueueBackingStoreFileV3.writeCheckpointMetaData: head, size, the
@@ -337,18 +379,22 @@ std::optional<RebuiltCheckpoint> rebuild_checkpoint(const ChannelLogs& logs, con
   for (const ChannelLog& log : logs.logs()) ok = log_usable(log, reporter) && ok;
   if (!ok) return std::nullopt;
 
-  RebuildState state;
-  for (const ChannelLog& log : logs.logs())
-    if (!read_log(log, &state, reporter)) return std::nullopt;
-  if (!state.pending_takes.empty())
+  std::optional<RebuildState> state = read_logs(logs, false, reporter);
+  if (!state) return std::nullopt;
+  bool ties = false;
+  std::vector<EventPointer> puts = sorted_puts(*state, &ties);
+  if (ties) {  // the same records again, for the HashSet's order; their findings were given
+    FindingList given;
+    state = read_logs(logs, true, &given);
+    puts = sorted_puts(*state, &ties);
+  }
+  if (!state->pending_takes.empty())
     report(reporter, Severity::kWarning, "pending_takes", "", std::nullopt,
            fmt::format("expected every committed take to find its put, found {} that did not: ignored",
-                       state.pending_takes.size()));
+                       state->pending_takes.size()));
 
   RebuiltCheckpoint out;
-  bool ties = false;
-  const std::vector<EventPointer> puts = sorted_puts(state, &ties);
-  if (ties && state.committed_order.tree_bins())
+  if (ties && state->committed_order->tree_bins())
     report(reporter, Severity::kWarning, "rebuild_tie_order", "", std::nullopt,
            "expected distinct write order ids or a HashSet without tree bins, found equal ids and a bin of "
            "more than 8 pointers: the order of events with equal ids may differ from Flume's");
@@ -357,7 +403,7 @@ std::optional<RebuiltCheckpoint> rebuild_checkpoint(const ChannelLogs& logs, con
 
   // WriteOrderOracle: starts at currentTimeMillis, setSeed raises it to the
   // highest id read, next() adds one (FC/WriteOrderOracle.java).
-  out.write_order_id = options.write_order_id.value_or(std::max(options.now_ms, state.max_write_order_id) + 1);
+  out.write_order_id = options.write_order_id.value_or(std::max(options.now_ms, state->max_write_order_id) + 1);
   CheckpointImage image;
   image.version = 3;
   image.write_order_id = out.write_order_id;

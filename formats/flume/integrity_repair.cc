@@ -86,7 +86,7 @@ class Planner {
   // One reader from `start`; the offset to resume at after a corrupt
   // record whose length can be skipped, else nullopt (the walk is over).
   std::optional<std::uint64_t> walk(std::uint64_t start) {
-    LogReader reader(file_, 3, start, log_.cipher());
+    LogReader reader = log_.reader(start);  // through a window, not the mapping
     LogRecord r;
     std::optional<std::uint64_t> resume;
     while (reader.next(&r)) {

@@ -1,9 +1,12 @@
 #include "flume/repair_recovery.h"
 
+#include <algorithm>
 #include <filesystem>
+#include <iterator>
 #include <map>
 #include <set>
 #include <string>
+#include <tuple>
 #include <utility>
 
 #include "flume/channel_replay.h"
@@ -107,13 +110,32 @@ struct Commit {
 // What the records say, every record of every log that decodes (a V3 log
 // is read on past damage, from the next record that decodes): every intact
 // put whose transaction commits, with that commit, and every event a
-// committed take names, with that take.
+// committed take names, with that take. Sorted vectors, not maps: a few
+// words per event.
 struct LogHistory {
-  std::map<EventPointer, Commit> committed_puts;
-  std::map<EventPointer, Consumption> taken;
-  std::set<EventPointer> hidden;  // puts inside another record, whose damaged length swallows them
-  IntactPuts intact;              // every put that decodes with its CRC, hidden ones too
+  std::vector<std::pair<EventPointer, Commit>> committed_puts;  // by pointer
+  std::vector<Consumption> taken;                               // by event
+  std::vector<EventPointer> hidden;  // ascending: puts inside another record, whose damaged length swallows them
+  IntactPuts intact;                 // every put that decodes with its CRC, hidden ones too
+
+  const Commit* commit_of(EventPointer p) const {
+    const auto it = std::lower_bound(committed_puts.begin(), committed_puts.end(), p,
+                                     [](const auto& entry, EventPointer key) { return entry.first < key; });
+    return it != committed_puts.end() && it->first == p ? &it->second : nullptr;
+  }
+  bool is_hidden(EventPointer p) const { return std::binary_search(hidden.begin(), hidden.end(), p); }
 };
+
+// The Consumption of `event` in `taken` (sorted by event), or nullptr.
+const Consumption* take_of(const std::vector<Consumption>& taken, EventPointer event) {
+  const auto it = std::lower_bound(taken.begin(), taken.end(), event,
+                                   [](const Consumption& c, EventPointer key) { return c.event < key; });
+  return it != taken.end() && it->event == event ? &*it : nullptr;
+}
+
+bool sorted_contains(const std::vector<EventPointer>& sorted, EventPointer p) {
+  return std::binary_search(sorted.begin(), sorted.end(), p);
+}
 
 // Where reading `log` can go on after its terminal record `r`, if anywhere.
 std::optional<std::size_t> resume_after(const ChannelLog& log, const LogReader& reader, const LogRecord& r) {
@@ -125,29 +147,32 @@ std::optional<std::size_t> resume_after(const ChannelLog& log, const LogReader& 
   return std::nullopt;
 }
 
-// The records a history reads, by transaction.
+// The records a history reads, in the order read, joined by transaction
+// at the end: a commit applies to its transaction's records wherever they
+// are, as the maps it replaces did (the last put commit of a transaction
+// id counts; a put committed by two transactions takes the higher id's
+// commit; an event taken by two, the lower id's take).
 class RecordTally {
  public:
   void add(const ChannelLog& log, const LogRecord& r, bool hidden) {
     intact_.add(log.file_id(), r);
     const EventPointer at{log.file_id(), static_cast<std::int32_t>(r.offset)};
     if (r.type == LogRecordType::kPut && r.crc_ok) {
-      puts_[r.transaction_id].push_back(at);
-      if (hidden) hidden_.insert(at);
+      puts_.emplace_back(r.transaction_id, at);
+      if (hidden) hidden_.push_back(at);
     }
-    if (r.type == LogRecordType::kTake) takes_[r.transaction_id].push_back(Consumption{r.taken, at, r.transaction_id});
+    if (r.type == LogRecordType::kTake) takes_.push_back(Consumption{r.taken, at, r.transaction_id});
     if (r.type == LogRecordType::kCommit && r.commit_type == 1)
-      put_commits_[r.transaction_id] = Commit{log.file_id(), r.offset, r.write_order_id};
-    if (r.type == LogRecordType::kCommit && r.commit_type == 2) take_commits_.insert(r.transaction_id);
+      put_commits_.emplace_back(r.transaction_id, Commit{log.file_id(), r.offset, r.write_order_id});
+    if (r.type == LogRecordType::kCommit && r.commit_type == 2) take_commits_.push_back(r.transaction_id);
   }
 
   LogHistory history() {
     LogHistory history;
-    for (const auto& [txid, commit] : put_commits_)
-      for (EventPointer p : puts_[txid]) history.committed_puts[p] = commit;
-    for (const auto& [txid, taken] : takes_)
-      if (take_commits_.count(txid))
-        for (const Consumption& c : taken) history.taken.emplace(c.event, c);
+    history.committed_puts = committed_puts();
+    history.taken = taken();
+    std::sort(hidden_.begin(), hidden_.end());
+    hidden_.erase(std::unique(hidden_.begin(), hidden_.end()), hidden_.end());
     history.hidden = std::move(hidden_);
     intact_.seal();
     history.intact = std::move(intact_);
@@ -155,11 +180,53 @@ class RecordTally {
   }
 
  private:
-  std::map<std::int64_t, std::vector<EventPointer>> puts_;
-  std::map<std::int64_t, std::vector<Consumption>> takes_;
-  std::map<std::int64_t, Commit> put_commits_;
-  std::set<std::int64_t> take_commits_;
-  std::set<EventPointer> hidden_;
+  static constexpr auto by_txid = [](const auto& a, const auto& b) { return a.first < b.first; };
+
+  std::vector<std::pair<EventPointer, Commit>> committed_puts() {
+    // The last commit of each transaction id.
+    std::stable_sort(put_commits_.begin(), put_commits_.end(), by_txid);
+    std::vector<std::pair<std::int64_t, Commit>> commits;
+    for (std::size_t i = 0; i < put_commits_.size(); ++i)
+      if (i + 1 == put_commits_.size() || put_commits_[i + 1].first != put_commits_[i].first)
+        commits.push_back(put_commits_[i]);
+    std::stable_sort(puts_.begin(), puts_.end(), by_txid);
+    std::vector<std::tuple<EventPointer, std::int64_t, Commit>> joined;
+    auto commit = commits.begin();
+    for (const auto& [txid, p] : puts_) {
+      while (commit != commits.end() && commit->first < txid) ++commit;
+      if (commit != commits.end() && commit->first == txid) joined.emplace_back(p, txid, commit->second);
+    }
+    std::stable_sort(joined.begin(), joined.end(), [](const auto& a, const auto& b) {
+      return std::tie(std::get<0>(a), std::get<1>(a)) < std::tie(std::get<0>(b), std::get<1>(b));
+    });
+    std::vector<std::pair<EventPointer, Commit>> out;
+    for (std::size_t i = 0; i < joined.size(); ++i)  // the highest transaction id's
+      if (i + 1 == joined.size() || std::get<0>(joined[i + 1]) != std::get<0>(joined[i]))
+        out.emplace_back(std::get<0>(joined[i]), std::get<2>(joined[i]));
+    return out;
+  }
+
+  std::vector<Consumption> taken() {
+    std::sort(take_commits_.begin(), take_commits_.end());
+    std::stable_sort(takes_.begin(), takes_.end(),
+                     [](const Consumption& a, const Consumption& b) { return a.transaction_id < b.transaction_id; });
+    std::vector<Consumption> out;
+    for (const Consumption& c : takes_)
+      if (std::binary_search(take_commits_.begin(), take_commits_.end(), c.transaction_id)) out.push_back(c);
+    // The first in transaction order, then record order.
+    std::stable_sort(out.begin(), out.end(),
+                     [](const Consumption& a, const Consumption& b) { return a.event < b.event; });
+    out.erase(std::unique(out.begin(), out.end(),
+                          [](const Consumption& a, const Consumption& b) { return a.event == b.event; }),
+              out.end());
+    return out;
+  }
+
+  std::vector<std::pair<std::int64_t, EventPointer>> puts_;  // (txid, put)
+  std::vector<Consumption> takes_;
+  std::vector<std::pair<std::int64_t, Commit>> put_commits_;  // (txid, commit)
+  std::vector<std::int64_t> take_commits_;
+  std::vector<EventPointer> hidden_;
   IntactPuts intact_;
 };
 
@@ -228,6 +295,40 @@ std::set<EventPointer> dropped_puts(const ChannelLayout& layout, const ChannelRe
   return dropped;
 }
 
+// Whether `planned` reads every log as `now` does: no byte of a log
+// changes and each log keeps its id, version, readability and cipher (a
+// rebuild rewrites only the marks in its metas). Then the records say the
+// same, and the history need not be read again.
+bool same_records(const ChannelLogs& now, const ChannelLogs& planned, const PlannedState& state) {
+  if (!state.patches.empty() || now.logs().size() != planned.logs().size()) return false;
+  for (std::size_t i = 0; i < now.logs().size(); ++i) {
+    const ChannelLog& a = now.logs()[i];
+    const ChannelLog& b = planned.logs()[i];
+    if (a.layout().path != b.layout().path || a.file_id() != b.file_id() || a.version() != b.version() ||
+        a.readable() != b.readable() || (a.cipher() == nullptr) != (b.cipher() == nullptr))
+      return false;
+  }
+  return true;
+}
+
+std::vector<EventPointer> sorted_unique(std::vector<EventPointer> events) {
+  std::sort(events.begin(), events.end());
+  events.erase(std::unique(events.begin(), events.end()), events.end());
+  return events;
+}
+
+// The takes of both histories by event, the planned state's first.
+std::vector<Consumption> merged_takes(const std::vector<Consumption>& planned, const std::vector<Consumption>& now) {
+  std::vector<Consumption> out;
+  out.reserve(planned.size() + now.size());
+  std::merge(planned.begin(), planned.end(), now.begin(), now.end(), std::back_inserter(out),
+             [](const Consumption& a, const Consumption& b) { return a.event < b.event; });
+  out.erase(std::unique(out.begin(), out.end(),
+                        [](const Consumption& a, const Consumption& b) { return a.event == b.event; }),
+            out.end());
+  return out;
+}
+
 }  // namespace
 
 RecoveryChange compare_recovery(const ChannelLayout& layout, const KeyRing& keys, const ChannelRepairPlan& plan,
@@ -240,7 +341,9 @@ RecoveryChange compare_recovery(const ChannelLayout& layout, const KeyRing& keys
   const PlannedState planned = planned_state(layout, plan);
   ChannelLogs planned_logs(planned.layout.logs, keys, &ignored, &planned.overlay);
   preview_patches(planned.patches, &planned_logs);
-  LogHistory planned_history = read_history(planned_logs);
+  std::optional<LogHistory> read_again;
+  if (!same_records(now_logs, planned_logs, planned)) read_again = read_history(planned_logs);
+  const LogHistory& planned_history = read_again ? *read_again : history;
   const Recovery after =
       recover(planned.layout, planned_logs, ChannelReplayOptions{capacity, &planned.overlay}, planned_history.intact);
 
@@ -249,19 +352,18 @@ RecoveryChange compare_recovery(const ChannelLayout& layout, const KeyRing& keys
   change.after = after.events;
   change.dead_now = now.dead;
   change.dead_after = after.dead;
-  const std::set<EventPointer> before_set(now.events.begin(), now.events.end());
-  const std::set<EventPointer> after_set(after.events.begin(), after.events.end());
+  const std::vector<EventPointer> before_set = sorted_unique(now.events);
+  const std::vector<EventPointer> after_set = sorted_unique(after.events);
   const std::set<EventPointer> dropped = dropped_puts(layout, plan);
-  std::map<EventPointer, Consumption> taken = std::move(planned_history.taken);
-  taken.insert(history.taken.begin(), history.taken.end());
+  const std::vector<Consumption> taken = merged_takes(planned_history.taken, history.taken);
   // Each event recovered now and not after: dropped, consumed, or lost.
   for (EventPointer p : before_set) {
-    if (after_set.count(p)) continue;
-    const auto take = taken.find(p);
+    if (sorted_contains(after_set, p)) continue;
+    const Consumption* take = take_of(taken, p);
     if (dropped.count(p)) {
       change.dropped.push_back(p);
-    } else if (take != taken.end()) {
-      change.consumed.push_back(take->second);
+    } else if (take != nullptr) {
+      change.consumed.push_back(*take);
     } else {
       change.lost.push_back(p);
     }
@@ -269,23 +371,23 @@ RecoveryChange compare_recovery(const ChannelLayout& layout, const KeyRing& keys
   // Committed events today's replay never reached (a broken record before
   // them) that the plan neither recovers nor leaves behind a break.
   for (const auto& [p, commit] : history.committed_puts)
-    if (!before_set.count(p) && !after_set.count(p) && !dropped.count(p) && !taken.count(p) &&
-        behind_a_break(p, commit, now) && !behind_a_break(p, commit, after))
+    if (!sorted_contains(before_set, p) && !sorted_contains(after_set, p) && !dropped.count(p) &&
+        take_of(taken, p) == nullptr && behind_a_break(p, commit, now) && !behind_a_break(p, commit, after))
       change.lost_unreached.push_back(p);
   // Committed events a damaged length hides from today's replay (its
   // commit after the checkpoint: Flume would replay the put), lost to the
   // damage already, whatever the plan does.
   for (const EventPointer p : history.hidden) {
-    const auto commit = history.committed_puts.find(p);
-    if (commit != history.committed_puts.end() && !before_set.count(p) && !taken.count(p) &&
-        commit->second.write_order_id > now.checkpoint_write_order_id)
+    const Commit* commit = history.commit_of(p);
+    if (commit != nullptr && !sorted_contains(before_set, p) && take_of(taken, p) == nullptr &&
+        commit->write_order_id > now.checkpoint_write_order_id)
       change.hidden_now.push_back(p);
   }
   // Each event recovered after and not now: revived when today's replay
   // met its put (not hidden from it), else reached.
   for (EventPointer p : after_set)
-    if (before_set.count(p) == 0)
-      (met_now(p, now_logs, now) && !history.hidden.count(p) ? change.revived : change.reached).push_back(p);
+    if (!sorted_contains(before_set, p))
+      (met_now(p, now_logs, now) && !history.is_hidden(p) ? change.revived : change.reached).push_back(p);
   return change;
 }
 
