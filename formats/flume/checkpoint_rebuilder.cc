@@ -33,27 +33,31 @@ struct PutEntry {
 };
 
 // One txid's values in a Guava HashMultimap: a set, so a second put of an
-// equal pointer keeps the first (and its write order id). Searched
-// directly while small, as most transactions are, else through an index.
+// equal pointer keeps the first (and its write order id). A transaction's
+// records follow each other in a log, so a pointer past every one before
+// is new; any other is searched for directly while the set is small, else
+// through an index.
 struct PointerSet {
   static constexpr std::size_t kScanned = 16;
   std::vector<PutEntry> entries;
+  std::int64_t highest = 0;
   std::unique_ptr<Int64HashMap<char>> index;
 
   void add(PutEntry entry) {
+    if (!entries.empty() && entry.pointer <= highest && holds(entry.pointer)) return;
+    if (index) index->insert(entry.pointer);
+    if (entries.empty() || entry.pointer > highest) highest = entry.pointer;
+    entries.push_back(entry);
+  }
+
+ private:
+  bool holds(std::int64_t pointer) {
     if (!index && entries.size() >= kScanned) {
       index = std::make_unique<Int64HashMap<char>>();
       for (const PutEntry& e : entries) index->insert(e.pointer);
     }
-    if (index) {
-      bool inserted = false;
-      index->insert(entry.pointer, 0, &inserted);
-      if (!inserted) return;
-    } else if (std::any_of(entries.begin(), entries.end(),
-                           [&](const PutEntry& e) { return e.pointer == entry.pointer; })) {
-      return;
-    }
-    entries.push_back(entry);
+    if (index) return index->contains(pointer);
+    return std::any_of(entries.begin(), entries.end(), [&](const PutEntry& e) { return e.pointer == pointer; });
   }
 };
 
