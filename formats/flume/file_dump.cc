@@ -218,7 +218,7 @@ void dump_checkpoint(Dump* dump, ByteSpan bytes) {
   if (!ring) return;
   check_ring_elements(*ring, dump->path(), dump->reporter());
   for (std::size_t i = 0; i < ring->size() && !dump->full(); ++i) {
-    append_checkpoint_element(*dump, i, ring->at(i));
+    if (!dump->options().records_unprinted) append_checkpoint_element(*dump, i, ring->at(i));
     dump->line_done();
   }
 }

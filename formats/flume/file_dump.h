@@ -110,8 +110,9 @@ namespace qjt::flume {
 
 struct FileDumpOptions {
   bool json = false;
-  // Decode and report, but leave a data log's records unformatted (still
-  // counted as lines): what verify wants, which prints no record.
+  // Decode and report, but leave a data log's records and a checkpoint's
+  // elements unformatted (still counted as lines): what verify wants,
+  // which prints neither.
   bool records_unprinted = false;
   DataMode mode = DataMode::kText;
   // Max lines printed by this call; the caller counts across calls with the
