@@ -48,8 +48,47 @@ FileChange write_change(std::string path, std::string content, std::string reaso
 
 // ---- 1. integrity -------------------------------------------------------
 
-void plan_integrity(ChannelLogs* logs, const ChannelRepairRequest& request, ChannelRepairPlan* plan,
-                    Reporter* reporter) {
+// One pass over the logs for the whole plan: the integrity walk reads each
+// log from its start, and the rebuild and the history (for the recovery
+// comparison) ride on it. What they gathered counts only when every log
+// read plainly to its end, exactly as their own readings would have gone:
+// no broken record, no CRC32 failure, no damaged length, no data after the
+// end-of-data fill, and no change planned to any byte.
+class SharedReading {
+ public:
+  LogRecordVisitor visitor(const ChannelLog& log) {
+    return [this, &log](const LogRecord& r) { add(log, r); };
+  }
+  bool plain(const ChannelLogs& logs, const ChannelRepairPlan& plan) const {
+    return plain_ && ended_ == logs.logs().size() && plan.changes.empty();
+  }
+
+  RebuildReading rebuild;
+  RecordTally history;
+
+ private:
+  void add(const ChannelLog& log, const LogRecord& r) {
+    if (!plain_) return;
+    plain_ = r.type != LogRecordType::kBroken && !(r.type == LogRecordType::kPut && !r.crc_ok) &&
+             r.trailing_bytes == 0 && !data_after_fill(log, r);
+    if (!plain_) return;
+    if (r.type == LogRecordType::kEndOfData) ++ended_;
+    rebuild.add(log, r);
+    history.add(log, r, false);
+  }
+  // Whether an end of data at a 0x80 byte has a byte other than 0x80
+  // after it (a history reads on from there).
+  static bool data_after_fill(const ChannelLog& log, const LogRecord& r) {
+    return r.type == LogRecordType::kEndOfData && r.offset < log.bytes().size() &&
+           find_first_non_fill(log.bytes(), static_cast<std::size_t>(r.offset) + 1).has_value();
+  }
+
+  bool plain_ = true;
+  std::size_t ended_ = 0;
+};
+
+void plan_integrity(ChannelLogs* logs, const ChannelRepairRequest& request, ChannelRepairPlan* plan, Reporter* reporter,
+                    SharedReading* shared) {
   for (const auto& [file_id, offsets] : request.drop_events)
     if (logs->find(file_id) == nullptr)
       report(reporter, "drop_unknown_log", "",
@@ -59,7 +98,8 @@ void plan_integrity(ChannelLogs* logs, const ChannelRepairRequest& request, Chan
   for (const ChannelLog& log : logs->logs()) {
     const auto drops = request.drop_events.find(log.file_id());
     IntegrityPlan integrity =
-        plan_integrity_repair(log, drops == request.drop_events.end() ? kNone : drops->second, reporter);
+        plan_integrity_repair(log, drops == request.drop_events.end() ? kNone : drops->second, reporter,
+                              shared != nullptr ? shared->visitor(log) : LogRecordVisitor());
     if (integrity.changes.empty()) continue;
     FileChange c;
     c.path = log.layout().path;
@@ -103,8 +143,10 @@ void plan_mark(const ChannelLog& log, std::string mark, ChannelRepairPlan* plan)
 }
 
 bool plan_rebuild(const ChannelLayout& layout, const ChannelLogs& logs, const ChannelRepairRequest& request,
-                  ChannelRepairPlan* plan, Reporter* reporter) {
-  plan->rebuilt = rebuild_checkpoint(logs, request.rebuild, reporter);
+                  ChannelRepairPlan* plan, Reporter* reporter, SharedReading* shared) {
+  const bool plain = shared->plain(logs, *plan);
+  plan->rebuilt = rebuild_checkpoint(logs, request.rebuild, reporter, plain ? &shared->rebuild : nullptr);
+  if (plain) plan->history = shared->history.history();
   if (!plan->rebuilt) return false;
   RebuiltCheckpoint& r = *plan->rebuilt;
   const fs::path dir = layout.checkpoint.dir;
@@ -340,12 +382,14 @@ const char* file_change_kind_name(FileChangeKind kind) {
 ChannelRepairPlan plan_channel_repair(const ChannelLayout& layout, ChannelLogs* logs,
                                       const ChannelRepairRequest& request, Reporter* reporter) {
   ChannelRepairPlan plan;
-  plan_integrity(logs, request, &plan, reporter);
+  std::optional<SharedReading> shared;
+  if (request.checkpoint == CheckpointAction::kRebuild) shared.emplace();
+  plan_integrity(logs, request, &plan, reporter, shared ? &*shared : nullptr);
   switch (request.checkpoint) {
     case CheckpointAction::kKeep:
       break;
     case CheckpointAction::kRebuild:
-      plan.feasible = plan_rebuild(layout, *logs, request, &plan, reporter);
+      plan.feasible = plan_rebuild(layout, *logs, request, &plan, reporter, &*shared);
       break;
     case CheckpointAction::kRestoreBackup:
       plan.feasible = plan_restore(layout, request, &plan, reporter);

@@ -52,6 +52,7 @@
 #include "flume/channel_logs.h"
 #include "flume/checkpoint_rebuilder.h"
 #include "flume/integrity_repair.h"
+#include "flume/log_history.h"
 
 namespace qjt::flume {
 
@@ -86,6 +87,10 @@ struct ChannelRepairPlan {
   // applied.
   bool feasible = true;
   std::optional<RebuiltCheckpoint> rebuilt;  // kRebuild; its file contents moved into changes
+  // The logs' history as they are now (log_history.h), when the plan's one
+  // pass over them could gather it (a rebuild of logs that read plainly):
+  // compare_recovery takes it instead of reading the logs again.
+  std::optional<LogHistory> history;
 };
 
 // Plans the repair. `logs` are the channel's logs as read now; the planned

@@ -204,8 +204,16 @@ class Replayer {
     while (!heap.empty()) {
       const std::size_t i = heap.top();
       heap.pop();
-      apply(*cursors[i].log, cursors[i].record, checkpoint_woid, &per_log[i]);
-      if (advance(&cursors[i])) heap.push(i);
+      // A log's records stay with it while they come before every other
+      // log's next one: logs written one after another merge at no cost.
+      do {
+        apply(*cursors[i].log, cursors[i].record, checkpoint_woid, &per_log[i]);
+        if (!advance(&cursors[i])) break;
+        if (!heap.empty() && later(i, heap.top())) {
+          heap.push(i);
+          break;
+        }
+      } while (true);
     }
     for (std::size_t i = 0; i < cursors.size(); ++i) {
       // Each cursor now holds the record that ended its log: the end of its data, or what stopped it.

@@ -212,6 +212,40 @@ bool log_usable(const ChannelLog& log, Reporter* reporter) {
   return true;
 }
 
+// Applies one record that decoded (not a NOOP, not the end): false when
+// Flume's rebuild fails on it.
+bool apply_record(const ChannelLog& log, const LogRecord& r, RebuildState* state, Reporter* reporter) {
+  if (r.type == LogRecordType::kPut && !r.crc_ok) {
+    report(reporter, Severity::kError, "crc_mismatch", log.layout().path, r.offset,
+           fmt::format("expected Put.checksum {:08x} over the body, found {:08x}: the rebuild fails",
+                       r.stored_crc.value_or(0), r.computed_crc));
+    return false;
+  }
+  state->max_write_order_id = std::max(state->max_write_order_id, r.write_order_id);
+  if (r.type == LogRecordType::kPut) {
+    const EventPointer p{log.file_id(), static_cast<std::int32_t>(r.offset)};
+    state->uncommitted_puts.insert(r.transaction_id).add(PutEntry{p.to_long(), r.write_order_id});
+  } else if (r.type == LogRecordType::kTake) {
+    if (r.taken.offset < 0) {
+      report(reporter, Severity::kError, "broken_record", log.layout().path, r.offset,
+             fmt::format("expected a Take of an offset >= 0, found {}: FlumeEventPointer throws and the "
+                         "rebuild fails",
+                         r.taken.offset));
+      return false;
+    }
+    state->uncommitted_takes.insert(r.transaction_id).add(PutEntry{r.taken.to_long(), r.write_order_id});
+  } else if (r.type == LogRecordType::kCommit) {
+    // Flume: `commit.getType() == PUT` else the take branch, whatever the type.
+    if (r.commit_type == 1)
+      state->commit_puts(r.transaction_id);
+    else
+      state->commit_takes(r.transaction_id);
+  } else if (r.type == LogRecordType::kRollback) {
+    state->rollback(r.transaction_id);
+  }
+  return true;
+}
+
 // Applies one log's records; false when Flume's rebuild fails on it.
 bool read_log(const ChannelLog& log, RebuildState* state, Reporter* reporter) {
   LogReader reader = log.reader(log.data_start());
@@ -235,34 +269,7 @@ bool read_log(const ChannelLog& log, RebuildState* state, Reporter* reporter) {
       default:
         break;
     }
-    if (r.type == LogRecordType::kPut && !r.crc_ok) {
-      report(reporter, Severity::kError, "crc_mismatch", log.layout().path, r.offset,
-             fmt::format("expected Put.checksum {:08x} over the body, found {:08x}: the rebuild fails",
-                         r.stored_crc.value_or(0), r.computed_crc));
-      return false;
-    }
-    state->max_write_order_id = std::max(state->max_write_order_id, r.write_order_id);
-    if (r.type == LogRecordType::kPut) {
-      const EventPointer p{log.file_id(), static_cast<std::int32_t>(r.offset)};
-      state->uncommitted_puts.insert(r.transaction_id).add(PutEntry{p.to_long(), r.write_order_id});
-    } else if (r.type == LogRecordType::kTake) {
-      if (r.taken.offset < 0) {
-        report(reporter, Severity::kError, "broken_record", log.layout().path, r.offset,
-               fmt::format("expected a Take of an offset >= 0, found {}: FlumeEventPointer throws and the "
-                           "rebuild fails",
-                           r.taken.offset));
-        return false;
-      }
-      state->uncommitted_takes.insert(r.transaction_id).add(PutEntry{r.taken.to_long(), r.write_order_id});
-    } else if (r.type == LogRecordType::kCommit) {
-      // Flume: `commit.getType() == PUT` else the take branch, whatever the type.
-      if (r.commit_type == 1)
-        state->commit_puts(r.transaction_id);
-      else
-        state->commit_takes(r.transaction_id);
-    } else if (r.type == LogRecordType::kRollback) {
-      state->rollback(r.transaction_id);
-    }
+    if (!apply_record(log, r, state, reporter)) return false;
   }
   return true;
 }
@@ -361,6 +368,20 @@ bool fill_queue(const std::vector<EventPointer>& puts, const RebuildOptions& opt
 
 }  // namespace
 
+struct RebuildReading::State {
+  RebuildState rebuild{false};
+};
+
+RebuildReading::RebuildReading() : state_(std::make_unique<State>()) {}
+RebuildReading::~RebuildReading() = default;
+
+void RebuildReading::add(const ChannelLog& log, const LogRecord& record) {
+  if (!usable_ || record.type == LogRecordType::kEndOfData || record.type == LogRecordType::kNoop) return;
+  FindingList said_by_the_rebuild_itself;  // when it reads the logs again
+  usable_ =
+      record.type != LogRecordType::kBroken && apply_record(log, record, &state_->rebuild, &said_by_the_rebuild_itself);
+}
+
 std::vector<std::int32_t> java_hash_map_order(const std::vector<std::int32_t>& keys) {
   JavaHashSet map(JavaBoxed::kInteger);
   for (std::int32_t key : keys) map.insert(key);
@@ -371,7 +392,7 @@ std::vector<std::int32_t> java_hash_map_order(const std::vector<std::int32_t>& k
 }
 
 std::optional<RebuiltCheckpoint> rebuild_checkpoint(const ChannelLogs& logs, const RebuildOptions& options,
-                                                    Reporter* reporter) {
+                                                    Reporter* reporter, RebuildReading* read) {
   std::string error;
   std::optional<EventQueue> queue = EventQueue::create(options.capacity, &error);
   if (!queue) {
@@ -383,7 +404,11 @@ std::optional<RebuiltCheckpoint> rebuild_checkpoint(const ChannelLogs& logs, con
   for (const ChannelLog& log : logs.logs()) ok = log_usable(log, reporter) && ok;
   if (!ok) return std::nullopt;
 
-  std::optional<RebuildState> state = read_logs(logs, false, reporter);
+  std::optional<RebuildState> state;
+  if (read != nullptr && read->usable())
+    state = std::move(read->state_->rebuild);
+  else
+    state = read_logs(logs, false, reporter);
   if (!state) return std::nullopt;
   bool ties = false;
   std::vector<EventPointer> puts = sorted_puts(*state, &ties);

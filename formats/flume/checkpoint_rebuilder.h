@@ -65,6 +65,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -105,8 +106,35 @@ struct RebuiltCheckpoint {
   std::vector<EventPointer> queue;   // head to tail
 };
 
+// The rebuilder's reading of the logs, fed record by record by a pass that
+// another reader drives (a repair plan's integrity walk), so that the logs
+// are read once. It is the caller's to feed every log of `logs`, in order,
+// from its start, and to know that each was read plainly to its end (no
+// broken record, no CRC32 failure, no data after the end-of-data fill):
+// only then is it what rebuild_checkpoint would read. A record the rebuild
+// fails on makes it unusable, and rebuild_checkpoint reads the logs itself.
+class RebuildReading {
+ public:
+  RebuildReading();
+  ~RebuildReading();
+  RebuildReading(const RebuildReading&) = delete;
+  RebuildReading& operator=(const RebuildReading&) = delete;
+
+  void add(const ChannelLog& log, const LogRecord& record);
+  bool usable() const { return usable_; }
+
+ private:
+  friend std::optional<RebuiltCheckpoint> rebuild_checkpoint(const ChannelLogs&, const RebuildOptions&, Reporter*,
+                                                             RebuildReading*);
+  struct State;
+  std::unique_ptr<State> state_;
+  bool usable_ = true;
+};
+
+// `read`, when given and usable, is taken instead of reading the logs (and
+// is spent).
 std::optional<RebuiltCheckpoint> rebuild_checkpoint(const ChannelLogs& logs, const RebuildOptions& options,
-                                                    Reporter* reporter);
+                                                    Reporter* reporter, RebuildReading* read = nullptr);
 
 // The iteration order of a java.util.HashMap<Integer, ?> into which `keys`
 // were put in this order and none removed (java_hash_set.h). Flume writes

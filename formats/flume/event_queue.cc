@@ -172,9 +172,12 @@ EventQueue::EventQueue(std::vector<std::int64_t> slots, std::size_t head, std::s
   }
 }
 
-// Flume's constructor fills its queueSet with every live slot. Built at the
-// first operation that needs it, from the slots as loaded (nothing changes
-// them before): a replay with nothing after its checkpoint never needs it.
+// Flume's constructor fills its queueSet with every live slot, and every
+// add puts the value in. Built at the first operation that needs it (a
+// lookup or a removal), from the slots as they are then: until a removal,
+// every live value is in the set, so nothing is lost by not keeping it
+// before. A queue only ever added to (a rebuild, a replay with nothing
+// after its checkpoint) never builds it.
 EventQueue::PointerIndex& EventQueue::index() const {
   if (index_) return *index_;
   index_ = std::make_unique<PointerIndex>(size_);
@@ -234,13 +237,16 @@ std::optional<EventQueue> EventQueue::from_slot_bytes(ByteSpan elements, std::in
 void EventQueue::set(std::size_t i, std::int64_t value) {
   const std::size_t p = physical(i);
   slots_[p] = value;
-  if (value != kEmpty) index_->moved(value, p);  // set() runs inside add() and remove_at(), which built it
+  if (value != kEmpty && index_) index_->moved(value, p);
 }
 
 // FlumeEventQueue.add(index, value) with room checked by the caller: the
 // shorter side moves, and the head side moves by stepping head back.
 void EventQueue::add(std::size_t index, std::int64_t value) {
-  PointerIndex::Entry* entry = this->index().added(value);  // shifting below only finds, never inserts
+  // Until something needs the index, it is not kept: built later from the
+  // slots, it says what keeping it would have said, since every live value
+  // is in Flume's queueSet until a removal (which builds it) takes one out.
+  PointerIndex::Entry* entry = index_ ? index_->added(value) : nullptr;  // shifting below only finds
   ++size_;
   if (index <= size_ / 2) {
     head_ = head_ == 0 ? slots_.size() - 1 : head_ - 1;
@@ -250,7 +256,7 @@ void EventQueue::add(std::size_t index, std::int64_t value) {
   }
   const std::size_t p = physical(index);
   slots_[p] = value;
-  entry->slot = static_cast<std::uint32_t>(p);
+  if (entry != nullptr) entry->slot = static_cast<std::uint32_t>(p);
 }
 
 // FlumeEventQueue.remove(index, 0): the sizes compared are the old ones.

@@ -55,8 +55,9 @@ bool on_a_boundary(ByteSpan file, std::size_t at, AesCtr* cipher) {
 
 class Planner {
  public:
-  Planner(const ChannelLog& log, const std::set<std::uint64_t>& drops, Reporter* reporter, IntegrityPlan* plan)
-      : log_(log), file_(log.bytes()), drops_(drops), reporter_(reporter), plan_(plan) {}
+  Planner(const ChannelLog& log, const std::set<std::uint64_t>& drops, Reporter* reporter, IntegrityPlan* plan,
+          const LogRecordVisitor& visit)
+      : log_(log), file_(log.bytes()), drops_(drops), reporter_(reporter), plan_(plan), visit_(visit) {}
 
   void run() {
     // A corrupt record ends a LogReader; the tool goes on after it, so a
@@ -90,6 +91,7 @@ class Planner {
     LogRecord r;
     std::optional<std::uint64_t> resume;
     while (reader.next(&r)) {
+      if (visit_) visit_(r);
       // Not the integrity tool's to mend, and Flume reads on: said, so that
       // a plan that changes nothing does not pass for a clean channel.
       if (r.trailing_bytes > 0)
@@ -204,16 +206,19 @@ class Planner {
   const std::set<std::uint64_t>& drops_;
   Reporter* reporter_;
   IntegrityPlan* plan_;
+  const LogRecordVisitor& visit_;
   std::set<std::uint64_t> met_drops_;
 };
 
 // Whether every record from the start decodes (and every put's CRC, where
 // the version has one, matches).
-bool reads_cleanly(const ChannelLog& log) {
+bool reads_cleanly(const ChannelLog& log, const LogRecordVisitor& visit) {
   LogReader reader = log.reader(log.data_start());
   LogRecord record;
-  while (reader.next(&record))
+  while (reader.next(&record)) {
+    if (visit) visit(record);
     if (record.type == LogRecordType::kBroken || (record.type == LogRecordType::kPut && !record.crc_ok)) return false;
+  }
   return true;
 }
 
@@ -233,7 +238,7 @@ const char* integrity_change_kind_name(IntegrityChangeKind kind) {
 }
 
 IntegrityPlan plan_integrity_repair(const ChannelLog& log, const std::set<std::uint64_t>& drop_offsets,
-                                    Reporter* reporter) {
+                                    Reporter* reporter, const LogRecordVisitor& visit) {
   IntegrityPlan plan;
   plan.log_path = log.layout().path;
   plan.file_id = log.file_id();
@@ -243,7 +248,7 @@ IntegrityPlan plan_integrity_repair(const ChannelLog& log, const std::set<std::u
     return plan;
   };
   const bool encrypted = log.metadata() && log.metadata()->encryption;
-  if (log.version() != 3 && drop_offsets.empty() && log.readable() && reads_cleanly(log)) {
+  if (log.version() != 3 && drop_offsets.empty() && log.readable() && reads_cleanly(log, visit)) {
     plan.checked = true;  // nothing to repair, so nothing the tool's V2 limits would stop
     return plan;
   }
@@ -256,7 +261,7 @@ IntegrityPlan plan_integrity_repair(const ChannelLog& log, const std::set<std::u
                   "expected an unencrypted log or its key, found an encrypted log without a key; not checked");
   if (!log.readable()) return refuse("integrity_unreadable", "the log cannot be read; not checked");
   plan.checked = true;
-  Planner(log, drop_offsets, reporter, &plan).run();
+  Planner(log, drop_offsets, reporter, &plan, visit).run();
   return plan;
 }
 

@@ -73,6 +73,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <set>
 #include <string>
 #include <vector>
@@ -117,8 +118,12 @@ struct IntegrityPlan {
 // `reporter`: integrity_unsupported, integrity_unreadable,
 // integrity_suspect_key, integrity_unrepairable, integrity_drop_not_a_put
 // (errors) and integrity_drop_noop (warning: already a NOOP).
+// `visit`, when given, sees every record the walk reads, in order: another
+// reader of the same records (a rebuild, a history) can ride on this walk
+// instead of reading the log again.
+using LogRecordVisitor = std::function<void(const LogRecord&)>;
 IntegrityPlan plan_integrity_repair(const ChannelLog& log, const std::set<std::uint64_t>& drop_offsets,
-                                    Reporter* reporter);
+                                    Reporter* reporter, const LogRecordVisitor& visit = nullptr);
 
 // The plan's changes as byte patches (one byte each, ascending offsets).
 std::vector<BytePatch> integrity_patches(const IntegrityPlan& plan);

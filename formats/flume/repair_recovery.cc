@@ -101,170 +101,8 @@ Recovery recover(const ChannelLayout& layout, const ChannelLogs& logs, const Cha
   return recovery;
 }
 
-struct Commit {
-  std::int32_t file_id = 0;
-  std::uint64_t offset = 0;
-  std::int64_t write_order_id = 0;
-};
-
-// What the records say, every record of every log that decodes (a V3 log
-// is read on past damage, from the next record that decodes): every intact
-// put whose transaction commits, with that commit, and every event a
-// committed take names, with that take. Sorted vectors, not maps: a few
-// words per event.
-struct LogHistory {
-  std::vector<std::pair<EventPointer, Commit>> committed_puts;  // by pointer
-  std::vector<Consumption> taken;                               // by event
-  std::vector<EventPointer> hidden;  // ascending: puts inside another record, whose damaged length swallows them
-  IntactPuts intact;                 // every put that decodes with its CRC, hidden ones too
-
-  const Commit* commit_of(EventPointer p) const {
-    const auto it = std::lower_bound(committed_puts.begin(), committed_puts.end(), p,
-                                     [](const auto& entry, EventPointer key) { return entry.first < key; });
-    return it != committed_puts.end() && it->first == p ? &it->second : nullptr;
-  }
-  bool is_hidden(EventPointer p) const { return std::binary_search(hidden.begin(), hidden.end(), p); }
-};
-
-// The Consumption of `event` in `taken` (sorted by event), or nullptr.
-const Consumption* take_of(const std::vector<Consumption>& taken, EventPointer event) {
-  const auto it = std::lower_bound(taken.begin(), taken.end(), event,
-                                   [](const Consumption& c, EventPointer key) { return c.event < key; });
-  return it != taken.end() && it->event == event ? &*it : nullptr;
-}
-
 bool sorted_contains(const std::vector<EventPointer>& sorted, EventPointer p) {
   return std::binary_search(sorted.begin(), sorted.end(), p);
-}
-
-// Where reading `log` can go on after its terminal record `r`, if anywhere.
-std::optional<std::size_t> resume_after(const ChannelLog& log, const LogReader& reader, const LogRecord& r) {
-  if (log.version() != 3) return std::nullopt;
-  if (r.type == LogRecordType::kBroken)
-    return find_decodable_record(log.bytes(), static_cast<std::size_t>(r.offset) + 1, log.cipher());
-  if (const auto data = reader.data_after_end_fill())
-    return find_decodable_record(log.bytes(), static_cast<std::size_t>(*data), log.cipher());
-  return std::nullopt;
-}
-
-// The records a history reads, in the order read, joined by transaction
-// at the end: a commit applies to its transaction's records wherever they
-// are, as the maps it replaces did (the last put commit of a transaction
-// id counts; a put committed by two transactions takes the higher id's
-// commit; an event taken by two, the lower id's take).
-class RecordTally {
- public:
-  void add(const ChannelLog& log, const LogRecord& r, bool hidden) {
-    intact_.add(log.file_id(), r);
-    const EventPointer at{log.file_id(), static_cast<std::int32_t>(r.offset)};
-    if (r.type == LogRecordType::kPut && r.crc_ok) {
-      puts_.emplace_back(r.transaction_id, at);
-      if (hidden) hidden_.push_back(at);
-    }
-    if (r.type == LogRecordType::kTake) takes_.push_back(Consumption{r.taken, at, r.transaction_id});
-    if (r.type == LogRecordType::kCommit && r.commit_type == 1)
-      put_commits_.emplace_back(r.transaction_id, Commit{log.file_id(), r.offset, r.write_order_id});
-    if (r.type == LogRecordType::kCommit && r.commit_type == 2) take_commits_.push_back(r.transaction_id);
-  }
-
-  LogHistory history() {
-    LogHistory history;
-    history.committed_puts = committed_puts();
-    history.taken = taken();
-    std::sort(hidden_.begin(), hidden_.end());
-    hidden_.erase(std::unique(hidden_.begin(), hidden_.end()), hidden_.end());
-    history.hidden = std::move(hidden_);
-    intact_.seal();
-    history.intact = std::move(intact_);
-    return history;
-  }
-
- private:
-  static constexpr auto by_txid = [](const auto& a, const auto& b) { return a.first < b.first; };
-
-  std::vector<std::pair<EventPointer, Commit>> committed_puts() {
-    // The last commit of each transaction id.
-    std::stable_sort(put_commits_.begin(), put_commits_.end(), by_txid);
-    std::vector<std::pair<std::int64_t, Commit>> commits;
-    for (std::size_t i = 0; i < put_commits_.size(); ++i)
-      if (i + 1 == put_commits_.size() || put_commits_[i + 1].first != put_commits_[i].first)
-        commits.push_back(put_commits_[i]);
-    std::stable_sort(puts_.begin(), puts_.end(), by_txid);
-    std::vector<std::tuple<EventPointer, std::int64_t, Commit>> joined;
-    auto commit = commits.begin();
-    for (const auto& [txid, p] : puts_) {
-      while (commit != commits.end() && commit->first < txid) ++commit;
-      if (commit != commits.end() && commit->first == txid) joined.emplace_back(p, txid, commit->second);
-    }
-    std::stable_sort(joined.begin(), joined.end(), [](const auto& a, const auto& b) {
-      return std::tie(std::get<0>(a), std::get<1>(a)) < std::tie(std::get<0>(b), std::get<1>(b));
-    });
-    std::vector<std::pair<EventPointer, Commit>> out;
-    for (std::size_t i = 0; i < joined.size(); ++i)  // the highest transaction id's
-      if (i + 1 == joined.size() || std::get<0>(joined[i + 1]) != std::get<0>(joined[i]))
-        out.emplace_back(std::get<0>(joined[i]), std::get<2>(joined[i]));
-    return out;
-  }
-
-  std::vector<Consumption> taken() {
-    std::sort(take_commits_.begin(), take_commits_.end());
-    std::stable_sort(takes_.begin(), takes_.end(),
-                     [](const Consumption& a, const Consumption& b) { return a.transaction_id < b.transaction_id; });
-    std::vector<Consumption> out;
-    for (const Consumption& c : takes_)
-      if (std::binary_search(take_commits_.begin(), take_commits_.end(), c.transaction_id)) out.push_back(c);
-    // The first in transaction order, then record order.
-    std::stable_sort(out.begin(), out.end(),
-                     [](const Consumption& a, const Consumption& b) { return a.event < b.event; });
-    out.erase(std::unique(out.begin(), out.end(),
-                          [](const Consumption& a, const Consumption& b) { return a.event == b.event; }),
-              out.end());
-    return out;
-  }
-
-  std::vector<std::pair<std::int64_t, EventPointer>> puts_;  // (txid, put)
-  std::vector<Consumption> takes_;
-  std::vector<std::pair<std::int64_t, Commit>> put_commits_;  // (txid, commit)
-  std::vector<std::int64_t> take_commits_;
-  std::vector<EventPointer> hidden_;
-  IntactPuts intact_;
-};
-
-// The records that decode inside the bytes `r`'s damaged length takes in
-// after its footer (trailing_bytes): those it swallowed, which Flume's
-// replay never reads.
-void add_swallowed(const ChannelLog& log, const LogRecord& r, RecordTally* tally) {
-  const std::uint64_t end = r.offset + r.size;
-  LogReader reader = log.reader(r.trailing_offset());
-  LogRecord inner;
-  while (reader.next(&inner) && inner.offset + inner.size <= end && inner.type != LogRecordType::kBroken &&
-         inner.type != LogRecordType::kEndOfData)
-    tally->add(log, inner, true);
-}
-
-LogHistory read_history(const ChannelLogs& logs) {
-  RecordTally tally;
-  LogRecord r;
-  for (const ChannelLog& log : logs.logs()) {
-    if (!log.readable()) continue;
-    // (A plain offset and a flag, not an optional: GCC's fat LTO objects
-    // see the optional's value as maybe uninitialized.)
-    std::uint64_t start = log.data_start();
-    for (bool more = true; more;) {
-      LogReader reader = log.reader(start);
-      more = false;
-      while (reader.next(&r)) {
-        tally.add(log, r, false);
-        if (r.trailing_bytes > 0) add_swallowed(log, r, &tally);
-        if (r.type == LogRecordType::kBroken || r.type == LogRecordType::kEndOfData) {
-          const std::optional<std::size_t> resume = resume_after(log, reader, r);
-          more = resume.has_value();
-          if (resume) start = *resume;
-        }
-      }
-    }
-  }
-  return tally.history();
 }
 
 // Whether today's replay read the put at `p` (or a checkpoint that covers
@@ -335,7 +173,9 @@ RecoveryChange compare_recovery(const ChannelLayout& layout, const KeyRing& keys
                                 std::optional<std::int64_t> capacity) {
   FindingList ignored;
   const ChannelLogs now_logs(layout.logs, keys, &ignored);
-  const LogHistory history = read_history(now_logs);
+  std::optional<LogHistory> read_now;  // unless the plan's own pass gathered it
+  if (!plan.history) read_now = read_history(now_logs);
+  const LogHistory& history = plan.history ? *plan.history : *read_now;
   const Recovery now = recover(layout, now_logs, ChannelReplayOptions{capacity, nullptr}, history.intact);
 
   const PlannedState planned = planned_state(layout, plan);

@@ -54,15 +54,9 @@
 #include "flume/channel_logs.h"
 #include "flume/channel_repair.h"
 #include "flume/event_pointer.h"
+#include "flume/log_history.h"
 
 namespace qjt::flume {
-
-// An event a committed take removes: the take record's place and transaction.
-struct Consumption {
-  EventPointer event;
-  EventPointer take;
-  std::int64_t transaction_id = 0;
-};
 
 // A queue element that delivers no event, and what its pointer finds.
 struct DeadElement {
