@@ -18,7 +18,7 @@ void report(Reporter* reporter, Severity severity, std::string code, const std::
 const std::string* planned_content(const FileOverlay* overlay, const std::string& path) {
   if (overlay == nullptr) return nullptr;
   const auto it = overlay->find(path);
-  return it == overlay->end() ? nullptr : &it->second;
+  return it == overlay->end() ? nullptr : it->second;
 }
 
 namespace {

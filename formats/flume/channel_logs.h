@@ -35,8 +35,10 @@ using KeyRing = std::map<std::string, std::string>;
 
 // Whole files as a repair plan will write them, by path: read instead of
 // what is on disk, so that the planned state can be replayed before
-// anything is written.
-using FileOverlay = std::map<std::string, std::string>;
+// anything is written. The contents are the plan's own (a checkpoint is 8
+// bytes a slot of its capacity): viewed, never copied; they must outlive
+// the overlay.
+using FileOverlay = std::map<std::string, const std::string*>;
 // The overlay's content for `path`, or nullptr (also for no overlay).
 const std::string* planned_content(const FileOverlay* overlay, const std::string& path);
 

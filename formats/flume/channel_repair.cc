@@ -64,7 +64,9 @@ class SharedReading {
   }
 
   RebuildReading rebuild;
-  RecordTally history;
+  // Without committed_puts: compare_recovery reads the logs again in the
+  // rare case it needs them (a replay stopped at damage).
+  RecordTally history{RecordTally::Puts::kUnknown};
 
  private:
   void add(const ChannelLog& log, const LogRecord& r) {

@@ -118,24 +118,34 @@ class JavaHashSetOrder {
   bool tree_bins_ = false;
 };
 
-// The rebuilder's state (CheckpointRebuilder's fields). Uncommitted sets
-// are not cleared by a commit (Flume only reads them with get()), only by
-// a rollback; with unique txids that makes no difference.
+// The rebuilder's state (CheckpointRebuilder's fields). Flume never clears
+// an uncommitted set on commit (it only reads them with get()), only on a
+// rollback. Kept whole, they hold every record of the channel; so a commit
+// here lets go of the set it consumed and remembers the transaction id as
+// settled. That changes nothing unless a later record names a settled id
+// (ids are unique unless the logs repeat themselves): then `revisited`
+// says so, and the logs are read again with `keep_all`, as Flume keeps them.
 // The HashSet's iteration order matters only to committed puts with equal
 // write order ids, which logs since FLUME-1432 never have: so it is
 // emulated only when `hash_order` asks (a second pass, once ties are seen).
 struct RebuildState {
-  explicit RebuildState(bool hash_order) {
+  RebuildState(bool hash_order, bool keep_every_set) : keep_all(keep_every_set) {
     if (hash_order) committed_order.emplace();
   }
 
+  bool keep_all;
   Int64HashMap<PointerSet> uncommitted_puts;
   Int64HashMap<PointerSet> uncommitted_takes;
   Int64HashMap<std::int64_t> committed_puts;        // pointer -> its put's write order id
   std::optional<JavaHashSetOrder> committed_order;  // committedPuts' iteration order
   Int64HashMap<char> pending_takes;
+  Int64HashMap<char> settled;           // transaction ids whose consumed set was let go
+  bool revisited = false;               // a record named a settled id
   std::int64_t max_write_order_id = 0;  // Flume's seed starts at 0
 
+  void saw(std::int64_t txid) {
+    if (!keep_all && settled.contains(txid)) revisited = true;
+  }
   void commit_puts(std::int64_t txid) {
     const PointerSet* puts = uncommitted_puts.find(txid);
     if (puts == nullptr) return;
@@ -146,6 +156,7 @@ struct RebuildState {
       committed_puts.insert(put.pointer, put.write_order_id, &inserted);
       if (inserted && committed_order) committed_order->insert(put.pointer);
     }
+    settle(&uncommitted_puts, txid);
   }
   void commit_takes(std::int64_t txid) {
     const PointerSet* takes = uncommitted_takes.find(txid);
@@ -157,10 +168,18 @@ struct RebuildState {
         pending_takes.insert(take.pointer);
       }
     }
+    settle(&uncommitted_takes, txid);
   }
   void rollback(std::int64_t txid) {
     // containsKey(txid): a HashMultimap has a key only while it has values.
     if (!uncommitted_puts.erase(txid)) uncommitted_takes.erase(txid);
+  }
+
+ private:
+  void settle(Int64HashMap<PointerSet>* sets, std::int64_t txid) {
+    if (keep_all) return;
+    sets->erase(txid);
+    settled.insert(txid);
   }
 };
 
@@ -222,6 +241,7 @@ bool apply_record(const ChannelLog& log, const LogRecord& r, RebuildState* state
     return false;
   }
   state->max_write_order_id = std::max(state->max_write_order_id, r.write_order_id);
+  state->saw(r.transaction_id);
   if (r.type == LogRecordType::kPut) {
     const EventPointer p{log.file_id(), static_cast<std::int32_t>(r.offset)};
     state->uncommitted_puts.insert(r.transaction_id).add(PutEntry{p.to_long(), r.write_order_id});
@@ -301,8 +321,8 @@ std::vector<EventPointer> sorted_puts(const RebuildState& state, bool* ties) {
 
 // Every log's records applied to a state; nullopt when Flume's rebuild
 // fails on one.
-std::optional<RebuildState> read_logs(const ChannelLogs& logs, bool hash_order, Reporter* reporter) {
-  RebuildState state(hash_order);
+std::optional<RebuildState> read_logs(const ChannelLogs& logs, bool hash_order, bool keep_all, Reporter* reporter) {
+  RebuildState state(hash_order, keep_all);
   for (const ChannelLog& log : logs.logs())
     if (!read_log(log, &state, reporter)) return std::nullopt;
   return state;
@@ -369,7 +389,7 @@ bool fill_queue(const std::vector<EventPointer>& puts, const RebuildOptions& opt
 }  // namespace
 
 struct RebuildReading::State {
-  RebuildState rebuild{false};
+  RebuildState rebuild{false, false};
 };
 
 RebuildReading::RebuildReading() : state_(std::make_unique<State>()) {}
@@ -408,14 +428,21 @@ std::optional<RebuiltCheckpoint> rebuild_checkpoint(const ChannelLogs& logs, con
   if (read != nullptr && read->usable())
     state = std::move(read->state_->rebuild);
   else
-    state = read_logs(logs, false, reporter);
+    state = read_logs(logs, false, false, reporter);
   if (!state) return std::nullopt;
   bool ties = false;
-  std::vector<EventPointer> puts = sorted_puts(*state, &ties);
-  if (ties) {  // the same records again, for the HashSet's order; their findings were given
+  std::vector<EventPointer> puts;
+  // Read again (the findings were given) as Flume keeps every set, when a
+  // settled transaction id came back, and for the HashSet's order on ties.
+  for (bool hash_order = false;;) {
+    if (!state->revisited) {
+      puts = sorted_puts(*state, &ties);
+      if (!ties || hash_order) break;
+      hash_order = true;
+    }
     FindingList given;
-    state = read_logs(logs, true, &given);
-    puts = sorted_puts(*state, &ties);
+    state = read_logs(logs, hash_order, true, &given);
+    if (!state) return std::nullopt;
   }
   if (!state->pending_takes.empty())
     report(reporter, Severity::kWarning, "pending_takes", "", std::nullopt,
@@ -437,9 +464,9 @@ std::optional<RebuiltCheckpoint> rebuild_checkpoint(const ChannelLogs& logs, con
   image.version = 3;
   image.write_order_id = out.write_order_id;
   image.marker = kCheckpointComplete;
-  image.slots = queue->slots();
-  out.checkpoint = encode_checkpoint(image).value_or(std::string());
   out.checkpoint_meta = checkpoint_meta_bytes(*queue, out.write_order_id, first_added);
+  image.slots = std::move(*queue).release_slots();
+  out.checkpoint = encode_checkpoint(image).value_or(std::string());
   out.inflight_puts = encode_inflight({});
   out.inflight_takes = encode_inflight({});
   for (const ChannelLog& log : logs.logs())

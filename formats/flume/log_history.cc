@@ -52,11 +52,11 @@ void RecordTally::add(const ChannelLog& log, const LogRecord& r, bool hidden) {
   intact_.add(log.file_id(), r);
   const EventPointer at{log.file_id(), static_cast<std::int32_t>(r.offset)};
   if (r.type == LogRecordType::kPut && r.crc_ok) {
-    puts_.emplace_back(r.transaction_id, at);
+    if (puts_wanted_) puts_.emplace_back(r.transaction_id, at);
     if (hidden) hidden_.push_back(at);
   }
   if (r.type == LogRecordType::kTake) takes_.push_back(Consumption{r.taken, at, r.transaction_id});
-  if (r.type == LogRecordType::kCommit && r.commit_type == 1)
+  if (r.type == LogRecordType::kCommit && r.commit_type == 1 && puts_wanted_)
     put_commits_.emplace_back(r.transaction_id, Commit{log.file_id(), r.offset, r.write_order_id});
   if (r.type == LogRecordType::kCommit && r.commit_type == 2) take_commits_.push_back(r.transaction_id);
 }
@@ -64,6 +64,7 @@ void RecordTally::add(const ChannelLog& log, const LogRecord& r, bool hidden) {
 LogHistory RecordTally::history() {
   LogHistory history;
   history.committed_puts = committed_puts();
+  history.committed_puts_known = puts_wanted_;
   history.taken = taken();
   std::sort(hidden_.begin(), hidden_.end());
   hidden_.erase(std::unique(hidden_.begin(), hidden_.end()), hidden_.end());
@@ -76,27 +77,25 @@ LogHistory RecordTally::history() {
 std::vector<std::pair<EventPointer, Commit>> RecordTally::committed_puts() {
   Int64HashMap<std::size_t> last_commit;  // txid -> its last put commit, in put_commits_
   for (std::size_t i = 0; i < put_commits_.size(); ++i) last_commit.insert(put_commits_[i].first) = i;
-  struct Committed {
-    EventPointer put;
-    std::int64_t txid;
-    Commit commit;
-  };
-  std::vector<Committed> joined;
-  for (const auto& [txid, p] : puts_)
-    if (const std::size_t* i = last_commit.find(txid)) joined.push_back(Committed{p, txid, put_commits_[*i].second});
+  // The committed puts, kept in place: no copy of a vector as long as the log.
+  puts_.erase(
+      std::remove_if(puts_.begin(), puts_.end(), [&](const auto& put) { return !last_commit.contains(put.first); }),
+      puts_.end());
   // Read log by log, each forward, the puts are in pointer order already
   // unless a pointer repeats; then the highest transaction id's commit.
-  const auto before = [](const Committed& a, const Committed& b) { return a.put < b.put; };
-  if (std::adjacent_find(joined.begin(), joined.end(), [&](const auto& a, const auto& b) { return !before(a, b); }) !=
-      joined.end()) {
-    std::stable_sort(joined.begin(), joined.end(), [](const Committed& a, const Committed& b) {
-      return std::tie(a.put, a.txid) < std::tie(b.put, b.txid);
+  if (std::adjacent_find(puts_.begin(), puts_.end(),
+                         [](const auto& a, const auto& b) { return !(a.second < b.second); }) != puts_.end()) {
+    std::stable_sort(puts_.begin(), puts_.end(), [](const auto& a, const auto& b) {
+      return std::tie(a.second, a.first) < std::tie(b.second, b.first);
     });
   }
   std::vector<std::pair<EventPointer, Commit>> out;
-  out.reserve(joined.size());
-  for (std::size_t i = 0; i < joined.size(); ++i)
-    if (i + 1 == joined.size() || joined[i + 1].put != joined[i].put) out.emplace_back(joined[i].put, joined[i].commit);
+  out.reserve(puts_.size());
+  for (std::size_t i = 0; i < puts_.size(); ++i)
+    if (i + 1 == puts_.size() || puts_[i + 1].second != puts_[i].second)
+      out.emplace_back(puts_[i].second, put_commits_[*last_commit.find(puts_[i].first)].second);
+  puts_ = {};
+  put_commits_ = {};
   return out;
 }
 

@@ -38,8 +38,11 @@ struct Consumption {
 };
 
 struct LogHistory {
-  std::vector<std::pair<EventPointer, Commit>> committed_puts;  // by pointer
-  std::vector<Consumption> taken;                               // by event
+  // By pointer; only with RecordTally::Puts::kCommitted (else empty and
+  // committed_puts_known false).
+  std::vector<std::pair<EventPointer, Commit>> committed_puts;
+  bool committed_puts_known = true;
+  std::vector<Consumption> taken;    // by event
   std::vector<EventPointer> hidden;  // ascending: puts inside another record, whose damaged length swallows them
   IntactPuts intact;                 // every put that decodes with its CRC, hidden ones too
 
@@ -57,6 +60,11 @@ const Consumption* take_of(const std::vector<Consumption>& taken, EventPointer e
 // the lower id's take).
 class RecordTally {
  public:
+  // Whether to gather committed_puts, the one part as long as the logs'
+  // puts: a repair plan consults it only where a replay stopped at damage.
+  enum class Puts { kCommitted, kUnknown };
+  explicit RecordTally(Puts puts = Puts::kCommitted) : puts_wanted_(puts == Puts::kCommitted) {}
+
   // A record of `log`; `hidden`: one a damaged length swallows.
   void add(const ChannelLog& log, const LogRecord& r, bool hidden);
   // The history; the tally is spent.
@@ -66,6 +74,7 @@ class RecordTally {
   std::vector<std::pair<EventPointer, Commit>> committed_puts();
   std::vector<Consumption> taken();
 
+  bool puts_wanted_;
   std::vector<std::pair<std::int64_t, EventPointer>> puts_;  // (txid, put)
   std::vector<Consumption> takes_;
   std::vector<std::pair<std::int64_t, Commit>> put_commits_;  // (txid, commit)

@@ -5,6 +5,10 @@
 namespace qjt::flume {
 
 std::size_t read_varint(ByteSpan data, std::uint64_t* value) {
+  if (!data.empty() && data[0] < 0x80) {  // most tags and lengths
+    *value = data[0];
+    return 1;
+  }
   std::uint64_t result = 0;
   for (std::size_t i = 0; i < data.size() && i < 10; ++i) {
     result |= static_cast<std::uint64_t>(data[i] & 0x7F) << (7 * i);

@@ -47,7 +47,7 @@ PlannedState planned_state(const ChannelLayout& now, const ChannelRepairPlan& pl
         planned.patches.push_back(&c);
         break;
       case FileChangeKind::kWrite:
-        planned.overlay[c.path] = c.content;
+        planned.overlay[c.path] = &c.content;
         if (slot) *slot = c.path;
         break;
       case FileChangeKind::kRemove:
@@ -175,8 +175,13 @@ RecoveryChange compare_recovery(const ChannelLayout& layout, const KeyRing& keys
   const ChannelLogs now_logs(layout.logs, keys, &ignored);
   std::optional<LogHistory> read_now;  // unless the plan's own pass gathered it
   if (!plan.history) read_now = read_history(now_logs);
-  const LogHistory& history = plan.history ? *plan.history : *read_now;
-  const Recovery now = recover(layout, now_logs, ChannelReplayOptions{capacity, nullptr}, history.intact);
+  const Recovery now = recover(layout, now_logs, ChannelReplayOptions{capacity, nullptr},
+                               plan.history ? plan.history->intact : read_now->intact);
+  // Committed puts are consulted only where today's replay stopped, or for
+  // puts a damaged length hides.
+  if (plan.history && !plan.history->committed_puts_known && (!now.stopped_at.empty() || !plan.history->hidden.empty()))
+    read_now = read_history(now_logs);
+  const LogHistory& history = read_now ? *read_now : *plan.history;
 
   const PlannedState planned = planned_state(layout, plan);
   ChannelLogs planned_logs(planned.layout.logs, keys, &ignored, &planned.overlay);

@@ -444,3 +444,24 @@ TEST_CASE("flume rebuild: the real V2 fixture channels") {
     CHECK(got == expected);
   }
 }
+
+TEST_CASE("flume rebuild: a transaction id committed again finds Flume's sets as Flume keeps them") {
+  // Flume never clears an uncommitted set on commit. Txid 10 commits A, a
+  // take removes A, then txid 10 puts B and commits again: its set still
+  // holds A, so the second commit adds A back beside B. qjt lets go of a
+  // set it committed and, when the id comes back, reads the logs again
+  // keeping every set.
+  Dirs d("flume-rebuild-txid-again", 1);
+  LogFile l1(1);
+  const EventPointer A = l1.put(10, 1, "A");
+  l1.commit(10, 2, 1);
+  l1.take(11, 3, A);
+  l1.commit(11, 4, 2);
+  const EventPointer B = l1.put(10, 5, "B");
+  l1.commit(10, 6, 1);
+  l1.write(d.data[0]);
+  auto run = rebuild(d, RebuildOptions{10, std::nullopt, 3, false});
+  REQUIRE(run->result.has_value());
+  CHECK(show(run->result->queue) == show({A, B}));
+  CHECK(bodies(*run->logs, run->result->queue) == "A,B");
+}

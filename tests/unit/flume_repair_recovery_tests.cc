@@ -311,7 +311,8 @@ TEST_CASE("repair recovery: ChannelLogs reads the planned marks (log-N.meta from
   meta.log_file_id = 1;
   meta.checkpoint_position = 64;
   meta.checkpoint_write_order_id = 7000;
-  const FileOverlay overlay{{layout.logs[0].meta_path, encode_log_metadata(meta)}};
+  const std::string meta_bytes = encode_log_metadata(meta);
+  const FileOverlay overlay{{layout.logs[0].meta_path, &meta_bytes}};
   ChannelLogs logs(layout.logs, {}, &findings, &overlay);
   CHECK(logs.find(1)->metadata()->checkpoint_write_order_id == 7000);
   CHECK(logs.find(1)->replay_start(7000) == 64);
