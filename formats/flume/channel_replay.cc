@@ -482,6 +482,23 @@ const char* replay_source_name(ReplaySource source) {
   return "logs";
 }
 
+namespace {
+
+// Whether merging the logs after `state` would skip every record, as
+// `known` says of them (ChannelReplayOptions::known_records).
+bool skips_every_record(const ChannelReplayOptions::KnownRecords& known, const ChannelLogs& logs,
+                        const CheckpointState& state) {
+  if (state.write_order_id < known.at_most) return false;
+  for (const ChannelLog& log : logs.logs()) {
+    if (!log.readable()) continue;
+    const auto start = known.starts.find(log.file_id());
+    if (start == known.starts.end() || start->second != log.replay_start(state.write_order_id)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 ChannelReplay replay_channel(const ChannelLayout& layout, const ChannelLogs& logs, const ChannelReplayOptions& options,
                              Reporter* reporter) {
   ChannelReplay result;
@@ -503,7 +520,8 @@ ChannelReplay replay_channel(const ChannelLayout& layout, const ChannelLogs& log
     }
   }
   result.max_transaction_id = result.max_write_order_id = result.checkpoint_write_order_id;
-  replayer.run(logs, result.checkpoint_write_order_id);
+  if (!(state && options.known_records && skips_every_record(*options.known_records, logs, *state)))
+    replayer.run(logs, result.checkpoint_write_order_id);
   replayer.count_open();
   replayer.finish(where);
   report_anomalies(*result.queue, where, reporter);

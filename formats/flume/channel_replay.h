@@ -46,6 +46,22 @@ struct ChannelReplayOptions {
   // Checkpoint dir files read from here instead of the disk (a repair's
   // planned state; the layout names the files the plan leaves).
   const FileOverlay* overlay = nullptr;
+
+  // What a replay of the same log bytes already found, from these starts
+  // (file id -> offset): every record at or below `at_most`, and nothing
+  // that stops the reading. A repair plan replays the channel now and as
+  // planned, and a rebuilt checkpoint changes no log byte.
+  struct KnownRecords {
+    std::int64_t at_most = 0;
+    std::map<std::int32_t, std::uint64_t> starts;
+  };
+  // When given, and the replay opens a checkpoint at or above `at_most`
+  // whose marks start every readable log where `starts` says, merging the
+  // logs would skip every record: they are not read. The queue is the
+  // checkpoint's with its inflight transactions settled; counts, logs and
+  // the maxima then say nothing of the records (a caller that wants only
+  // the queue).
+  const KnownRecords* known_records = nullptr;
 };
 
 struct ReplayCounts {

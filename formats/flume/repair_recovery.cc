@@ -76,6 +76,10 @@ struct Recovery {
   std::vector<DeadElement> dead;     // the elements that deliver none
   std::map<std::int32_t, std::uint64_t> stopped_at;
   std::int64_t checkpoint_write_order_id = 0;
+  // What its merge of the logs read, when it read them all without a stop:
+  // a replay of the same bytes after a checkpoint above them need not read
+  // them again (ChannelReplayOptions::known_records).
+  std::optional<ChannelReplayOptions::KnownRecords> read;
 
   // Whether the replay stopped in log `file_id` at or before `offset`.
   bool stopped_before(std::int32_t file_id, std::uint64_t offset) const {
@@ -90,7 +94,13 @@ Recovery recover(const ChannelLayout& layout, const ChannelLogs& logs, const Cha
                  const IntactPuts& intact) {
   FindingList ignored;
   const ChannelReplay replay = replay_channel(layout, logs, options, &ignored);
-  Recovery recovery{{}, {}, replay.stopped_at, replay.checkpoint_write_order_id};
+  Recovery recovery{{}, {}, replay.stopped_at, replay.checkpoint_write_order_id, std::nullopt};
+  if (options.known_records == nullptr && replay.stopped_at.empty()) {
+    recovery.read.emplace();
+    recovery.read->at_most = replay.max_write_order_id;
+    for (const ChannelLog& log : logs.logs())
+      if (log.readable()) recovery.read->starts[log.file_id()] = log.replay_start(replay.checkpoint_write_order_id);
+  }
   if (replay.queue)
     check_queued_events(
         *replay.queue, logs, layout.checkpoint.dir, intact, &ignored,
@@ -186,11 +196,13 @@ RecoveryChange compare_recovery(const ChannelLayout& layout, const KeyRing& keys
   const PlannedState planned = planned_state(layout, plan);
   ChannelLogs planned_logs(planned.layout.logs, keys, &ignored, &planned.overlay);
   preview_patches(planned.patches, &planned_logs);
+  const bool same = same_records(now_logs, planned_logs, planned);
   std::optional<LogHistory> read_again;
-  if (!same_records(now_logs, planned_logs, planned)) read_again = read_history(planned_logs);
+  if (!same) read_again = read_history(planned_logs);
   const LogHistory& planned_history = read_again ? *read_again : history;
-  const Recovery after =
-      recover(planned.layout, planned_logs, ChannelReplayOptions{capacity, &planned.overlay}, planned_history.intact);
+  ChannelReplayOptions after_options{capacity, &planned.overlay};
+  if (same && now.read) after_options.known_records = &*now.read;
+  const Recovery after = recover(planned.layout, planned_logs, after_options, planned_history.intact);
 
   RecoveryChange change;
   change.now = now.events;

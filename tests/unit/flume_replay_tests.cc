@@ -680,3 +680,51 @@ TEST_CASE("flume replay: the real V2 fixture channels") {
     CHECK(bodies_of(*run) == expected);
   }
 }
+
+TEST_CASE("flume replay: known records at or below the checkpoint are not read again") {
+  // What a repair plan's second replay (the planned state, after a rebuilt
+  // checkpoint above every record) is told by its first.
+  Dirs d("flume-replay-known", 1);
+  LogFile l1(1);
+  const EventPointer A = l1.put(6, 94, "A");
+  l1.commit(6, 95, 1);
+  const EventPointer B = l1.put(8, 96, "B");
+  l1.commit(8, 97, 1);
+  l1.write(d.data[0]);
+  CheckpointSpec spec;
+  spec.woid = 100;
+  spec.head = 0;
+  spec.queue = {A, B};
+  spec.counts = {{1, 2}};
+  write_checkpoint(d.cp, spec);
+
+  auto first = replay(d.channel());
+  REQUIRE(first->replay.queue.has_value());
+  CHECK(first->replay.counts.read == 4);
+  ChannelReplayOptions::KnownRecords known;
+  known.at_most = first->replay.max_write_order_id;
+  for (const ChannelLog& log : first->logs->logs()) known.starts[log.file_id()] = log.replay_start(100);
+
+  const auto pointers = [](const EventQueue& q) { return show(std::vector<EventPointer>(q.begin(), q.end())); };
+  auto again = [&](const ChannelReplayOptions::KnownRecords& k) {
+    FindingList findings;
+    ChannelReplayOptions options{10};
+    options.known_records = &k;
+    return replay_channel(first->layout, *first->logs, options, &findings);
+  };
+  const ChannelReplay skipped = again(known);
+  REQUIRE(skipped.queue.has_value());
+  CHECK(skipped.counts.read == 0);  // not read: every record would have been skipped
+  CHECK(pointers(*skipped.queue) == pointers(*first->replay.queue));
+
+  SUBCASE("a record above the checkpoint: read") {
+    known.at_most = 101;
+    const ChannelReplay read = again(known);
+    CHECK(read.counts.read == 4);
+    CHECK(pointers(*read.queue) == pointers(*first->replay.queue));
+  }
+  SUBCASE("a log that starts elsewhere: read") {
+    known.starts[1] = 5;
+    CHECK(again(known).counts.read == 4);
+  }
+}
