@@ -84,6 +84,11 @@ class Int64HashMap {
     return true;
   }
 
+  // Room for `count` entries before the table grows again.
+  void reserve(std::size_t count) {
+    while (slots_.size() < count * 2) grow();
+  }
+
   std::size_t size() const { return used_ + (free_key_value_ ? 1 : 0); }
   bool empty() const { return size() == 0; }
 

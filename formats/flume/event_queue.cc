@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "int64_hash_map.h"
+
 namespace qjt::flume {
 namespace {
 
@@ -16,14 +18,13 @@ std::int32_t file_of(std::int64_t value) { return EventPointer::from_long(value)
 }  // namespace
 
 // Pointer value -> (copies in the live slots, whether Flume's queueSet still
-// holds it, the slot of the only copy). Open addressing with linear probing:
-// replay adds and removes millions of pointers, and a node-based map would
-// allocate for each. Key 0 marks a free bucket; EMPTY is never indexed.
+// holds it, the slot of the only copy), in an Int64HashMap: replay adds
+// and removes millions of pointers, and a node-based map would allocate for
+// each. EMPTY is never indexed.
 struct EventQueue::IndexEntry {
   static constexpr std::uint32_t kUnknownSlot = std::numeric_limits<std::uint32_t>::max();
   static constexpr std::uint32_t kInSet = 0x80000000u;
 
-  std::int64_t key = 0;
   std::uint32_t slot = kUnknownSlot;  // meaningful only while copies() == 1
   std::uint32_t bits = 0;             // copies | kInSet
   std::uint32_t copies() const { return bits & ~kInSet; }
@@ -36,40 +37,31 @@ class EventQueue::PointerIndex {
   static constexpr std::uint32_t kUnknownSlot = Entry::kUnknownSlot;
   static constexpr std::uint32_t kInSet = Entry::kInSet;
 
-  explicit PointerIndex(std::size_t expected) {
-    std::size_t buckets = 16;
-    while (buckets < expected * 2) buckets *= 2;
-    table_.resize(buckets);
-  }
+  explicit PointerIndex(std::size_t expected) { entries_.reserve(expected); }
 
-  Entry* find(std::int64_t key) {
-    for (std::size_t i = home(key);; i = (i + 1) & mask()) {
-      if (table_[i].key == key) return &table_[i];
-      if (table_[i].key == 0) return nullptr;
-    }
-  }
-  const Entry* find(std::int64_t key) const { return const_cast<PointerIndex*>(this)->find(key); }
+  Entry* find(std::int64_t key) { return entries_.find(key); }
+  const Entry* find(std::int64_t key) const { return entries_.find(key); }
 
   // A queue add: one more copy, and the queueSet holds it again. The entry
-  // stays valid until the next added().
+  // stays valid until the next added() or removal.
   Entry* added(std::int64_t key) {
-    Entry* e = find_or_insert(key);
-    const std::uint32_t copies = e->copies() + 1;
-    e->bits = copies | kInSet;
-    if (copies > 1) e->slot = kUnknownSlot;
-    return e;
+    Entry& e = entries_.insert(key);
+    const std::uint32_t copies = e.copies() + 1;
+    e.bits = copies | kInSet;
+    if (copies > 1) e.slot = kUnknownSlot;
+    return &e;
   }
 
   // A queue removal of one copy; queueSet.remove drops it from the set even
   // when other copies stay queued.
   void removed(std::int64_t key) {
     Entry* e = find(key);
-    if (e != nullptr) removed(e);
+    if (e != nullptr) removed(key, e);
   }
-  void removed(Entry* e) {
+  void removed(std::int64_t key, Entry* e) {
     const std::uint32_t copies = e->copies() - 1;
     if (copies == 0) {
-      erase(static_cast<std::size_t>(e - table_.data()));
+      entries_.erase(key);
       return;
     }
     e->bits = copies;
@@ -84,53 +76,7 @@ class EventQueue::PointerIndex {
   }
 
  private:
-  std::size_t mask() const { return table_.size() - 1; }
-  std::size_t home(std::int64_t key) const {
-    auto x = static_cast<std::uint64_t>(key);  // splitmix64's finalizer
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-    x ^= x >> 31;
-    return static_cast<std::size_t>(x) & mask();
-  }
-
-  Entry* find_or_insert(std::int64_t key) {
-    if ((used_ + 1) * 2 > table_.size()) grow();
-    std::size_t i = home(key);
-    while (table_[i].key != 0 && table_[i].key != key) i = (i + 1) & mask();
-    if (table_[i].key == 0) {
-      table_[i] = Entry{key, kUnknownSlot, 0};
-      ++used_;
-    }
-    return &table_[i];
-  }
-
-  void grow() {
-    std::vector<Entry> old(table_.size() * 2);
-    old.swap(table_);
-    for (const Entry& e : old) {
-      if (e.key == 0) continue;
-      std::size_t i = home(e.key);
-      while (table_[i].key != 0) i = (i + 1) & mask();
-      table_[i] = e;
-    }
-  }
-
-  // Backward-shift deletion keeps every probe chain unbroken without
-  // tombstones.
-  void erase(std::size_t hole) {
-    --used_;
-    for (std::size_t j = (hole + 1) & mask(); table_[j].key != 0; j = (j + 1) & mask()) {
-      const std::size_t k = home(table_[j].key);
-      if (((j - k) & mask()) >= ((j - hole) & mask())) {
-        table_[hole] = table_[j];
-        hole = j;
-      }
-    }
-    table_[hole] = Entry{};
-  }
-
-  std::vector<Entry> table_;
-  std::size_t used_ = 0;
+  Int64HashMap<Entry> entries_;
 };
 
 // Flume's logFileIDReferenceCounts: a file's entry exists while its count
@@ -263,7 +209,7 @@ void EventQueue::add(std::size_t index, std::int64_t value) {
 std::int64_t EventQueue::remove_at(std::size_t index, IndexEntry* entry) {
   const std::int64_t value = value_at(index);
   if (entry != nullptr) {
-    this->index().removed(entry);
+    this->index().removed(value, entry);
   } else if (value != kEmpty) {
     this->index().removed(value);
   }
