@@ -397,9 +397,9 @@ RebuildReading::~RebuildReading() = default;
 
 void RebuildReading::add(const ChannelLog& log, const LogRecord& record) {
   if (!usable_ || record.type == LogRecordType::kEndOfData || record.type == LogRecordType::kNoop) return;
-  FindingList said_by_the_rebuild_itself;  // when it reads the logs again
-  usable_ =
-      record.type != LogRecordType::kBroken && apply_record(log, record, &state_->rebuild, &said_by_the_rebuild_itself);
+  // No reporter: a record that fails the rebuild makes this unusable, and
+  // the rebuild says why when it reads the logs itself.
+  usable_ = record.type != LogRecordType::kBroken && apply_record(log, record, &state_->rebuild, nullptr);
 }
 
 std::vector<std::int32_t> java_hash_map_order(const std::vector<std::int32_t>& keys) {
