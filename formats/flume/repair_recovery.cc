@@ -185,8 +185,8 @@ RecoveryChange compare_recovery(const ChannelLayout& layout, const KeyRing& keys
   const ChannelLogs now_logs(layout.logs, keys, &ignored);
   std::optional<LogHistory> read_now;  // unless the plan's own pass gathered it
   if (!plan.history) read_now = read_history(now_logs);
-  const Recovery now = recover(layout, now_logs, ChannelReplayOptions{capacity, nullptr},
-                               plan.history ? plan.history->intact : read_now->intact);
+  Recovery now = recover(layout, now_logs, ChannelReplayOptions{capacity, nullptr},
+                         plan.history ? plan.history->intact : read_now->intact);
   // Committed puts are consulted only where today's replay stopped, or for
   // puts a damaged length hides.
   if (plan.history && !plan.history->committed_puts_known && (!now.stopped_at.empty() || !plan.history->hidden.empty()))
@@ -202,17 +202,20 @@ RecoveryChange compare_recovery(const ChannelLayout& layout, const KeyRing& keys
   const LogHistory& planned_history = read_again ? *read_again : history;
   ChannelReplayOptions after_options{capacity, &planned.overlay};
   if (same && now.read) after_options.known_records = &*now.read;
-  const Recovery after = recover(planned.layout, planned_logs, after_options, planned_history.intact);
+  Recovery after = recover(planned.layout, planned_logs, after_options, planned_history.intact);
 
   RecoveryChange change;
-  change.now = now.events;
-  change.after = after.events;
   change.dead_now = now.dead;
   change.dead_after = after.dead;
   const std::vector<EventPointer> before_set = sorted_unique(now.events);
   const std::vector<EventPointer> after_set = sorted_unique(after.events);
+  change.now = std::move(now.events);  // moved, not copied: 8 bytes an event each
+  change.after = std::move(after.events);
   const std::set<EventPointer> dropped = dropped_puts(layout, plan);
-  const std::vector<Consumption> taken = merged_takes(planned_history.taken, history.taken);
+  // One history when the plan leaves the logs' bytes alone: nothing to merge.
+  std::vector<Consumption> merged;
+  if (&planned_history != &history) merged = merged_takes(planned_history.taken, history.taken);
+  const std::vector<Consumption>& taken = &planned_history == &history ? history.taken : merged;
   // Each event recovered now and not after: dropped, consumed, or lost.
   for (EventPointer p : before_set) {
     if (sorted_contains(after_set, p)) continue;
