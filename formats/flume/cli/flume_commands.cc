@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <functional>
+
 #include "command_support.h"
 #include "flume/channel_replay.h"
 #include "flume/channel_stats.h"
@@ -181,13 +183,15 @@ void append_counts(JsonWriter* line, const flume::ReplayCounts& c) {
 struct QueueWalk {
   explicit QueueWalk(const ReadFilter& filter) : within(filter) {}
 
-  // Counts the events without rendering them (replay's text).
-  void count(const flume::EventQueue& queue, const flume::ChannelLogs& logs, const std::string& where,
-             Reporter* reporter) {
+  // Reads the queue's events, counting them; `shown` (may be empty) gets
+  // each within --since/--until.
+  using Shown = std::function<void(flume::EventPointer, const flume::LogRecord&)>;
+  void read(const flume::EventQueue& queue, const flume::ChannelLogs& logs, const std::string& where,
+            Reporter* reporter, const Shown& shown = nullptr) {
     events = flume::for_each_queued_event(queue, logs, where, reporter,
-                                          [this](std::size_t, flume::EventPointer, const flume::LogRecord& put) {
+                                          [&](std::size_t, flume::EventPointer p, const flume::LogRecord& put) {
                                             bytes += put.body.size();
-                                            within.show(event_time(put));
+                                            if (within.show(event_time(put)) && shown) shown(p, put);
                                           });
   }
 
@@ -210,15 +214,12 @@ void write_replay_json(const FlumeRun& run, const flume::ChannelReplay& replay, 
   line.num("capacity", replay.queue ? replay.queue->capacity() : 0);
   line.begin_array("queue");
   if (replay.queue) {
-    walk->events = flume::for_each_queued_event(*replay.queue, logs, where, reporter,
-                                                [&](std::size_t, flume::EventPointer p, const flume::LogRecord& put) {
-                                                  walk->bytes += put.body.size();
-                                                  if (!walk->within.show(event_time(put))) return;
-                                                  line.begin_object().num("file_id", p.file_id).num("offset", p.offset);
-                                                  flume::add_event_fields(&line, put, mode);
-                                                  line.end_object();
-                                                  out->commit();
-                                                });
+    walk->read(*replay.queue, logs, where, reporter, [&](flume::EventPointer p, const flume::LogRecord& put) {
+      line.begin_object().num("file_id", p.file_id).num("offset", p.offset);
+      flume::add_event_fields(&line, put, mode);
+      line.end_object();
+      out->commit();
+    });
   }
   line.end_array();
   line.unsigned_num("size", walk->events);
@@ -272,7 +273,7 @@ ExitCode run_flume_replay(const FlumeRun& run) {
   if (run.json) {
     write_replay_json(run, replay, logs, where, &walk, findings, &reporter, &out);
   } else {
-    if (replay.queue) walk.count(*replay.queue, logs, where, &reporter);
+    if (replay.queue) walk.read(*replay.queue, logs, where, &reporter);
     StderrReporter diagnostics;
     for (const Finding& f : findings.findings()) diagnostics.report(f);
     write_replay_text(replay, where, walk, &out);
